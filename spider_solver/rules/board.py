@@ -1,0 +1,376 @@
+"""The board: a position you push actions on and pop them from.
+
+This is the reference implementation of RULES.md, written to be read: every rule
+is a few plain lines, undo keeps whole snapshots, nothing is cached. The search
+engine is checked against it, and every solution is replayed on it before it is
+called verified.
+
+Columns are 0-based inside this module (``self.columns[0]`` is column 1); the
+notation and every message use 1-based column numbers.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from spider_solver.errors import IllegalActionError
+from spider_solver.rules.cards import RANK_DISPLAY, SUIT_SYMBOLS, Card, Suit
+from spider_solver.rules.deal import Deal
+from spider_solver.rules.notation import Action, DealRow, Move, Undo, parse_action
+from spider_solver.rules.variant import CLASSIC
+
+START_SCORE = 500
+RUN_BONUS = 100
+DEFAULT_UNDO_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class Position:
+    """Everything that defines a position; what undo restores. Comparable and hashable."""
+
+    columns: tuple[tuple[Card, ...], ...]
+    #: Face-down cards per column; they are always the first ``down[c]`` cards.
+    down: tuple[int, ...]
+    #: Deals already made from the stock.
+    dealt: int
+    #: Suits of the runs removed so far, in the order they left.
+    removed: tuple[Suit, ...]
+    score: int
+    moves: int
+
+
+class Board:
+    """A game in progress.
+
+    ``push(action)`` plays an action or raises :class:`IllegalActionError` with the
+    rule that refuses it; ``pop()`` undoes the last one. ``undo_limit`` is how many
+    actions can be undone (100 in the app; ``None`` for unlimited).
+    """
+
+    def __init__(self, deal: Deal, *, deal_on_empty: bool = False, undo_limit: int | None = DEFAULT_UNDO_LIMIT) -> None:
+        if undo_limit is not None and undo_limit < 0:
+            raise ValueError(f"invalid undo limit {undo_limit!r}: expected 0 or more, or None for unlimited")
+        self.deal = deal
+        self.variant = deal.variant
+        self.deal_on_empty = deal_on_empty
+        self.undo_limit = undo_limit
+        self.columns: list[list[Card]] = deal.columns()
+        self.down: list[int] = [len(column) - 1 if column else 0 for column in self.columns]
+        self.stock: tuple[Card, ...] = tuple(deal.stock())
+        self.dealt = 0
+        self.removed: list[Suit] = []
+        self.score = START_SCORE
+        self.moves = 0
+        self._history: deque[Position] = deque(maxlen=undo_limit)
+        #: Actions made since the start; undo makes it shorter.
+        self._depth = 0
+
+    # -- reading the position ------------------------------------------------
+
+    @property
+    def runs_removed(self) -> int:
+        return len(self.removed)
+
+    @property
+    def deals_left(self) -> int:
+        return self.variant.deals - self.dealt
+
+    @property
+    def stock_left(self) -> int:
+        """Cards still in the stock."""
+        return self.deals_left * self.variant.columns
+
+    def is_won(self) -> bool:
+        return self.runs_removed == self.variant.runs
+
+    def face_up(self, column: int) -> list[Card]:
+        """The face-up cards of a column (0-based), from the deepest to the last."""
+        return self.columns[column][self.down[column] :]
+
+    def movable(self, column: int) -> int:
+        """Size of the largest group that can leave a column (0-based); 0 if empty."""
+        cards = self.face_up(column)
+        size = 1 if cards else 0
+        while size < len(cards) and self._follows(cards[-size - 1], cards[-size]):
+            size += 1
+        return size
+
+    def _follows(self, upper: Card, lower: Card) -> bool:
+        """True if ``lower`` may lie on ``upper`` inside a group under this rule."""
+        if lower.rank != upper.rank - 1:
+            return False
+        return self.variant.rule != CLASSIC or lower.suit == upper.suit
+
+    def position(self) -> Position:
+        return Position(
+            columns=tuple(tuple(column) for column in self.columns),
+            down=tuple(self.down),
+            dealt=self.dealt,
+            removed=tuple(self.removed),
+            score=self.score,
+            moves=self.moves,
+        )
+
+    # -- checking actions ----------------------------------------------------
+
+    def check(self, action: Action) -> Action:
+        """Return the action with its group size filled in, or raise with the rule that refuses it."""
+        if isinstance(action, DealRow):
+            self._check_deal()
+            return action
+        if isinstance(action, Undo):
+            self._check_undo()
+            return action
+        return self._check_move(action)
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def resolve(self, action: Action) -> Action:
+        """Same as :meth:`check`: the action as it will be played."""
+        return self.check(action)
+
+    def _check_deal(self) -> None:
+        if self.deals_left == 0:
+            raise IllegalActionError("cannot deal: the stock is empty")
+        if not self.deal_on_empty:
+            empty = [str(c + 1) for c, column in enumerate(self.columns) if not column]
+            if len(empty) == 1:
+                raise IllegalActionError(f"cannot deal while column {empty[0]} is empty: put a card there first")
+            if empty:
+                listed = ", ".join(empty[:-1]) + " and " + empty[-1]
+                raise IllegalActionError(f"cannot deal while columns {listed} are empty: put a card in each first")
+
+    def _check_undo(self) -> None:
+        if not self._history:
+            if self._depth == 0:
+                raise IllegalActionError("nothing to undo: no action has been made")
+            raise IllegalActionError(f"nothing more to undo: only the last {self.undo_limit} actions can be undone")
+
+    def _check_move(self, move: Move) -> Move:
+        n = self.variant.columns
+        for which, column in (("source", move.src), ("target", move.dst)):
+            if not 1 <= column <= n:
+                raise IllegalActionError(f"cannot play {move}: {which} column {column} does not exist (columns are 1 to {n})")
+        if move.src == move.dst:
+            raise IllegalActionError(f"cannot play {move}: source and target are the same column")
+        src, dst = self.columns[move.src - 1], self.columns[move.dst - 1]
+        if not src:
+            raise IllegalActionError(f"cannot play {move}: column {move.src} is empty")
+        target = dst[-1] if dst else None
+        if target is not None and target.rank == 1:
+            raise IllegalActionError(f"cannot play {move}: no card goes onto an ace ({target.symbol()} ends column {move.dst})")
+        count = move.count
+        if count is None:
+            if target is None:
+                count = self.movable(move.src - 1)
+            else:
+                count = target.rank - src[-1].rank
+                if count < 1:
+                    raise IllegalActionError(
+                        f"cannot play {move}: {src[-1].symbol()} cannot go onto {target.symbol()}, "
+                        f"a card goes only onto one exactly one rank higher"
+                    )
+        self._check_group(move, count, implicit=move.count is None)
+        if target is not None and src[-count].rank != target.rank - 1:
+            raise IllegalActionError(
+                f"cannot play {move}: {src[-count].symbol()} cannot go onto {target.symbol()}, "
+                f"a group goes only onto a card exactly one rank higher than its first card"
+            )
+        return Move(move.src, move.dst, count)
+
+    def _check_group(self, move: Move, count: int, *, implicit: bool = False) -> None:
+        """Refuse unless the last ``count`` cards of the source form a movable group.
+
+        ``implicit`` says the count was derived from the target (``F>T`` onto a card),
+        so running out of face-up cards means nothing in the column fits there.
+        """
+        column = self.columns[move.src - 1]
+        face_up = len(column) - self.down[move.src - 1]
+        # Within the face-up cards, find the first pair (from the end) that breaks the group.
+        for i in range(1, min(count, face_up)):
+            upper, lower = column[-i - 1], column[-i]
+            if lower.rank != upper.rank - 1:
+                raise IllegalActionError(
+                    f"cannot play {move}: a group must go down one rank at a time: "
+                    f"{lower.symbol()} lies on {upper.symbol()}"
+                )
+            if self.variant.rule == CLASSIC and lower.suit != upper.suit:
+                raise IllegalActionError(
+                    f"cannot play {move}: under the Classic rule a group must be one suit: "
+                    f"{lower.symbol()} lies on {upper.symbol()}"
+                )
+        if implicit and count > face_up:
+            target = self.columns[move.dst - 1][-1]
+            raise IllegalActionError(
+                f"cannot play {move}: nothing in column {move.src} fits onto {target.symbol()}: "
+                f"a group going there must start with a face-up {rank_name(target.rank - 1)}"
+            )
+        if count > len(column):
+            raise IllegalActionError(
+                f"cannot play {move}: column {move.src} holds only {len(column)} card{'s' if len(column) > 1 else ''}"
+            )
+        if count > face_up:
+            raise IllegalActionError(
+                f"cannot play {move}: face-down cards cannot be moved; column {move.src} has "
+                f"{face_up} face-up card{'s' if face_up > 1 else ''}"
+            )
+
+    def legal_moves(self) -> list[Action]:
+        """Every legal action, group sizes filled in: moves by source then target, then the deal."""
+        actions: list[Action] = []
+        for s, src in enumerate(self.columns):
+            if not src:
+                continue
+            largest = self.movable(s)
+            for d, dst in enumerate(self.columns):
+                if d == s:
+                    continue
+                if not dst:
+                    actions.extend(Move(s + 1, d + 1, count) for count in range(1, largest + 1))
+                else:
+                    count = dst[-1].rank - src[-1].rank
+                    if 1 <= count <= largest:
+                        actions.append(Move(s + 1, d + 1, count))
+        if self.is_legal(DealRow()):
+            actions.append(DealRow())
+        return actions
+
+    def targets(self, column: int, count: int) -> list[int]:
+        """Columns (1-based) the group of ``count`` cards from ``column`` (1-based) may go to.
+
+        This is the placement help a frontend highlights while a group is dragged.
+        """
+        return [d for d in range(1, self.variant.columns + 1) if d != column and self.is_legal(Move(column, d, count))]
+
+    # -- playing -------------------------------------------------------------
+
+    def push(self, action: Action) -> Action:
+        """Play an action (``Undo`` undoes); return it as played, group size filled in."""
+        action = self.check(action)
+        if isinstance(action, Undo):
+            self.pop()
+            return action
+        self._history.append(self.position())
+        self._depth += 1
+        if isinstance(action, DealRow):
+            for c, column in enumerate(self.columns):
+                column.append(self.stock[self.dealt * self.variant.columns + c])
+            self.dealt += 1
+        else:
+            src, dst = self.columns[action.src - 1], self.columns[action.dst - 1]
+            group = src[-action.count :]
+            del src[-action.count :]
+            dst.extend(group)
+        removed_now = self._remove_runs()
+        self._turn_up()
+        self.score = max(0, self.score - 1) + RUN_BONUS * removed_now
+        self.moves += 1
+        return action
+
+    def push_notation(self, text: str) -> Action:
+        return self.push(self.parse_action(text))
+
+    def pop(self) -> None:
+        """Undo the last action: cards, face-down cards, removed runs, score and counter."""
+        self._check_undo()
+        position = self._history.pop()
+        self._depth -= 1
+        self.columns = [list(column) for column in position.columns]
+        self.down = list(position.down)
+        self.dealt = position.dealt
+        self.removed = list(position.removed)
+        self.score = position.score
+        self.moves = position.moves
+
+    def _remove_runs(self) -> int:
+        """Remove every completed one-suit run (king down to ace) that ends a column."""
+        ranks = self.variant.ranks
+        removed = 0
+        for c, column in enumerate(self.columns):
+            while len(column) - self.down[c] >= ranks:
+                tail = column[-ranks:]
+                suit = tail[0].suit
+                if any(card.suit != suit or card.rank != ranks - i for i, card in enumerate(tail)):
+                    break
+                del column[-ranks:]
+                self.removed.append(suit)
+                removed += 1
+        return removed
+
+    def _turn_up(self) -> None:
+        """A face-down card that nothing covers turns face up."""
+        for c, column in enumerate(self.columns):
+            if column and self.down[c] == len(column):
+                self.down[c] -= 1
+
+    # -- notation ------------------------------------------------------------
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text, columns=self.variant.columns)
+
+    def notation(self, action: Action) -> str:
+        """The canonical notation of an action in this position: ``/N`` only onto an empty column."""
+        action = self.check(action)
+        if isinstance(action, Move) and self.columns[action.dst - 1]:
+            return f"{action.src}>{action.dst}"
+        return str(action)
+
+    # -- text ----------------------------------------------------------------
+
+    def describe(self) -> str:
+        """The position in words, in the style of the rule pages."""
+        if self.deals_left:
+            stock = f"Stock: {self.stock_left} cards, {self.deals_left} deal{'s' if self.deals_left > 1 else ''} left"
+        else:
+            stock = "Stock: empty, no deals left"
+        if not self.removed:
+            runs = "no run removed"
+        else:
+            runs = f"{self.runs_removed} run{'s' if self.runs_removed > 1 else ''} removed"
+        parts = []
+        for c, column in enumerate(self.columns):
+            if not column:
+                text = "empty"
+            else:
+                up = " ".join(card.symbol() for card in column[self.down[c] :])
+                text = f"{self.down[c]} face down, then {up}" if self.down[c] else up
+            parts.append(f"Column {c + 1}: {text}")
+        return f"{stock}; {runs}. " + "; ".join(parts) + "."
+
+    def grid(self) -> str:
+        """A compact drawing: one text column per column, ``##`` for a face-down card."""
+        width = 4
+        lines = ["".join(f"{c + 1:>{width}}" for c in range(self.variant.columns))]
+        height = max((len(column) for column in self.columns), default=0)
+        for row in range(height):
+            cells = []
+            for c, column in enumerate(self.columns):
+                if row >= len(column):
+                    cells.append(" " * width)
+                elif row < self.down[c]:
+                    cells.append(f"{'##':>{width}}")
+                else:
+                    cells.append(f"{column[row].symbol():>{width}}")
+            lines.append("".join(cells).rstrip())
+        removed = " ".join(f"K{SUIT_SYMBOLS[s]}" for s in self.removed) or "none"
+        lines.append(
+            f"stock {self.stock_left} ({self.deals_left} deals)  runs removed: {removed}  "
+            f"score {self.score}  moves {self.moves}"
+        )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.grid()
+
+    def __repr__(self) -> str:
+        return f"<Board {self.deal.name} moves={self.moves} score={self.score} runs={self.runs_removed}>"
+
+
+def rank_name(rank: int) -> str:
+    return RANK_DISPLAY[rank - 1]

@@ -1,0 +1,123 @@
+"""Game codes ``SP1-S<k><r>-<deal>`` and the shuffle behind them.
+
+The code names the suit count, the rule and a deal number 0 <= n < 2**35 written as
+7 characters of the RFC 4648 base32 alphabet, most significant first. The deal
+number seeds SplitMix64, which drives a Fisher-Yates shuffle of the unshuffled
+deck (RULES.md, "From deal number to cards"). Frontends in other languages must
+reproduce this byte for byte; ``data/deal_vectors.json`` pins it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from spider_solver.errors import InvalidCodeError
+from spider_solver.rules.cards import Card
+from spider_solver.rules.variant import CLASSIC, RELAXED, Rule, Variant
+
+BASE32_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+DEAL_CHARS = 7
+MAX_DEAL = 2**35 - 1
+CODE_PREFIX = "SP1"
+MASK64 = (1 << 64) - 1
+
+
+def splitmix64(state: int) -> Iterator[int]:
+    """SplitMix64 outputs from ``state`` (64-bit unsigned arithmetic)."""
+    state &= MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        yield z ^ (z >> 31)
+
+
+def shuffle_deck(number: int, variant: Variant) -> list[Card]:
+    """The deck of deal ``number``: Fisher-Yates from the end, driven by SplitMix64."""
+    cards = variant.unshuffled()
+    rng = splitmix64(number)
+    for i in range(len(cards) - 1, 0, -1):
+        j = next(rng) % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def encode_deal(number: int) -> str:
+    if not 0 <= number <= MAX_DEAL:
+        raise InvalidCodeError(f"invalid deal number {number!r}: expected 0 to {MAX_DEAL}")
+    return "".join(BASE32_ALPHABET[(number >> (5 * (DEAL_CHARS - 1 - i))) & 31] for i in range(DEAL_CHARS))
+
+
+def decode_deal(text: str) -> int:
+    if len(text) != DEAL_CHARS:
+        raise InvalidCodeError(f"invalid deal {text!r}: expected {DEAL_CHARS} base32 characters, got {len(text)}")
+    number = 0
+    for char in text:
+        if char not in BASE32_ALPHABET:
+            raise InvalidCodeError(f"invalid deal {text!r}: {char!r} is not a base32 character (A-Z, 2-7)")
+        number = number * 32 + BASE32_ALPHABET.index(char)
+    return number
+
+
+@dataclass(frozen=True, order=True)
+class GameCode:
+    """A parsed game code. ``str()`` gives the canonical upper-case form."""
+
+    suits: int
+    rule: Rule
+    number: int
+
+    def __post_init__(self) -> None:
+        # Validation lives in Variant and encode_deal; canonicalise S1R to S1C.
+        variant = Variant(suits=self.suits, rule=self.rule)
+        object.__setattr__(self, "rule", variant.rule)
+        encode_deal(self.number)
+
+    @classmethod
+    def parse(cls, text: str) -> GameCode:
+        """Read a code such as ``'sp1-s4c-aaaaaad '``; the error names the wrong part."""
+        if not isinstance(text, str):
+            raise InvalidCodeError(f"invalid game code {text!r}: expected text like SP1-S4C-AAAAAAD")
+        raw = text
+        parts = text.strip().upper().split("-")
+        if len(parts) != 3:
+            raise InvalidCodeError(f"invalid game code {raw!r}: expected three parts like SP1-S4C-AAAAAAD")
+        prefix, variant, deal = parts
+        if prefix != CODE_PREFIX:
+            raise InvalidCodeError(f"invalid game code {raw!r}: unknown format {prefix!r}, expected {CODE_PREFIX!r}")
+        if len(variant) != 3 or variant[0] != "S":
+            raise InvalidCodeError(
+                f"invalid game code {raw!r}: the variant {variant!r} must be S, a suit count and a rule letter, like S4C"
+            )
+        if variant[1] not in "124":
+            raise InvalidCodeError(f"invalid game code {raw!r}: suit count {variant[1]!r} in {variant!r} must be 1, 2 or 4")
+        if variant[2] not in "CR":
+            raise InvalidCodeError(
+                f"invalid game code {raw!r}: rule letter {variant[2]!r} in {variant!r} must be C (Classic) or R (Relaxed)"
+            )
+        try:
+            number = decode_deal(deal)
+        except InvalidCodeError as error:
+            raise InvalidCodeError(f"invalid game code {raw!r}: {error}") from None
+        return cls(int(variant[1]), CLASSIC if variant[2] == "C" else RELAXED, number)
+
+    @property
+    def variant(self) -> Variant:
+        return Variant(suits=self.suits, rule=self.rule)
+
+    def cards(self) -> list[Card]:
+        """The 104 cards in deck order."""
+        return shuffle_deck(self.number, self.variant)
+
+    def __str__(self) -> str:
+        return f"{CODE_PREFIX}-S{self.suits}{self.rule[0].upper()}-{encode_deal(self.number)}"
+
+    def __repr__(self) -> str:
+        return f"GameCode.parse({str(self)!r})"
+
+
+def canonical_code(text: str) -> str:
+    """Parse and print a game code in its canonical form."""
+    return str(GameCode.parse(text))

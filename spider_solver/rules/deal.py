@@ -1,0 +1,91 @@
+"""A deal: the cards in deck order and the variant they are played under.
+
+A deal comes from a game code (the shuffle of RULES.md) or is given explicitly
+as its cards in deck order, which must hold exactly the composition of the suit
+count. The first ``variant.layout`` cards go into the columns in rows; the rest
+is the stock, dealt ``variant.columns`` cards at a time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from spider_solver.errors import InvalidCardError, InvalidDealError
+from spider_solver.rules.cards import Card, format_cards, parse_cards
+from spider_solver.rules.codes import GameCode
+from spider_solver.rules.variant import CLASSIC, Rule, Variant, parse_rule, parse_suits
+
+
+@dataclass(frozen=True)
+class Deal:
+    cards: tuple[Card, ...]
+    variant: Variant
+    #: The game code the cards came from, if any.
+    code: GameCode | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(self.cards))
+        check_composition(self.cards, self.variant)
+
+    @classmethod
+    def from_code(cls, code: GameCode | str) -> Deal:
+        if isinstance(code, str):
+            code = GameCode.parse(code)
+        return cls(tuple(code.cards()), code.variant, code)
+
+    @classmethod
+    def from_text(cls, text: str, suits: int | str = 4, rule: Rule | str = CLASSIC) -> Deal:
+        """An explicit deal: cards in deck order separated by spaces or commas."""
+        variant = Variant(suits=parse_suits(suits), rule=parse_rule(rule))
+        try:
+            cards = parse_cards(text)
+        except InvalidCardError as error:
+            raise InvalidDealError(f"invalid deal: {error}") from None
+        return cls(tuple(cards), variant)
+
+    @property
+    def name(self) -> str:
+        """The game code, or a short description for an explicit deal."""
+        return str(self.code) if self.code else "explicit deal"
+
+    def columns(self) -> list[list[Card]]:
+        """The initial columns: card t goes on column t mod columns."""
+        columns: list[list[Card]] = [[] for _ in range(self.variant.columns)]
+        for t, card in enumerate(self.cards[: self.variant.layout]):
+            columns[t % self.variant.columns].append(card)
+        return columns
+
+    def stock(self) -> list[Card]:
+        """The stock in deck order: deal d puts cards ``layout + columns*d + c`` on column c."""
+        return list(self.cards[self.variant.layout :])
+
+    def text(self) -> str:
+        """The deck on one line in short text form (the explicit-deal format)."""
+        return format_cards(self.cards)
+
+
+def check_composition(cards: tuple[Card, ...], variant: Variant) -> None:
+    """Refuse a deck that is not exactly the composition of ``variant``, naming the card."""
+    expected = Counter(variant.unshuffled())
+    have = Counter(cards)
+    extra = have - expected
+    missing = expected - have
+    if missing or extra:
+        details = []
+        if missing:
+            details.append("missing " + _count_cards(missing))
+        if extra:
+            details.append("extra " + _count_cards(extra))
+        counts = ""
+        if len(cards) != variant.cards:
+            counts = f" ({len(cards)} cards, expected {variant.cards})"
+        raise InvalidDealError(f"invalid deal for {variant}{counts}: " + "; ".join(details))
+
+
+def _count_cards(counter: Counter[Card]) -> str:
+    parts = []
+    for card in sorted(counter, key=lambda c: (c.suit, c.rank)):
+        n = counter[card]
+        parts.append(f"{card}" + (f" (x{n})" if n > 1 else ""))
+    return ", ".join(parts)

@@ -1,0 +1,76 @@
+"""The rules checker: replay a game log and score it exactly as the app does."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Iterable
+
+from spider_solver.errors import SpiderError
+from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, Board
+from spider_solver.rules.deal import Deal
+from spider_solver.rules.notation import split_actions
+
+
+@dataclass(frozen=True)
+class ReplayError:
+    """The first refused action: its 0-based index in the log, its text, and why."""
+
+    index: int
+    action: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    won: bool
+    moves: int
+    score: int
+    runs_removed: int
+    stock_left: int
+    #: Canonical notation of every action played, undos included, up to the first error.
+    played: tuple[str, ...]
+    error: ReplayError | None = None
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        del data["played"]
+        return data
+
+
+def replay(
+    deal: Deal,
+    actions: str | Iterable[str],
+    *,
+    deal_on_empty: bool = False,
+    undo_limit: int | None = DEFAULT_UNDO_LIMIT,
+) -> ReplayResult:
+    """Play ``actions`` (notation tokens) from the initial layout of ``deal``.
+
+    Stops at the first action that does not parse or that the position refuses;
+    the result then carries that action's index and the rule in words. A log that
+    goes on after the game is won is refused at the first action past the win.
+    """
+    tokens = split_actions(actions) if isinstance(actions, str) else [t for item in actions for t in split_actions(item)]
+    board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
+    played: list[str] = []
+    error = None
+    for index, token in enumerate(tokens):
+        try:
+            if board.is_won():
+                raise SpiderError(f"the game is already won; {token!r} comes after the last run left")
+            action = board.parse_action(token)
+            text = board.notation(action)
+            board.push(action)
+        except SpiderError as exc:
+            error = ReplayError(index, token, str(exc))
+            break
+        played.append(text)
+    return ReplayResult(
+        won=board.is_won(),
+        moves=board.moves,
+        score=board.score,
+        runs_removed=board.runs_removed,
+        stock_left=board.stock_left,
+        played=tuple(played),
+        error=error,
+    )

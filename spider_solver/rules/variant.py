@@ -1,0 +1,111 @@
+"""The variant: suit count, rule, and the size of the game.
+
+The real game is ``Variant(suits=k, rule=...)``: 8 runs of 13 ranks (104 cards),
+10 columns, 54 cards in the layout, 5 deals of 10. Tests shrink the game
+(``ranks=3, columns=4, ...``) so that tiny deals can be searched exhaustively;
+every rule is written once, in terms of these numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from spider_solver.errors import InvalidVariantError
+from spider_solver.rules.cards import SUITS, Card
+
+Rule = Literal["classic", "relaxed"]
+CLASSIC: Rule = "classic"
+RELAXED: Rule = "relaxed"
+RULES: tuple[Rule, ...] = (CLASSIC, RELAXED)
+SUIT_COUNTS = (1, 2, 4)
+#: The app's names for the suit counts.
+SUIT_COUNT_NAMES = {1: "Easy", 2: "Medium", 4: "Hard"}
+
+
+def parse_rule(text: str) -> Rule:
+    """``'classic'``, ``'Relaxed'``, ``'C'``, ``'r'`` -> the rule name."""
+    value = text.strip().lower()
+    for rule in RULES:
+        if value in (rule, rule[0]):
+            return rule
+    raise InvalidVariantError(f"unknown rule {text!r}: expected classic (C) or relaxed (R)")
+
+
+def parse_suits(value: int | str) -> int:
+    try:
+        suits = int(value)
+    except (TypeError, ValueError):
+        suits = -1
+    if suits not in SUIT_COUNTS:
+        raise InvalidVariantError(f"unknown suit count {value!r}: expected 1, 2 or 4")
+    return suits
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What is being played. The defaults are the real game with 4 suits."""
+
+    suits: int = 4
+    rule: Rule = CLASSIC
+    #: Highest rank: a run goes from ``ranks`` down to 1 (13: king to ace).
+    ranks: int = 13
+    #: Number of runs to remove to win; the deck holds ``runs * ranks`` cards.
+    runs: int = 8
+    columns: int = 10
+    #: Cards dealt into the columns at the start; the rest is the stock.
+    layout: int = 54
+
+    def __post_init__(self) -> None:
+        if self.suits not in SUIT_COUNTS:
+            raise InvalidVariantError(f"unknown suit count {self.suits!r}: expected 1, 2 or 4")
+        if self.rule not in RULES:
+            raise InvalidVariantError(f"unknown rule {self.rule!r}: expected 'classic' or 'relaxed'")
+        if self.suits == 1 and self.rule == RELAXED:
+            # With one suit the two rules play identically; keep one spelling.
+            object.__setattr__(self, "rule", CLASSIC)
+        if not 1 <= self.ranks <= 13:
+            raise InvalidVariantError(f"invalid ranks {self.ranks!r}: expected 1 to 13")
+        if self.runs < 1 or self.runs % self.suits:
+            raise InvalidVariantError(f"invalid runs {self.runs!r}: expected a positive multiple of the suit count")
+        if not 1 <= self.columns <= 10:
+            raise InvalidVariantError(f"invalid columns {self.columns!r}: expected 1 to 10")
+        if not self.columns <= self.layout <= self.cards:
+            raise InvalidVariantError(f"invalid layout {self.layout!r}: expected {self.columns} to {self.cards} cards")
+        if (self.cards - self.layout) % self.columns:
+            raise InvalidVariantError(
+                f"invalid layout {self.layout!r}: the {self.cards - self.layout} stock cards do not make whole deals of {self.columns}"
+            )
+
+    @property
+    def cards(self) -> int:
+        """Cards in the deck: 104 in the real game."""
+        return self.runs * self.ranks
+
+    @property
+    def deals(self) -> int:
+        """Deals the stock allows: 5 in the real game."""
+        return (self.cards - self.layout) // self.columns
+
+    @property
+    def is_standard(self) -> bool:
+        """True for the real game (the only one that has game codes)."""
+        return (self.ranks, self.runs, self.columns, self.layout) == (13, 8, 10, 54)
+
+    def suits_in_play(self) -> tuple[int, ...]:
+        return SUITS[: self.suits]
+
+    def unshuffled(self) -> list[Card]:
+        """The deck before shuffling: ``runs / suits`` times, each suit in order, ranks A up."""
+        return [
+            Card(rank, suit)
+            for _ in range(self.runs // self.suits)
+            for suit in self.suits_in_play()
+            for rank in range(1, self.ranks + 1)
+        ]
+
+    def __str__(self) -> str:
+        text = f"{self.suits} suit{'s' if self.suits > 1 else ''}, {self.rule}"
+        if not self.is_standard:
+            text += f", {self.ranks} ranks, {self.runs} runs, {self.columns} columns, layout {self.layout}"
+        return text
