@@ -30,6 +30,14 @@ RANKS: tuple[Rank, ...] = tuple(range(ACE, KING + 1))
 RANK_CHARS = "A23456789TJQK"
 RANK_DISPLAY = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def ascii_upper(text: str) -> str:
+    """Upper-case ASCII letters only: ``str.upper`` would also turn ``'ı'`` into ``'I'``
+    and ``'ſ'`` into ``'S'``, letting look-alike characters through our formats."""
+    return text.translate(_ASCII_UPPER)
+
 
 class Card(NamedTuple):
     """One card. Ordering is by rank, then suit."""
@@ -45,7 +53,7 @@ class Card(NamedTuple):
         what we print can be read back.
         """
         raw = text
-        text = text.strip().upper()
+        text = ascii_upper(text.strip())
         if len(text) < 2:
             raise InvalidCardError(f"invalid card {raw!r}: expected a rank (A 2-9 T J Q K) then a suit (S H D C)")
         rank_text, suit_text = text[:-1], text[-1]

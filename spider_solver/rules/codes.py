@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from spider_solver.errors import InvalidCodeError
-from spider_solver.rules.cards import Card
+from spider_solver.rules.cards import Card, ascii_upper
 from spider_solver.rules.variant import CLASSIC, RELAXED, Rule, Variant
 
 BASE32_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
@@ -81,7 +81,7 @@ class GameCode:
         if not isinstance(text, str):
             raise InvalidCodeError(f"invalid game code {text!r}: expected text like SP1-S4C-AAAAAAD")
         raw = text
-        parts = text.strip().upper().split("-")
+        parts = ascii_upper(text.strip()).split("-")
         if len(parts) != 3:
             raise InvalidCodeError(f"invalid game code {raw!r}: expected three parts like SP1-S4C-AAAAAAD")
         prefix, variant, deal = parts

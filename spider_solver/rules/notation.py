@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Iterable, Union
 
 from spider_solver.errors import InvalidActionError
+from spider_solver.rules.cards import ascii_upper
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,13 @@ class Undo:
 
 Action = Union[Move, DealRow, Undo]
 
-_MOVE = re.compile(r"(\d+)>(\d+)(?:/(\d+))?")
+_MOVE = re.compile(r"([0-9]+)>([0-9]+)(?:/([0-9]+))?")
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
 def parse_action(text: str, *, columns: int = 10) -> Action:
     """Read one action token. Columns must be 1..``columns``; a group size at least 1."""
-    token = text.strip().upper()
+    token = ascii_upper(text.strip())
     if token == "D":
         return DealRow()
     if token == "U":
