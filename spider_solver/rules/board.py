@@ -150,21 +150,23 @@ class Board:
         if not self._history:
             if self._depth == 0:
                 raise IllegalActionError("nothing to undo: no action has been made")
+            if self.undo_limit == 0:
+                raise IllegalActionError("cannot undo: undo is turned off (undo limit 0)")
             raise IllegalActionError(f"nothing more to undo: only the last {self.undo_limit} actions can be undone")
 
     def _check_move(self, move: Move) -> Move:
         n = self.variant.columns
         for which, column in (("source", move.src), ("target", move.dst)):
             if not 1 <= column <= n:
-                raise IllegalActionError(f"cannot play {move}: {which} column {column} does not exist (columns are 1 to {n})")
+                raise IllegalActionError(f"cannot play {str(move)!r}: {which} column {column} does not exist (columns are 1 to {n})")
         if move.src == move.dst:
-            raise IllegalActionError(f"cannot play {move}: source and target are the same column")
+            raise IllegalActionError(f"cannot play {str(move)!r}: source and target are the same column")
         src, dst = self.columns[move.src - 1], self.columns[move.dst - 1]
         if not src:
-            raise IllegalActionError(f"cannot play {move}: column {move.src} is empty")
+            raise IllegalActionError(f"cannot play {str(move)!r}: column {move.src} is empty")
         target = dst[-1] if dst else None
         if target is not None and target.rank == 1:
-            raise IllegalActionError(f"cannot play {move}: no card goes onto an ace ({target.symbol()} ends column {move.dst})")
+            raise IllegalActionError(f"cannot play {str(move)!r}: no card goes onto an ace ({target.symbol()} ends column {move.dst})")
         count = move.count
         if count is None:
             if target is None:
@@ -173,13 +175,13 @@ class Board:
                 count = target.rank - src[-1].rank
                 if count < 1:
                     raise IllegalActionError(
-                        f"cannot play {move}: {src[-1].symbol()} cannot go onto {target.symbol()}, "
-                        f"a card goes only onto one exactly one rank higher"
+                        f"cannot play {str(move)!r}: {src[-1].symbol()} cannot go onto {target.symbol()}, "
+                        f"a card goes only onto a card exactly one rank higher"
                     )
         self._check_group(move, count, implicit=move.count is None)
         if target is not None and src[-count].rank != target.rank - 1:
             raise IllegalActionError(
-                f"cannot play {move}: {src[-count].symbol()} cannot go onto {target.symbol()}, "
+                f"cannot play {str(move)!r}: {src[-count].symbol()} cannot go onto {target.symbol()}, "
                 f"a group goes only onto a card exactly one rank higher than its first card"
             )
         return Move(move.src, move.dst, count)
@@ -187,37 +189,40 @@ class Board:
     def _check_group(self, move: Move, count: int, *, implicit: bool = False) -> None:
         """Refuse unless the last ``count`` cards of the source form a movable group.
 
-        ``implicit`` says the count was derived from the target (``F>T`` onto a card),
-        so running out of face-up cards means nothing in the column fits there.
+        ``implicit`` says the count was derived from the target (``F>T`` onto a card):
+        then a gap in the ranks or running out of face-up cards means that no card of
+        the column that could fit there is reachable, and the message says so.
         """
         column = self.columns[move.src - 1]
         face_up = len(column) - self.down[move.src - 1]
+        if implicit and (count > face_up or any(
+            column[-i].rank != column[-i - 1].rank - 1 for i in range(1, count)
+        )):
+            target = self.columns[move.dst - 1][-1]
+            raise IllegalActionError(
+                f"cannot play {str(move)!r}: nothing in column {move.src} fits onto {target.symbol()}: "
+                f"a group going there must start with a face-up {rank_name(target.rank - 1)}"
+            )
         # Within the face-up cards, find the first pair (from the end) that breaks the group.
         for i in range(1, min(count, face_up)):
             upper, lower = column[-i - 1], column[-i]
             if lower.rank != upper.rank - 1:
                 raise IllegalActionError(
-                    f"cannot play {move}: a group must go down one rank at a time: "
+                    f"cannot play {str(move)!r}: a group must go down one rank at a time: "
                     f"{lower.symbol()} lies on {upper.symbol()}"
                 )
             if self.variant.rule == CLASSIC and lower.suit != upper.suit:
                 raise IllegalActionError(
-                    f"cannot play {move}: under the Classic rule a group must be one suit: "
+                    f"cannot play {str(move)!r}: under the Classic rule a group must be one suit: "
                     f"{lower.symbol()} lies on {upper.symbol()}"
                 )
-        if implicit and count > face_up:
-            target = self.columns[move.dst - 1][-1]
-            raise IllegalActionError(
-                f"cannot play {move}: nothing in column {move.src} fits onto {target.symbol()}: "
-                f"a group going there must start with a face-up {rank_name(target.rank - 1)}"
-            )
         if count > len(column):
             raise IllegalActionError(
-                f"cannot play {move}: column {move.src} holds only {len(column)} card{'s' if len(column) > 1 else ''}"
+                f"cannot play {str(move)!r}: column {move.src} holds only {len(column)} card{'s' if len(column) > 1 else ''}"
             )
         if count > face_up:
             raise IllegalActionError(
-                f"cannot play {move}: face-down cards cannot be moved; column {move.src} has "
+                f"cannot play {str(move)!r}: face-down cards cannot be moved; column {move.src} has "
                 f"{face_up} face-up card{'s' if face_up > 1 else ''}"
             )
 
