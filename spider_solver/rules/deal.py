@@ -44,6 +44,37 @@ class Deal:
             raise InvalidDealError(f"invalid deal: {error}") from None
         return cls(tuple(cards), variant)
 
+    @classmethod
+    def from_columns(
+        cls,
+        columns: list[list[Card]] | list[str],
+        stock: list[list[Card]] | list[str] = (),
+        variant: Variant | None = None,
+    ) -> Deal:
+        """A hand-made deal, given as the layout you want to see.
+
+        ``columns[c]`` lists column c + 1 from its deepest card to its last one;
+        ``stock[d]`` lists the cards deal d puts on columns 1, 2, ... A column or a
+        row may also be text (``"KS QS"``). This is the inverse of :meth:`columns`
+        and :meth:`stock`; the sizes must be those of the variant's layout.
+        """
+        variant = variant or Variant()
+        columns = [parse_cards(c) if isinstance(c, str) else list(c) for c in columns]
+        rows = [parse_cards(r) if isinstance(r, str) else list(r) for r in stock]
+        n = variant.columns
+        sizes = [len(range(c, variant.layout, n)) for c in range(n)]
+        if [len(column) for column in columns] != sizes:
+            raise InvalidDealError(
+                f"invalid layout: columns of {[len(column) for column in columns]} cards, expected {sizes} for {variant}"
+            )
+        if len(rows) != variant.deals or any(len(row) != n for row in rows):
+            raise InvalidDealError(
+                f"invalid stock: rows of {[len(row) for row in rows]} cards, expected {variant.deals} rows "
+                f"(one per deal) of {n} cards for {variant}"
+            )
+        layout = [columns[t % n][t // n] for t in range(variant.layout)]
+        return cls(tuple(layout + [card for row in rows for card in row]), variant)
+
     @property
     def name(self) -> str:
         """The game code, or a short description for an explicit deal."""
