@@ -213,6 +213,9 @@ def replay(code, actions, deck_text, deck_suits, deck_rule, log_file, deal_on_em
     """
     from spider_solver.rules import replay as replay_log
 
+    if deck_text is not None and code is not None and not code.strip().upper().startswith("SP"):
+        # With --deck there is no CODE: click put the first action there.
+        code, actions = None, (code, *actions)
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
     tokens = list(actions)
     if log_file is not None:
