@@ -1,0 +1,39 @@
+-- The spider-solver catalog, schema version 1 (PRAGMA user_version = 1).
+--
+-- An SQLite database in WAL mode. PRAGMA application_id = 1397768515 (0x53503143, "SP1C")
+-- marks the file as a catalog; spider_solver/catalog.py refuses any other database, and a
+-- user_version higher than the one it knows. tests/test_catalog.py checks that this file and
+-- the SCHEMA string in catalog.py are the same text.
+
+-- One row per game code: the best result found so far (see "replace rule" in the README).
+CREATE TABLE results (
+    code           TEXT    PRIMARY KEY,                 -- canonical game code, SP1-S4C-AAAAAAD
+    suits          INTEGER NOT NULL CHECK (suits IN (1, 2, 4)),
+    rule           TEXT    NOT NULL CHECK (rule IN ('classic', 'relaxed')),
+    deal           INTEGER NOT NULL CHECK (deal >= 0),  -- the deal number the code encodes
+    status         TEXT    NOT NULL CHECK (status IN ('verified', 'unwinnable', 'unknown')),
+    solution       TEXT    NOT NULL DEFAULT '',         -- action notation, space separated; '' unless verified
+    moves          INTEGER,                             -- actions in the solution (moves and deals)
+    score          INTEGER,                             -- final score of the solution as the app counts it
+    nodes          INTEGER NOT NULL,                    -- nodes searched
+    seconds        REAL    NOT NULL,                    -- search time
+    max_nodes      INTEGER NOT NULL,                    -- node budget of the search
+    max_seconds    REAL,                                -- time budget; NULL for none
+    reason         TEXT    NOT NULL DEFAULT '',         -- why the search stopped: won, exhausted, nodes, seconds
+    solver_version TEXT    NOT NULL,                    -- spider-solver version of the worker
+    solved_at      TEXT    NOT NULL,                    -- UTC, ISO 8601: 2026-01-31T12:00:00Z
+    CHECK (status <> 'verified' OR (solution <> '' AND moves IS NOT NULL AND score IS NOT NULL)),
+    UNIQUE (suits, rule, deal)
+);
+
+-- Deals a batch has planned but not yet finished. A batch adds its whole plan in one
+-- transaction; each result is written together with the removal of its row, in one
+-- transaction; the next batch of the same suit count and rule takes over what is left.
+CREATE TABLE pending (
+    code       TEXT    PRIMARY KEY,
+    suits      INTEGER NOT NULL,
+    rule       TEXT    NOT NULL,
+    deal       INTEGER NOT NULL,
+    planned_at TEXT    NOT NULL,
+    UNIQUE (suits, rule, deal)
+);

@@ -1,0 +1,475 @@
+"""The catalog: an SQLite file that records the best result found for each game code.
+
+One row per game code in table ``results`` (status, solution, budget, solver version,
+time); table ``pending`` holds the deals a batch has planned and not yet finished. The
+schema is ``SCHEMA`` below, documented column by column in ``data/catalog-schema.sql``;
+its version is ``PRAGMA user_version`` (``SCHEMA_VERSION``) and ``PRAGMA application_id``
+(``APPLICATION_ID``) marks the file as a catalog, so that opening any other file, or a
+catalog of a newer schema, raises :class:`~spider_solver.errors.CatalogError`.
+
+Every write is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``) in WAL mode, so a
+process killed at any moment, even by ``kill -9``, leaves the file as it was after the
+last commit.
+
+Replace rule (:data:`BETTER`, applied inside the ``INSERT ... ON CONFLICT`` statement):
+a new result replaces the stored one only if it is better, never the reverse:
+
+* verified beats unwinnable beats unknown;
+* between two verified results the shorter solution wins;
+* between two unknown results the larger budget wins: ``max_nodes`` and ``max_seconds``
+  both at least as large (no ``max_seconds`` counts as infinite), and one of them larger;
+* anything else, ties included, keeps the stored row.
+
+Resume (:meth:`Catalog.plan`): a batch records its plan in ``pending`` in one
+transaction, and each result is written together with the removal of its pending row.
+A batch without an explicit start first takes over the pending rows of its suit count
+and rule (left by a run that was killed or interrupted), then continues after the
+highest deal number in ``results`` or ``pending``. A batch with an explicit start skips
+the deals that are already settled at a budget at least as large as its own
+(:meth:`Catalog.settled`). One batch at a time per catalog: two at once do not corrupt
+it, but the second takes over the first one's pending deals and solves them twice.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping
+
+from spider_solver.errors import CatalogError, SpiderError
+from spider_solver.rules import MAX_DEAL, GameCode, Variant
+from spider_solver.solver import STATUSES, VERIFIED, SolveResult
+
+SCHEMA_VERSION = 1
+#: ``PRAGMA application_id`` of a catalog: "SP1C" in ASCII.
+APPLICATION_ID = 0x53503143
+DEFAULT_CATALOG = "spider-catalog.sqlite"
+
+#: The tables of schema version 1; ``data/catalog-schema.sql`` holds the same statements.
+SCHEMA = """\
+-- One row per game code: the best result found so far (see "replace rule" in the README).
+CREATE TABLE results (
+    code           TEXT    PRIMARY KEY,                 -- canonical game code, SP1-S4C-AAAAAAD
+    suits          INTEGER NOT NULL CHECK (suits IN (1, 2, 4)),
+    rule           TEXT    NOT NULL CHECK (rule IN ('classic', 'relaxed')),
+    deal           INTEGER NOT NULL CHECK (deal >= 0),  -- the deal number the code encodes
+    status         TEXT    NOT NULL CHECK (status IN ('verified', 'unwinnable', 'unknown')),
+    solution       TEXT    NOT NULL DEFAULT '',         -- action notation, space separated; '' unless verified
+    moves          INTEGER,                             -- actions in the solution (moves and deals)
+    score          INTEGER,                             -- final score of the solution as the app counts it
+    nodes          INTEGER NOT NULL,                    -- nodes searched
+    seconds        REAL    NOT NULL,                    -- search time
+    max_nodes      INTEGER NOT NULL,                    -- node budget of the search
+    max_seconds    REAL,                                -- time budget; NULL for none
+    reason         TEXT    NOT NULL DEFAULT '',         -- why the search stopped: won, exhausted, nodes, seconds
+    solver_version TEXT    NOT NULL,                    -- spider-solver version of the worker
+    solved_at      TEXT    NOT NULL,                    -- UTC, ISO 8601: 2026-01-31T12:00:00Z
+    CHECK (status <> 'verified' OR (solution <> '' AND moves IS NOT NULL AND score IS NOT NULL)),
+    UNIQUE (suits, rule, deal)
+);
+
+-- Deals a batch has planned but not yet finished. A batch adds its whole plan in one
+-- transaction; each result is written together with the removal of its row, in one
+-- transaction; the next batch of the same suit count and rule takes over what is left.
+CREATE TABLE pending (
+    code       TEXT    PRIMARY KEY,
+    suits      INTEGER NOT NULL,
+    rule       TEXT    NOT NULL,
+    deal       INTEGER NOT NULL,
+    planned_at TEXT    NOT NULL,
+    UNIQUE (suits, rule, deal)
+);
+"""
+
+COLUMNS = (
+    "code", "suits", "rule", "deal", "status", "solution", "moves", "score", "nodes", "seconds",
+    "max_nodes", "max_seconds", "reason", "solver_version", "solved_at",
+)
+
+
+def _rank(table: str) -> str:
+    return f"(CASE {table}.status WHEN 'verified' THEN 2 WHEN 'unwinnable' THEN 1 ELSE 0 END)"
+
+
+def _budget_at_least(big: str, small: str) -> str:
+    """SQL: the budget of row ``big`` is at least that of row ``small`` (NULL seconds: no limit)."""
+    return (
+        f"{big}.max_nodes >= {small}.max_nodes AND ({big}.max_seconds IS NULL OR "
+        f"({small}.max_seconds IS NOT NULL AND {big}.max_seconds >= {small}.max_seconds))"
+    )
+
+
+#: SQL condition: the incoming row (``excluded``) is better than the stored one (``results``).
+BETTER = (
+    f"{_rank('excluded')} > {_rank('results')}"
+    " OR (excluded.status = 'verified' AND results.status = 'verified' AND excluded.moves < results.moves)"
+    " OR (excluded.status = 'unknown' AND results.status = 'unknown'"
+    f" AND {_budget_at_least('excluded', 'results')}"
+    " AND (excluded.max_nodes > results.max_nodes OR excluded.max_seconds IS NOT results.max_seconds))"
+)
+
+UPSERT = (
+    f"INSERT INTO results ({', '.join(COLUMNS)}) VALUES ({', '.join(':' + c for c in COLUMNS)})"
+    " ON CONFLICT (code) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "code")
+    + f" WHERE {BETTER}"
+)
+
+
+def statements(script: str) -> list[str]:
+    """Split an SQL script into statements (``;`` inside comments does not count)."""
+    result, lines = [], []
+    for line in script.splitlines(keepends=True):
+        lines.append(line)
+        text = "".join(lines)
+        if sqlite3.complete_statement(text):
+            result.append(text.strip())
+            lines = []
+    return result
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of ``results``. ``solution`` is a tuple of action strings."""
+
+    code: str
+    suits: int
+    rule: str
+    deal: int
+    status: str
+    solution: tuple[str, ...]
+    moves: int | None
+    score: int | None
+    nodes: int
+    seconds: float
+    max_nodes: int
+    max_seconds: float | None
+    reason: str
+    solver_version: str
+    solved_at: str
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> Entry:
+        data = dict(row)
+        data["solution"] = tuple(data["solution"].split())
+        return cls(**data)
+
+    def to_dict(self) -> dict:
+        """The export form: every column, ``solution`` as a list of action strings."""
+        return {
+            "code": self.code, "suits": self.suits, "rule": self.rule, "deal": self.deal,
+            "status": self.status, "moves": self.moves, "score": self.score, "solution": list(self.solution),
+            "nodes": self.nodes, "seconds": self.seconds, "max_nodes": self.max_nodes,
+            "max_seconds": self.max_seconds, "reason": self.reason, "solver_version": self.solver_version,
+            "solved_at": self.solved_at,
+        }
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a batch will solve, in order: ``resumed`` pending deals first, then ``new`` ones."""
+
+    codes: tuple[str, ...]
+    #: Pending deals taken over from an earlier run that did not finish.
+    resumed: int
+    #: Deals of an explicit range skipped because the catalog already settles them.
+    skipped: int
+
+
+def row_values(result: SolveResult | Mapping[str, Any], *, solver_version: str, solved_at: str) -> dict:
+    """Check a result and turn it into the column values of ``results``."""
+    data = result.to_dict() if isinstance(result, SolveResult) else dict(result)
+    code = GameCode.parse(data.get("code") or "")
+    status = data.get("status")
+    if status not in STATUSES:
+        raise CatalogError(f"invalid status {status!r} for {str(code)!r}: expected one of {', '.join(STATUSES)}")
+    solution = data.get("solution") or ()
+    if isinstance(solution, str):
+        solution = solution.split()
+    solution = [str(action) for action in solution]
+    moves, score = data.get("moves"), data.get("score")
+    if status == VERIFIED:
+        if not solution or score is None:
+            raise CatalogError(f"verified result for {str(code)!r} has no solution or no score")
+        moves = len(solution) if moves is None else int(moves)
+    else:
+        solution, moves, score = [], None, None
+    max_seconds = data.get("max_seconds")
+    return {
+        "code": str(code), "suits": code.suits, "rule": code.rule, "deal": code.number, "status": status,
+        "solution": " ".join(solution), "moves": moves, "score": None if score is None else int(score),
+        "nodes": int(data.get("nodes") or 0), "seconds": float(data.get("seconds") or 0.0),
+        "max_nodes": int(data["max_nodes"]), "max_seconds": None if max_seconds is None else float(max_seconds),
+        "reason": str(data.get("reason") or ""), "solver_version": str(data.get("solver_version") or solver_version),
+        "solved_at": str(data.get("solved_at") or solved_at),
+    }
+
+
+class Catalog:
+    """An open catalog file. Use as a context manager, or call :meth:`close`.
+
+    ``create=False`` refuses a file that does not exist yet (for ``check`` and
+    ``export``); a batch creates the catalog on first use.
+    """
+
+    def __init__(self, path: str | os.PathLike, *, create: bool = True) -> None:
+        self.path = Path(path)
+        shown = str(self.path)
+        if self.path.is_dir():
+            raise CatalogError(f"catalog {shown!r} is a directory, not a catalog file")
+        if not self.path.exists():
+            if not create:
+                raise CatalogError(f"no catalog at {shown!r}: run a batch first, or give --catalog")
+            if not self.path.parent.is_dir():
+                raise CatalogError(f"cannot create catalog {shown!r}: directory {str(self.path.parent)!r} does not exist")
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+        except sqlite3.Error as error:
+            raise CatalogError(f"cannot open catalog {shown!r}: {error}") from None
+        self.db.row_factory = sqlite3.Row
+        try:
+            self._prepare(shown)
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _prepare(self, shown: str) -> None:
+        try:
+            application_id = self.db.execute("PRAGMA application_id").fetchone()[0]
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        except sqlite3.DatabaseError as error:
+            raise CatalogError(f"{shown!r} is not a spider-solver catalog (not an SQLite database: {error})") from None
+        if application_id != APPLICATION_ID:
+            if application_id != 0 or version != 0 or tables != 0:
+                raise CatalogError(f"{shown!r} is an SQLite database but not a spider-solver catalog")
+            self._create(shown)
+        elif version > SCHEMA_VERSION:
+            raise CatalogError(
+                f"catalog {shown!r} has schema version {version}, newer than this spider-solver reads "
+                f"({SCHEMA_VERSION}): upgrade spider-solver"
+            )
+        elif version < 1:
+            raise CatalogError(f"catalog {shown!r} has an unknown schema version {version}")
+        try:
+            self.db.execute("PRAGMA journal_mode = WAL")
+            # WAL with synchronous=NORMAL survives a killed process; a power cut may lose
+            # the last commits, never the file.
+            self.db.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.Error as error:
+            raise CatalogError(f"cannot open catalog {shown!r}: {error}") from None
+
+    def _create(self, shown: str) -> None:
+        try:
+            with self.transaction():
+                for statement in statements(SCHEMA):
+                    self.db.execute(statement)
+                self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.Error as error:
+            raise CatalogError(f"cannot create catalog {shown!r}: {error}") from None
+
+    # ------------------------------------------------------------------ #
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception, Ctrl-C included, rolls back."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Catalog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ #
+    # Writing
+    # ------------------------------------------------------------------ #
+
+    def record(
+        self,
+        result: SolveResult | Mapping[str, Any],
+        *,
+        solver_version: str | None = None,
+        solved_at: str | None = None,
+    ) -> bool:
+        """Store ``result`` unless the catalog holds a result at least as good.
+
+        One transaction stores the result and removes the deal from ``pending``.
+        Returns True if the row was added or replaced. ``result`` is a
+        :class:`SolveResult` or its ``to_dict()`` form; a ``solver_version`` key in
+        the mapping (set by the worker that solved it) wins over the argument.
+        """
+        if solver_version is None:
+            from spider_solver import __version__ as solver_version
+        values = row_values(result, solver_version=solver_version, solved_at=solved_at or utc_now())
+        try:
+            with self.transaction() as db:
+                changed = db.execute(UPSERT, values).rowcount > 0
+                db.execute("DELETE FROM pending WHERE code = ?", (values["code"],))
+        except sqlite3.Error as error:
+            raise CatalogError(f"cannot write {values['code']!r} to catalog {str(self.path)!r}: {error}") from None
+        return changed
+
+    def plan(
+        self,
+        variant: Variant,
+        count: int,
+        *,
+        start: int | None = None,
+        max_nodes: int,
+        max_seconds: float | None,
+    ) -> Plan:
+        """Choose the deals of a batch and record them as pending, in one transaction.
+
+        Without ``start``: the pending deals of this variant (lowest first, at most
+        ``count``), then new deals after the highest deal number of this variant in
+        the catalog, up to ``count`` in all. With ``start``: deals ``start`` to
+        ``start + count - 1``, less those :meth:`settled` at this budget.
+        """
+        if count < 0:
+            raise ValueError(f"invalid count {count!r}: expected 0 or more")
+        try:
+            return self._plan(variant.suits, variant.rule, count, start, max_nodes, max_seconds)
+        except sqlite3.Error as error:
+            raise CatalogError(f"cannot plan a batch in catalog {str(self.path)!r}: {error}") from None
+
+    def _plan(self, suits: int, rule: str, count: int, start: int | None, max_nodes: int,
+              max_seconds: float | None) -> Plan:
+        with self.transaction() as db:
+            if start is None:
+                resumed = [
+                    row[0] for row in db.execute(
+                        "SELECT code FROM pending WHERE suits = ? AND rule = ? ORDER BY deal LIMIT ?", (suits, rule, count)
+                    )
+                ]
+                first = self._next_deal(suits, rule)
+                numbers = range(first, first + count - len(resumed))
+                skipped = 0
+            else:
+                resumed = []
+                numbers = range(start, start + count)
+            if numbers and numbers[-1] > MAX_DEAL:
+                raise CatalogError(f"deal numbers {numbers[0]} to {numbers[-1]} go past the last deal number {MAX_DEAL}")
+            new = [(str(GameCode(suits, rule, n)), n) for n in numbers]
+            if start is not None:
+                settled = self._settled([code for code, _ in new], max_nodes, max_seconds)
+                skipped = len(settled)
+                new = [(code, n) for code, n in new if code not in settled]
+            planned_at = utc_now()
+            db.executemany(
+                "INSERT OR IGNORE INTO pending (code, suits, rule, deal, planned_at) VALUES (?, ?, ?, ?, ?)",
+                ((code, suits, rule, n, planned_at) for code, n in new),
+            )
+        return Plan(codes=tuple(resumed + [code for code, _ in new]), resumed=len(resumed), skipped=skipped)
+
+    # ------------------------------------------------------------------ #
+    # Reading
+    # ------------------------------------------------------------------ #
+
+    def _next_deal(self, suits: int, rule: str) -> int:
+        row = self.db.execute(
+            "SELECT max(deal) FROM (SELECT max(deal) AS deal FROM results WHERE suits = ?1 AND rule = ?2"
+            " UNION ALL SELECT max(deal) FROM pending WHERE suits = ?1 AND rule = ?2)",
+            (suits, rule),
+        ).fetchone()
+        return 0 if row[0] is None else row[0] + 1
+
+    def next_deal(self, variant: Variant) -> int:
+        """The deal number after the highest one of ``variant`` in ``results`` or ``pending``."""
+        return self._next_deal(variant.suits, variant.rule)
+
+    def _settled(self, codes: list[str], max_nodes: int, max_seconds: float | None) -> set[str]:
+        settled: set[str] = set()
+        query = (
+            "SELECT code FROM results, (SELECT ? AS max_nodes, ? AS max_seconds) AS asked WHERE code = ?"
+            f" AND (status = 'unwinnable' OR ({_budget_at_least('results', 'asked')}))"
+        )
+        for code in codes:
+            if self.db.execute(query, (max_nodes, max_seconds, code)).fetchone():
+                settled.add(code)
+        return settled
+
+    def settled(self, codes: Iterable[str], *, max_nodes: int, max_seconds: float | None) -> set[str]:
+        """The codes a search at this budget cannot improve: unwinnable (a proof), or any
+        result whose budget is at least as large (the search is deterministic in nodes)."""
+        return self._settled(list(codes), max_nodes, max_seconds)
+
+    def get(self, code: str) -> Entry | None:
+        row = self.db.execute("SELECT * FROM results WHERE code = ?", (str(GameCode.parse(code)),)).fetchone()
+        return None if row is None else Entry.from_row(row)
+
+    def entries(self, *, suits: int | None = None, rule: str | None = None, status: str | None = None) -> Iterator[Entry]:
+        """Rows of ``results`` ordered by suit count, rule and deal number, optionally filtered."""
+        where, args = self._filter(suits, rule, status)
+        for row in self.db.execute(f"SELECT * FROM results{where} ORDER BY suits, rule, deal", args):
+            yield Entry.from_row(row)
+
+    def count(self, *, suits: int | None = None, rule: str | None = None, status: str | None = None) -> int:
+        where, args = self._filter(suits, rule, status)
+        return self.db.execute(f"SELECT count(*) FROM results{where}", args).fetchone()[0]
+
+    def pending(self, variant: Variant | None = None) -> list[str]:
+        """Codes planned by a batch and not finished, lowest deal first."""
+        if variant is None:
+            rows = self.db.execute("SELECT code FROM pending ORDER BY suits, rule, deal")
+        else:
+            rows = self.db.execute(
+                "SELECT code FROM pending WHERE suits = ? AND rule = ? ORDER BY deal", (variant.suits, variant.rule)
+            )
+        return [row[0] for row in rows]
+
+    @staticmethod
+    def _filter(suits: int | None, rule: str | None, status: str | None) -> tuple[str, tuple]:
+        clauses, args = [], []
+        for name, value in (("suits", suits), ("rule", rule), ("status", status)):
+            if value is not None:
+                clauses.append(f"{name} = ?")
+                args.append(value)
+        return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(args)
+
+    def integrity(self) -> str:
+        """SQLite's ``PRAGMA integrity_check``: ``'ok'`` for a sound file."""
+        return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def check_entry(entry: Entry) -> str | None:
+    """Replay a verified entry with the reference rules engine: None if it wins with the
+    stored move count and score, else what is wrong, in words."""
+    from spider_solver.rules import Deal, replay
+
+    try:
+        result = replay(Deal.from_code(entry.code), entry.solution)
+    except SpiderError as error:
+        return f"cannot replay: {error}"
+    if result.error is not None:
+        error = result.error
+        return f"action {error.index + 1} ({error.action!r}) refused: {error.message}"
+    if not result.won:
+        return (f"does not win: after {result.moves} actions {result.runs_removed} of 8 runs are removed "
+                f"and {result.stock_left} cards are in the stock")
+    if entry.moves != result.moves:
+        return f"wins, but in {result.moves} actions, not the {entry.moves} stored"
+    if entry.score != result.score:
+        return f"wins, but with score {result.score}, not the {entry.score} stored"
+    return None
+
+
+__all__ = ["APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "check_entry", "Entry", "Plan", "SCHEMA", "SCHEMA_VERSION"]

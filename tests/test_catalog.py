@@ -1,0 +1,283 @@
+"""The catalog: schema, refusal of foreign files, the replace rule, and resume planning.
+
+Results here are constructed SolveResult objects written straight into the catalog,
+so these tests check the catalog's own logic, not the solver's.
+"""
+
+import itertools
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from spider_solver.catalog import APPLICATION_ID, SCHEMA_VERSION, Catalog, statements
+from spider_solver.errors import CatalogError
+from spider_solver.rules import GameCode, Variant
+from spider_solver.solver import SolveResult
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+CODE = "SP1-S4C-AAAAAAD"
+ONE_SUIT = Variant(suits=1)
+
+
+def verified(length: int, **budget) -> SolveResult:
+    solution = ("1>2",) * length  # the catalog stores what it is given; `check` is what replays
+    return SolveResult(CODE, "verified", solution, moves=length, score=1300 - length, nodes=1000, seconds=0.5, **budget)
+
+
+def unknown(**budget) -> SolveResult:
+    return SolveResult(CODE, "unknown", nodes=budget.get("max_nodes", 100), seconds=1.0, reason="nodes", **budget)
+
+
+def unwinnable(**budget) -> SolveResult:
+    return SolveResult(CODE, "unwinnable", nodes=50, seconds=0.1, reason="exhausted", **budget)
+
+
+@pytest.fixture
+def catalog(tmp_path):
+    with Catalog(tmp_path / "catalog.sqlite") as db:
+        yield db
+
+
+def stored(db: Catalog) -> tuple:
+    entry = db.get(CODE)
+    return entry.status, entry.moves, entry.max_nodes, entry.max_seconds
+
+
+# --------------------------------------------------------------------------- #
+# The file
+# --------------------------------------------------------------------------- #
+
+
+def test_new_catalog_is_versioned_wal_and_marked(tmp_path):
+    path = tmp_path / "new.sqlite"
+    Catalog(path).close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    db.close()
+
+
+def test_documented_schema_is_the_schema(tmp_path):
+    """data/catalog-schema.sql creates exactly the tables and indexes a catalog has."""
+    path = tmp_path / "catalog.sqlite"
+    Catalog(path).close()
+    documented = sqlite3.connect(":memory:")
+    for statement in statements((DATA / "catalog-schema.sql").read_text(encoding="utf-8")):
+        documented.execute(statement)
+    query = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
+    assert documented.execute(query).fetchall() == sqlite3.connect(path).execute(query).fetchall()
+
+
+def test_reopening_keeps_the_rows(tmp_path):
+    path = tmp_path / "catalog.sqlite"
+    with Catalog(path) as db:
+        db.record(verified(120))
+    with Catalog(path, create=False) as db:
+        assert db.count() == 1
+        assert db.get(CODE).solution == ("1>2",) * 120
+
+
+def test_refuses_a_text_file(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("not a database, just some notes\n" * 50)
+    with pytest.raises(CatalogError, match="is not a spider-solver catalog"):
+        Catalog(path)
+    assert path.read_text().startswith("not a database")  # left untouched
+
+
+def test_refuses_another_sqlite_database(tmp_path):
+    path = tmp_path / "other.sqlite"
+    other = sqlite3.connect(path)
+    other.execute("CREATE TABLE results (code TEXT)")
+    other.commit()
+    other.close()
+    with pytest.raises(CatalogError, match="SQLite database but not a spider-solver catalog"):
+        Catalog(path)
+
+
+def test_refuses_a_newer_schema(tmp_path):
+    path = tmp_path / "future.sqlite"
+    Catalog(path).close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.commit()
+    db.close()
+    with pytest.raises(CatalogError, match=f"schema version {SCHEMA_VERSION + 1}, newer"):
+        Catalog(path)
+
+
+def test_refuses_a_directory_and_a_missing_file_when_asked(tmp_path):
+    with pytest.raises(CatalogError, match="is a directory"):
+        Catalog(tmp_path)
+    with pytest.raises(CatalogError, match="no catalog at"):
+        Catalog(tmp_path / "missing.sqlite", create=False)
+    assert not (tmp_path / "missing.sqlite").exists()
+    with pytest.raises(CatalogError, match="does not exist"):
+        Catalog(tmp_path / "no" / "such" / "dir.sqlite")
+
+
+def test_an_interrupted_transaction_leaves_nothing(catalog):
+    with pytest.raises(KeyboardInterrupt):
+        with catalog.transaction() as db:
+            db.execute("INSERT INTO pending VALUES ('SP1-S1C-AAAAAAA', 1, 'classic', 0, 'now')")
+            raise KeyboardInterrupt
+    assert catalog.pending() == []
+    assert catalog.integrity() == "ok"
+
+
+# --------------------------------------------------------------------------- #
+# Replace only if better
+# --------------------------------------------------------------------------- #
+
+BUDGET = {"max_nodes": 1000, "max_seconds": 10.0}
+BETTER_PAIRS = [
+    # (worse, better): the better one must win in either order.
+    (unknown(**BUDGET), verified(150, **BUDGET)),
+    (unwinnable(**BUDGET), verified(150, **BUDGET)),
+    (unknown(**BUDGET), unwinnable(**BUDGET)),
+    (verified(150, **BUDGET), verified(120, **BUDGET)),
+    (verified(150, max_nodes=10**9, max_seconds=None), verified(149, max_nodes=10, max_seconds=1.0)),
+    (unknown(max_nodes=1000, max_seconds=10.0), unknown(max_nodes=2000, max_seconds=10.0)),
+    (unknown(max_nodes=1000, max_seconds=10.0), unknown(max_nodes=1000, max_seconds=20.0)),
+    (unknown(max_nodes=1000, max_seconds=10.0), unknown(max_nodes=1000, max_seconds=None)),
+    (unknown(max_nodes=10**9, max_seconds=None), verified(200, max_nodes=10, max_seconds=0.5)),
+]
+
+
+@pytest.mark.parametrize("worse, better", BETTER_PAIRS)
+def test_better_result_wins_in_either_order(tmp_path, worse, better):
+    for number, order in enumerate([(worse, better), (better, worse)]):
+        with Catalog(tmp_path / f"{number}.sqlite") as db:
+            changes = [db.record(result) for result in order]
+            entry = db.get(CODE)
+            assert (entry.status, entry.moves, entry.max_nodes, entry.max_seconds) == (
+                better.status, better.moves, better.max_nodes, better.max_seconds
+            )
+            # The first write always stores; the second only if it is the better one.
+            assert changes == [True, order[1] is better]
+
+
+@pytest.mark.parametrize("first, second", [
+    (verified(120, **BUDGET), verified(120, max_nodes=5000, max_seconds=50.0)),  # same length: keep
+    (unwinnable(**BUDGET), unwinnable(max_nodes=9000, max_seconds=None)),
+    (unknown(**BUDGET), unknown(**BUDGET)),
+    # More nodes but fewer seconds: neither budget is larger, keep what is there.
+    (unknown(max_nodes=1000, max_seconds=10.0), unknown(max_nodes=5000, max_seconds=5.0)),
+])
+def test_ties_and_incomparable_budgets_keep_the_stored_row(catalog, first, second):
+    assert catalog.record(first, solved_at="2026-01-01T00:00:00Z")
+    assert not catalog.record(second, solved_at="2026-02-02T00:00:00Z")
+    entry = catalog.get(CODE)
+    assert (entry.max_nodes, entry.max_seconds, entry.solved_at) == (
+        first.max_nodes, first.max_seconds, "2026-01-01T00:00:00Z"
+    )
+
+
+def test_the_best_of_many_results_survives_any_order(catalog):
+    results = [unknown(max_nodes=10, max_seconds=1.0), unknown(max_nodes=100, max_seconds=1.0),
+               verified(140, **BUDGET), verified(130, **BUDGET), unwinnable(**BUDGET)]
+    for order in itertools.permutations(results):
+        with catalog.transaction() as db:
+            db.execute("DELETE FROM results")
+        for result in order:
+            catalog.record(result)
+        assert stored(catalog) == ("verified", 130, 1000, 10.0)
+
+
+def test_record_keeps_only_verified_solutions_and_checks_input(catalog):
+    catalog.record(SolveResult(CODE, "unknown", solution=("1>2",), moves=1, score=5, max_nodes=5))
+    assert catalog.get(CODE).solution == () and catalog.get(CODE).moves is None
+    with pytest.raises(CatalogError, match="invalid status"):
+        catalog.record({"code": CODE, "status": "solved", "max_nodes": 5})
+    with pytest.raises(CatalogError, match="no solution"):
+        catalog.record({"code": CODE, "status": "verified", "solution": [], "max_nodes": 5})
+    assert catalog.count() == 1
+
+
+def test_record_stores_the_worker_version_and_canonical_code(catalog):
+    data = verified(3, **BUDGET).to_dict() | {"code": " sp1-s4r-aaaaaad ", "solver_version": "9.9.9"}
+    catalog.record(data)
+    entry = catalog.get("SP1-S4R-AAAAAAD")
+    assert (entry.code, entry.suits, entry.rule, entry.deal, entry.solver_version) == (
+        "SP1-S4R-AAAAAAD", 4, "relaxed", 3, "9.9.9"
+    )
+    assert entry.solution == ("1>2", "1>2", "1>2")
+
+
+# --------------------------------------------------------------------------- #
+# Planning and resume
+# --------------------------------------------------------------------------- #
+
+
+def plan(db: Catalog, count: int, variant: Variant = ONE_SUIT, **options):
+    options = {"max_nodes": 1000, "max_seconds": 10.0} | options
+    return db.plan(variant, count, **options)
+
+
+def finish(db: Catalog, codes, **budget) -> None:
+    for code in codes:
+        db.record(SolveResult(code, "unknown", max_nodes=budget.get("max_nodes", 1000),
+                              max_seconds=budget.get("max_seconds", 10.0)))
+
+
+def test_runs_continue_after_the_highest_deal(catalog):
+    first = plan(catalog, 3)
+    assert first.codes == ("SP1-S1C-AAAAAAA", "SP1-S1C-AAAAAAB", "SP1-S1C-AAAAAAC")
+    assert catalog.pending(ONE_SUIT) == list(first.codes)
+    finish(catalog, first.codes)
+    assert catalog.pending() == []
+    second = plan(catalog, 2)
+    assert [c[-1] for c in second.codes] == ["D", "E"] and second.resumed == 0
+
+
+def test_a_run_takes_over_the_pending_deals_of_a_killed_run(catalog):
+    killed = plan(catalog, 6)
+    finish(catalog, [killed.codes[0], killed.codes[2], killed.codes[5]])  # results came back out of order
+    rerun = plan(catalog, 4)
+    assert rerun.resumed == 3
+    assert rerun.codes == (killed.codes[1], killed.codes[3], killed.codes[4], "SP1-S1C-AAAAAAG")
+    finish(catalog, rerun.codes)
+    deals = [entry.deal for entry in catalog.entries()]
+    assert deals == list(range(7)) and catalog.pending() == []
+
+
+def test_more_pending_than_count_takes_the_lowest(catalog):
+    plan(catalog, 5)
+    rerun = plan(catalog, 2)
+    assert (rerun.resumed, [c[-1] for c in rerun.codes]) == (2, ["A", "B"])
+    assert len(catalog.pending()) == 5  # the other three wait for the next run
+
+
+def test_variants_are_planned_independently(catalog):
+    plan(catalog, 4)
+    two = plan(catalog, 2, Variant(suits=2))
+    relaxed = plan(catalog, 2, Variant(suits=2, rule="relaxed"))
+    assert two.codes == ("SP1-S2C-AAAAAAA", "SP1-S2C-AAAAAAB") and two.resumed == 0
+    assert relaxed.codes == ("SP1-S2R-AAAAAAA", "SP1-S2R-AAAAAAB")
+
+
+def test_explicit_start_skips_settled_deals(catalog):
+    catalog.record(SolveResult("SP1-S1C-AAAAAKA", "unknown", max_nodes=1000, max_seconds=10.0))   # 320
+    catalog.record(SolveResult("SP1-S1C-AAAAAKB", "unknown", max_nodes=100, max_seconds=10.0))    # 321, smaller
+    catalog.record(SolveResult("SP1-S1C-AAAAAKC", "unwinnable", max_nodes=10, max_seconds=1.0))   # 322, a proof
+    catalog.record(SolveResult("SP1-S1C-AAAAAKD", "verified", ("D",), moves=1, score=1, max_nodes=1000,
+                               max_seconds=None))                                                    # 323
+    result = plan(catalog, 5, start=320)
+    assert result.skipped == 3 and result.resumed == 0
+    assert result.codes == ("SP1-S1C-AAAAAKB", "SP1-S1C-AAAAAKE")
+    # A larger budget than any stored one re-solves all but the proof.
+    bigger = plan(catalog, 5, start=320, max_nodes=10**6, max_seconds=None)
+    assert bigger.skipped == 1 and len(bigger.codes) == 4
+
+
+def test_explicit_start_moves_the_default_continuation(catalog):
+    finish(catalog, plan(catalog, 3, start=100).codes)
+    assert plan(catalog, 1).codes == (str(GameCode(1, "classic", 103)),)
+
+
+def test_plan_refuses_to_run_past_the_last_deal(catalog):
+    with pytest.raises(CatalogError, match="last deal number"):
+        plan(catalog, 3, start=2**35 - 2)
+    assert catalog.pending() == []
