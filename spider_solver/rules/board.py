@@ -201,7 +201,8 @@ class Board:
             target = self.columns[move.dst - 1][-1]
             raise IllegalActionError(
                 f"cannot play {str(move)!r}: nothing in column {move.src} fits onto {target.symbol()}: "
-                f"a group going there must start with a face-up {rank_name(target.rank - 1)}"
+                f"a group going there must start with a face-up {rank_name(target.rank - 1)} "
+                f"and go down one rank at a time to the last card"
             )
         # Within the face-up cards, find the first pair (from the end) that breaks the group.
         for i in range(1, min(count, face_up)):
@@ -363,9 +364,9 @@ class Board:
                 else:
                     cells.append(f"{column[row].symbol():>{width}}")
             lines.append("".join(cells).rstrip())
-        removed = " ".join(f"K{SUIT_SYMBOLS[s]}" for s in self.removed) or "none"
+        removed = " ".join(rank_name(self.variant.ranks) + SUIT_SYMBOLS[s] for s in self.removed) or "none"
         lines.append(
-            f"stock {self.stock_left} ({self.deals_left} deals)  runs removed: {removed}  "
+            f"stock {self.stock_left} ({self.deals_left} deal{'s' if self.deals_left != 1 else ''})  runs removed: {removed}  "
             f"score {self.score}  moves {self.moves}"
         )
         return "\n".join(lines)
