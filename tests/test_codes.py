@@ -1,0 +1,179 @@
+"""Game codes SP1-S<k><r>-<deal> and the shuffle behind them (RULES.md, "Game code")."""
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spider_solver.errors import InvalidCodeError, InvalidVariantError
+from spider_solver.rules.cards import format_cards
+from spider_solver.rules.codes import (
+    BASE32_ALPHABET, MAX_DEAL, GameCode, canonical_code, decode_deal, encode_deal, shuffle_deck, splitmix64,
+)
+from spider_solver.rules.variant import CLASSIC, RELAXED, Variant
+
+
+# -- SplitMix64 and the shuffle ------------------------------------------------
+
+
+def test_splitmix64_check_values_from_rules():
+    assert next(splitmix64(0)) == 0xE220A8397B1DCDAF
+    assert list(itertools.islice(splitmix64(3), 3)) == [0x1D0B14E4DB018FED, 0xB3466F8A7B81A989, 0x9CEBE8A6D050DD01]
+
+
+def test_splitmix64_wraps_at_64_bits():
+    # A state near 2**64 wraps around instead of growing: every output fits 64 bits.
+    outputs = list(itertools.islice(splitmix64(2**64 - 1), 100))
+    assert all(0 <= z < 2**64 for z in outputs)
+    assert next(splitmix64(2**64 + 3)) == next(splitmix64(3))
+
+
+def test_fisher_yates_runs_from_the_end():
+    """The first draw picks j for i = 103, and card j of the unshuffled deck ends last."""
+    first = next(splitmix64(0))
+    deck = shuffle_deck(0, Variant(suits=4))
+    assert deck[103] == Variant(suits=4).unshuffled()[first % 104]
+
+
+def test_shuffle_keeps_the_composition():
+    for suits in (1, 2, 4):
+        variant = Variant(suits=suits)
+        assert sorted(shuffle_deck(12345, variant)) == sorted(variant.unshuffled())
+
+
+def test_rules_check_deal():
+    """SP1-S4C-AAAAAAD deals 8S QC 4H JS 7S TC 4C AH JC 9D AC 3C AS 5C TH 4D ... and ends with TS."""
+    cards = GameCode.parse("SP1-S4C-AAAAAAD").cards()
+    assert format_cards(cards[:16]) == "8S QC 4H JS 7S TC 4C AH JC 9D AC 3C AS 5C TH 4D"
+    assert str(cards[-1]) == "TS"
+    assert len(cards) == 104
+
+
+def test_rule_letter_does_not_change_the_cards():
+    for deal in ("AAAAAAA", "AAAAAAD", "7777777", "QWERTY2"):
+        assert GameCode.parse(f"SP1-S4C-{deal}").cards() == GameCode.parse(f"SP1-S4R-{deal}").cards()
+        assert GameCode.parse(f"SP1-S2C-{deal}").cards() == GameCode.parse(f"SP1-S2R-{deal}").cards()
+
+
+def test_different_deals_differ():
+    decks = {tuple(GameCode(4, CLASSIC, n).cards()) for n in range(20)}
+    assert len(decks) == 20
+
+
+# -- deal numbers in base32 ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [("AAAAAAA", 0), ("AAAAAAB", 1), ("AAAAAAD", 3), ("AAAAABA", 32), ("AAAAA7A", 31 * 32),
+     ("BAAAAAA", 32**6), ("7777777", 2**35 - 1)],
+)
+def test_base32_deal_numbers_most_significant_first(text, number):
+    assert decode_deal(text) == number
+    assert encode_deal(number) == text
+
+
+def test_alphabet_is_rfc_4648():
+    assert BASE32_ALPHABET == "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+    assert MAX_DEAL == 2**35 - 1
+
+
+@pytest.mark.parametrize("number", [-1, 2**35, 2**40])
+def test_deal_numbers_out_of_range(number):
+    with pytest.raises(InvalidCodeError, match=rf"^invalid deal number {number}: expected 0 to 34359738367$"):
+        encode_deal(number)
+    with pytest.raises(InvalidCodeError):
+        GameCode(4, CLASSIC, number)
+
+
+# -- parsing and printing codes -------------------------------------------------
+
+
+def test_parse_example_code():
+    code = GameCode.parse("SP1-S1C-AAAAAAD")
+    assert (code.suits, code.rule, code.number) == (1, CLASSIC, 3)
+    assert str(code) == "SP1-S1C-AAAAAAD"
+    assert code.variant == Variant(suits=1)
+
+
+@pytest.mark.parametrize(
+    "text, canonical",
+    [
+        ("SP1-S4C-AAAAAAD", "SP1-S4C-AAAAAAD"),
+        ("sp1-s4c-aaaaaad", "SP1-S4C-AAAAAAD"),
+        ("  Sp1-S2r-aaaaaba \n", "SP1-S2R-AAAAABA"),
+        ("\tSP1-S4R-7777777 ", "SP1-S4R-7777777"),
+        ("SP1-S1R-AAAAAAD", "SP1-S1C-AAAAAAD"),  # k = 1 has only C
+        ("sp1-s1r-aaaaaad", "SP1-S1C-AAAAAAD"),
+    ],
+)
+def test_input_is_case_insensitive_and_trimmed_output_canonical(text, canonical):
+    assert canonical_code(text) == canonical
+    assert str(GameCode.parse(text)) == canonical
+
+
+def test_s1r_and_s1c_are_one_game():
+    assert GameCode.parse("SP1-S1R-AAAAAAD") == GameCode.parse("SP1-S1C-AAAAAAD")
+    assert GameCode(1, RELAXED, 3).rule == CLASSIC
+
+
+def test_repr_round_trips():
+    code = GameCode.parse("SP1-S2R-AAAAABA")
+    assert eval(repr(code), {"GameCode": GameCode}) == code
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("SP2-S4C-AAAAAAD", "unknown format 'SP2', expected 'SP1'"),
+        ("XX1-S4C-AAAAAAD", "unknown format 'XX1'"),
+        ("SP1-S3C-AAAAAAD", "suit count '3' in 'S3C' must be 1, 2 or 4"),
+        ("SP1-S0C-AAAAAAD", "suit count '0' in 'S0C' must be 1, 2 or 4"),
+        ("SP1-S4X-AAAAAAD", "rule letter 'X' in 'S4X' must be C (Classic) or R (Relaxed)"),
+        ("SP1-S4-AAAAAAD", "the variant 'S4' must be S, a suit count and a rule letter, like S4C"),
+        ("SP1-X4C-AAAAAAD", "the variant 'X4C' must be S"),
+        ("SP1-S4C-AAAAAA1", "'1' is not a base32 character (A-Z, 2-7)"),
+        ("SP1-S4C-AAAAAA8", "'8' is not a base32 character"),
+        ("SP1-S4C-AAAAAA=", "'=' is not a base32 character"),
+        ("SP1-S4C-AAAAAAı", "'ı' is not a base32 character"),  # 'ı'.upper() == 'I'
+        ("SP1-S4C-AAAAAA", "expected 7 base32 characters, got 6"),
+        ("SP1-S4C-AAAAAAAA", "expected 7 base32 characters, got 8"),
+        ("SP1-S4C-", "expected 7 base32 characters, got 0"),
+        ("SP1-S4C-AAA AAAD", "expected 7 base32 characters, got 8"),
+        ("SP1S4CAAAAAAD", "expected three parts like SP1-S4C-AAAAAAD"),
+        ("SP1-S4C-AAAAAAD-X", "expected three parts"),
+        ("", "expected three parts"),
+        ("   ", "expected three parts"),
+    ],
+)
+def test_bad_codes_say_which_part_is_wrong(text, words):
+    with pytest.raises(InvalidCodeError) as info:
+        GameCode.parse(text)
+    message = str(info.value)
+    assert message.startswith(f"invalid game code {text!r}: ")
+    assert words in message
+
+
+def test_a_code_that_is_not_text():
+    with pytest.raises(InvalidCodeError, match=r"^invalid game code 3: expected text like SP1-S4C-AAAAAAD$"):
+        GameCode.parse(3)
+
+
+def test_bad_suit_count_in_a_constructed_code():
+    with pytest.raises(InvalidVariantError):
+        GameCode(3, CLASSIC, 0)
+
+
+@given(
+    suits=st.sampled_from([1, 2, 4]),
+    rule=st.sampled_from([CLASSIC, RELAXED]),
+    number=st.integers(0, MAX_DEAL),
+)
+def test_code_round_trip(suits, rule, number):
+    code = GameCode(suits, rule, number)
+    text = str(code)
+    assert GameCode.parse(text) == code
+    assert GameCode.parse(f"  {text.lower()} ") == code
+    assert decode_deal(encode_deal(number)) == number
+    assert len(text) == len("SP1-S4C-AAAAAAD")

@@ -1,0 +1,96 @@
+"""The action notation D, F>T, F>T/N, U (RULES.md, "Action notation")."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spider_solver.errors import InvalidActionError
+from spider_solver.rules.notation import DealRow, Move, Undo, parse_action, parse_actions, split_actions
+
+
+@pytest.mark.parametrize(
+    "text, action",
+    [
+        ("D", DealRow()),
+        ("d", DealRow()),
+        ("U", Undo()),
+        (" u ", Undo()),
+        ("3>7", Move(3, 7)),
+        ("10>1", Move(10, 1)),
+        ("1>10", Move(1, 10)),
+        ("2>5/3", Move(2, 5, 3)),
+        ("2>5/13", Move(2, 5, 13)),
+        ("02>5", Move(2, 5)),
+    ],
+)
+def test_parse_action(text, action):
+    assert parse_action(text) == action
+
+
+@pytest.mark.parametrize("text", ["D", "U", "3>7", "10>1", "2>5/3", "4>9/1"])
+def test_print_parse_round_trip(text):
+    action = parse_action(text)
+    assert str(action) == text
+    assert eval(repr(action), {"parse_action": parse_action}) == action
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("3-5", "expected D, U, F>T or F>T/N (for example 3>7 or 2>5/3)"),
+        ("D2", "expected D, U, F>T or F>T/N"),
+        ("", "expected D, U, F>T or F>T/N"),
+        (">4", "expected D, U"),
+        ("3>", "expected D, U"),
+        ("3>4/", "expected D, U"),
+        ("3>4/2/1", "expected D, U"),
+        ("3 > 4", "expected D, U"),
+        ("-3>4", "expected D, U"),
+        ("٣>4", "expected D, U"),  # an Arabic-Indic three is not a column number
+        ("0>4", "source column 0 does not exist (columns are 1 to 10)"),
+        ("11>3", "source column 11 does not exist (columns are 1 to 10)"),
+        ("3>11", "target column 11 does not exist (columns are 1 to 10)"),
+        ("3>0", "target column 0 does not exist"),
+        ("3>4/0", "a group holds at least 1 card"),
+        ("3>3", "source and target are the same column"),
+    ],
+)
+def test_bad_notation_is_refused(text, words):
+    with pytest.raises(InvalidActionError) as info:
+        parse_action(text)
+    message = str(info.value)
+    assert message.startswith(f"invalid action {text!r}: ")
+    assert words in message
+
+
+def test_column_numbers_follow_the_variant():
+    assert parse_action("3>1", columns=3) == Move(3, 1)
+    with pytest.raises(InvalidActionError, match=r"target column 4 does not exist \(columns are 1 to 3\)"):
+        parse_action("1>4", columns=3)
+
+
+def test_tokens_are_separated_by_spaces_commas_and_new_lines():
+    text = " D 3>7,2>5/3\n\nU ,, 10>1\r\n\tD "
+    assert split_actions(text) == ["D", "3>7", "2>5/3", "U", "10>1", "D"]
+    assert parse_actions(text) == [DealRow(), Move(3, 7), Move(2, 5, 3), Undo(), Move(10, 1), DealRow()]
+    assert parse_actions(["D 3>7", "U"]) == [DealRow(), Move(3, 7), Undo()]
+    assert split_actions("") == []
+
+
+actions = st.one_of(
+    st.just(DealRow()),
+    st.just(Undo()),
+    st.builds(
+        Move,
+        src=st.integers(1, 10),
+        dst=st.integers(1, 10),
+        count=st.one_of(st.none(), st.integers(1, 104)),
+    ).filter(lambda move: move.src != move.dst),
+)
+
+
+@given(st.lists(actions, max_size=30), st.sampled_from([" ", ",", "\n", ", ", " \n "]))
+def test_action_lists_round_trip(items, separator):
+    text = separator.join(str(action) for action in items)
+    assert parse_actions(text) == items
+    assert [str(parse_action(token)) for token in split_actions(text)] == [str(a) for a in items]
