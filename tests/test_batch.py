@@ -1,0 +1,206 @@
+"""The batch runner: options, the summary, worker failures, and the Dask path.
+
+Worker failures cannot be produced on purpose with the real solver, so those tests
+hand ``run_batch`` a stand-in task (top-level functions below, run in real worker
+processes). The Dask test solves real 1-suit deals on a local cluster.
+"""
+
+import io
+import os
+
+import pytest
+
+from spider_solver.batch import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    InvalidOptionError,
+    Report,
+    batch_options,
+    exit_status,
+    percentile,
+    run_batch,
+    run_batch_command,
+)
+from spider_solver.catalog import Catalog
+from spider_solver.errors import InvalidVariantError, SchedulerError
+from spider_solver.rules import GameCode
+from spider_solver.solver import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+
+# --------------------------------------------------------------------------- #
+# Stand-in tasks, run in worker processes
+# --------------------------------------------------------------------------- #
+
+
+def stand_in(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+    """Even deals verified in (deal + 10) actions, odd deals unknown, deal 3 raises."""
+    number = GameCode.parse(code).number
+    if number == 3:
+        raise RuntimeError("engine bug on deal 3")
+    won = number % 2 == 0
+    return {
+        "code": code, "status": "verified" if won else "unknown", "solution": ["D"] * (number + 10) if won else [],
+        "moves": number + 10 if won else None, "score": 1000 if won else None, "nodes": 100 * (number + 1),
+        "seconds": 0.01 * (number + 1), "max_nodes": max_nodes, "max_seconds": max_seconds,
+        "reason": "won" if won else "nodes", "solver_version": "stand-in",
+    }
+
+
+def stand_in_fixed(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+    """Like ``stand_in``, with the bug on deal 3 fixed."""
+    if GameCode.parse(code).number == 3:
+        return stand_in(str(GameCode(1, "classic", 5)), max_nodes, max_seconds) | {"code": code}
+    return stand_in(code, max_nodes, max_seconds)
+
+
+def crash(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+    os._exit(3)  # a worker process dying under the executor
+
+
+def options(tmp_path, **overrides):
+    settings = {"suits": 1, "count": 6, "workers": 2, "catalog": tmp_path / "catalog.sqlite", "max_nodes": 1000,
+                "max_seconds": 5.0}
+    return batch_options(**(settings | overrides))
+
+
+# --------------------------------------------------------------------------- #
+# Options
+# --------------------------------------------------------------------------- #
+
+
+def test_defaults():
+    chosen = batch_options()
+    assert (chosen.variant.suits, chosen.variant.rule, chosen.count, chosen.start) == (4, "classic", 100, None)
+    assert chosen.workers == (os.cpu_count() or 1) and not chosen.workers_given
+    assert chosen.catalog == "spider-catalog.sqlite"
+    assert (chosen.max_nodes, chosen.max_seconds) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS)
+    assert batch_options(suits=1, rule="relaxed").variant.rule == "classic"  # one suit: one rule
+
+
+@pytest.mark.parametrize("given, error, message", [
+    ({"suits": 3}, InvalidVariantError, "unknown suit count 3: expected 1, 2 or 4"),
+    ({"rule": "spider"}, InvalidVariantError, "unknown rule 'spider'"),
+    ({"count": -1}, InvalidOptionError, "invalid count -1: expected 0 or more"),
+    ({"workers": 0}, InvalidOptionError, "invalid workers 0"),
+    ({"max_nodes": 0}, InvalidOptionError, "invalid max-nodes 0"),
+    ({"max_seconds": -1.0}, InvalidOptionError, "invalid max-seconds -1.0"),
+    ({"start": -5}, InvalidOptionError, "invalid start -5"),
+    ({"start": 2**35 - 2, "count": 5}, InvalidOptionError, "the last deal number is 34359738367"),
+    ({"scheduler": " "}, InvalidOptionError, "invalid scheduler"),
+])
+def test_bad_options_are_refused_with_a_message(given, error, message):
+    with pytest.raises(error, match=message.replace("(", r"\(")):
+        batch_options(**given)
+
+
+def test_zero_seconds_means_no_time_limit():
+    assert batch_options(max_seconds=0).max_seconds is None
+    assert batch_options(max_seconds=2.5).max_seconds == 2.5
+
+
+def test_unreachable_scheduler_fails_before_planning(tmp_path):
+    with pytest.raises(SchedulerError, match=r"cannot reach the scheduler 'tcp://127\.0\.0\.1:1'"):
+        run_batch_command(suits=1, count=3, catalog=tmp_path / "c.sqlite", scheduler="tcp://127.0.0.1:1", quiet=True)
+    with pytest.raises(SchedulerError, match="invalid scheduler address 'nowhere'"):
+        run_batch_command(suits=1, count=3, catalog=tmp_path / "c.sqlite", scheduler="nowhere", quiet=True)
+    with Catalog(tmp_path / "c.sqlite") as catalog:
+        assert catalog.pending() == []
+
+
+# --------------------------------------------------------------------------- #
+# The summary
+# --------------------------------------------------------------------------- #
+
+
+def test_percentile_is_nearest_rank():
+    values = [float(v) for v in range(1, 11)]
+    assert (percentile(values, 0.5), percentile(values, 0.9), percentile(values, 1.0)) == (5.0, 9.0, 10.0)
+    assert percentile([7.0], 0.9) == 7.0
+
+
+def test_summary_table():
+    report = Report(planned=5, resumed=1)
+    for status, seconds, moves in [("verified", 0.5, 120), ("verified", 1.5, 140), ("verified", 0.1, 100),
+                                   ("unknown", 3.0, None)]:
+        report.add({"status": status, "seconds": seconds, "moves": moves}, stored=status == "verified")
+    report.wall = 75.0
+    assert report.summary().splitlines() == [
+        "deals             4  (1 resumed, 1 not done)",
+        "verified          3  (75.0%)",
+        "unwinnable        0",
+        "unknown           1",
+        "seconds per deal  median 0.500  p90 3.000  max 3.000",
+        "solution length   median 120",
+        "catalog           3 added or improved, 1 kept as they were",
+        "wall time         1 min 15 s  (0.05 deals/s)",
+    ]
+
+
+def test_summary_of_an_empty_batch():
+    summary = Report().summary()
+    assert "deals             0" in summary and "seconds per deal  -" in summary
+
+
+# --------------------------------------------------------------------------- #
+# Worker failures, with stand-in tasks in real worker processes
+# --------------------------------------------------------------------------- #
+
+
+def test_a_failing_deal_is_reported_and_stays_pending(tmp_path):
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path), stream=stream, task=stand_in)
+    assert report.failed == ["SP1-S1C-AAAAAAD"] and exit_status(report) == EXIT_FAILED
+    text = stream.getvalue()
+    assert "error: SP1-S1C-AAAAAAD failed in a worker: RuntimeError: engine bug on deal 3" in text
+    assert "failed            1  (left pending)" in text
+    assert "verified          3  (60.0%)" in text
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        assert [entry.deal for entry in catalog.entries()] == [0, 1, 2, 4, 5]
+        assert catalog.get("SP1-S1C-AAAAAAE").solution == ("D",) * 14
+        assert catalog.pending() == ["SP1-S1C-AAAAAAD"]
+
+    # The next run takes the failed deal over first, then carries on after deal 5.
+    report = run_batch(options(tmp_path, count=2, quiet=True), stream=stream, task=stand_in_fixed)
+    assert (report.resumed, report.done, exit_status(report)) == (1, 2, EXIT_OK)
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        assert [entry.deal for entry in catalog.entries()] == [0, 1, 2, 3, 4, 5, 6]
+        assert catalog.pending() == []
+
+
+def test_quiet_prints_no_bar_and_no_summary(tmp_path):
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, count=3, quiet=True), stream=stream, task=stand_in)
+    assert report.done == 3 and stream.getvalue() == ""
+
+
+def test_a_dead_worker_stops_the_batch_and_keeps_the_catalog(tmp_path):
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, count=4), stream=stream, task=crash)
+    assert report.broken is not None and report.done == 0 and exit_status(report) == EXIT_FAILED
+    assert "error: the worker pool broke" in stream.getvalue()
+    assert "4 deals not solved, left pending for the next run" in stream.getvalue()
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        assert catalog.integrity() == "ok" and len(catalog.pending()) == 4 and catalog.count() == 0
+
+
+def test_interrupted_report_exits_130():
+    assert exit_status(Report(interrupted=True)) == EXIT_INTERRUPTED
+
+
+# --------------------------------------------------------------------------- #
+# Dask: the same code path on a local cluster, real solves
+# --------------------------------------------------------------------------- #
+
+
+def test_batch_on_a_local_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+                                  dashboard_address=None) as cluster:
+        status = run_batch_command(suits=1, count=3, catalog=tmp_path / "dask.sqlite", max_nodes=200_000,
+                                   max_seconds=20.0, scheduler=cluster.scheduler_address, quiet=True)
+    assert status == EXIT_OK
+    with Catalog(tmp_path / "dask.sqlite") as catalog:
+        entries = list(catalog.entries())
+        assert [entry.deal for entry in entries] == [0, 1, 2] and catalog.pending() == []
+        assert all(entry.status in ("verified", "unwinnable", "unknown") for entry in entries)
+        assert all(entry.max_nodes == 200_000 for entry in entries)
