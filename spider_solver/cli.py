@@ -109,7 +109,7 @@ def load_deal(code: str | None, deck_text: str | None, deck_suits: str, deck_rul
 @click.option("--catalog", type=click.Path(dir_okay=False), default=None,
               help="Catalog file.  [default: spider-catalog.sqlite]")
 @click.option("--max-nodes", type=int, default=None, help="Node budget per deal.")
-@click.option("--max-seconds", type=float, default=None, help="Time budget per deal.")
+@click.option("--max-seconds", type=float, default=None, help="Time budget per deal; 0 for none.")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Run on a Dask cluster (extra 'cluster').")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @click.pass_context
@@ -136,6 +136,83 @@ def cli(ctx: click.Context, **options: Any) -> None:
 
 
 main = cli
+
+
+# --------------------------------------------------------------------------- #
+# check and export: the catalog
+# --------------------------------------------------------------------------- #
+
+catalog_option = click.option(
+    "--catalog", type=click.Path(dir_okay=False), default="spider-catalog.sqlite", show_default=True,
+    help="Catalog file.",
+)
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@catalog_option
+def check(catalog: str) -> None:
+    """Replay the catalog's verified solutions on the reference rules engine.
+
+    Prints each solution that does not win (or wins with another move count or
+    score than stored), then a count. Exit status: 0 all win, 1 one or more do not.
+    """
+    from tqdm import tqdm
+
+    from spider_solver.catalog import Catalog, check_entry
+
+    with Catalog(catalog, create=False) as db:
+        total, failed = db.count(status="verified"), 0
+        with tqdm(total=total, unit="deal", file=sys.stderr, disable=None, leave=False) as bar:
+            for entry in db.entries(status="verified"):
+                problem = check_entry(entry)
+                if problem is not None:
+                    failed += 1
+                    bar.write(f"{entry.code}: {problem}", file=sys.stdout)
+                bar.update(1)
+    if failed:
+        click.echo(f"{failed} of {plural(total, 'verified solution')} do not win")
+        sys.exit(EXIT_NOT_WON)
+    click.echo(f"all {plural(total, 'verified solution')} win")
+    sys.exit(EXIT_OK)
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@catalog_option
+@click.option("--suits", type=click.Choice(["1", "2", "4"]), default=None, help="Only this suit count.")
+@click.option("--rule", type=click.Choice(["classic", "relaxed"], case_sensitive=False), default=None,
+              help="Only this rule.")
+@click.option("--status", type=click.Choice(["verified", "unwinnable", "unknown"], case_sensitive=False),
+              default=None, help="Only this status (frontends usually want verified).")
+@click.option("--format", "fmt", type=click.Choice(["json", "jsonl", "csv"], case_sensitive=False), default="json",
+              show_default=True, help="Output format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
+              help="Output file ('-' for standard output); written whole, then renamed into place.")
+def export(catalog: str, suits: str | None, rule: str | None, status: str | None, fmt: str, output: str) -> None:
+    """Export the catalog for frontends.
+
+    \b
+    json   a list of {"code", "suits", "rule", "deal", "status", "moves", "score",
+           "solution", "nodes", "seconds", "max_nodes", "max_seconds", "reason",
+           "solver_version", "solved_at"}; solution is a list of actions
+    jsonl  one such object per line
+    csv    the same columns; solution is one space-separated string
+    The JSON Schema is data/export.schema.json.
+    """
+    from spider_solver.catalog import Catalog
+    from spider_solver.export import atomic_file, write_export
+    from spider_solver.rules import Variant
+
+    if suits is not None and rule is not None:
+        rule = Variant(suits=int(suits), rule=rule.lower()).rule  # one suit is always classic
+    with Catalog(catalog, create=False) as db:
+        entries = db.entries(suits=None if suits is None else int(suits), rule=rule and rule.lower(),
+                             status=status and status.lower())
+        if output == "-":
+            count = write_export(entries, sys.stdout, fmt.lower())
+        else:
+            with atomic_file(output) as stream:
+                count = write_export(entries, stream, fmt.lower())
+    click.echo(f"exported {plural(count, 'deal')}" + ("" if output == "-" else f" to {output}"), err=True)
 
 
 # --------------------------------------------------------------------------- #

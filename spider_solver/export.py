@@ -1,0 +1,78 @@
+"""The catalog as the file frontends load: JSON, JSON Lines or CSV.
+
+Each deal is an object with ``code``, ``suits``, ``rule``, ``deal``, ``status``,
+``moves``, ``score`` and ``solution`` (a list of action strings; in CSV one string,
+space separated), then ``nodes``, ``seconds``, ``max_nodes``, ``max_seconds``,
+``reason``, ``solver_version`` and ``solved_at``. ``data/export.schema.json``
+(JSON Schema, draft 2020-12) describes the JSON form; each JSON Lines line is one
+of its items. Rows come ordered by suit count, rule and deal number, and are
+written one at a time, so a catalog of any size exports in little memory.
+"""
+
+from __future__ import annotations
+
+import csv
+import errno
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterable, Iterator, Literal, TextIO
+
+from spider_solver.catalog import Entry
+
+Format = Literal["json", "jsonl", "csv"]
+FORMATS: tuple[Format, ...] = ("json", "jsonl", "csv")
+FIELDS = (
+    "code", "suits", "rule", "deal", "status", "moves", "score", "solution", "nodes", "seconds",
+    "max_nodes", "max_seconds", "reason", "solver_version", "solved_at",
+)
+
+
+def write_export(entries: Iterable[Entry], stream: TextIO, fmt: Format = "json") -> int:
+    """Write ``entries`` to ``stream`` in ``fmt``; returns how many were written."""
+    count = 0
+    if fmt == "json":
+        stream.write("[")
+        for count, entry in enumerate(entries, 1):
+            stream.write(("\n" if count == 1 else ",\n") + json.dumps(entry.to_dict(), ensure_ascii=False))
+        stream.write("\n]\n" if count else "]\n")
+    elif fmt == "jsonl":
+        for count, entry in enumerate(entries, 1):
+            stream.write(json.dumps(entry.to_dict(), ensure_ascii=False) + "\n")
+    elif fmt == "csv":
+        writer = csv.DictWriter(stream, fieldnames=FIELDS, lineterminator="\n")
+        writer.writeheader()
+        for count, entry in enumerate(entries, 1):
+            row = entry.to_dict()
+            row["solution"] = " ".join(row["solution"])
+            writer.writerow({name: "" if row[name] is None else row[name] for name in FIELDS})
+    else:
+        raise ValueError(f"unknown export format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    return count
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
+    """A text file written beside ``path`` and renamed over it only when complete,
+    so a frontend never loads half an export."""
+    target = Path(path)
+    if not target.parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "no such directory", str(target.parent))
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            yield stream
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp made it private; give it the usual mode
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+        raise

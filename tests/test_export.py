@@ -1,0 +1,128 @@
+"""``spider-solve export``: the file frontends load, checked against data/export.schema.json."""
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from spider_solver.catalog import Catalog
+from spider_solver.cli import cli
+from spider_solver.solver import SolveResult
+
+jsonschema = pytest.importorskip("jsonschema")
+
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "data" / "export.schema.json").read_text())
+SOLUTION = ("3>7", "D", "10>1/4", "2>9")
+
+
+@pytest.fixture
+def catalog(tmp_path) -> Path:
+    """A catalog of every status, suit count and rule (constructed results: export does not replay)."""
+    path = tmp_path / "catalog.sqlite"
+    with Catalog(path) as db:
+        db.record(SolveResult("SP1-S1C-AAAAAAB", "verified", SOLUTION, moves=4, score=1296, nodes=800,
+                              seconds=0.25, max_nodes=10_000, max_seconds=5.0, reason="won"))
+        db.record(SolveResult("SP1-S1C-AAAAAAA", "unknown", nodes=10_000, seconds=1.0, max_nodes=10_000,
+                              max_seconds=None, reason="nodes"))
+        db.record(SolveResult("SP1-S2R-AAAAAAC", "unwinnable", nodes=77, seconds=0.1, max_nodes=10_000,
+                              max_seconds=5.0, reason="exhausted"))
+        db.record(SolveResult("SP1-S4C-AAAAAAD", "verified", SOLUTION[:2], moves=2, score=1298, nodes=5,
+                              seconds=0.5, max_nodes=10_000, max_seconds=5.0, reason="won"))
+    return path
+
+
+def export(catalog: Path, *args: str):
+    result = CliRunner().invoke(cli, ["export", "--catalog", str(catalog), *args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_json_export_matches_the_schema(catalog):
+    result = export(catalog)
+    data = json.loads(result.stdout)
+    jsonschema.validate(data, SCHEMA, format_checker=jsonschema.FormatChecker())
+    assert [item["code"] for item in data] == [
+        "SP1-S1C-AAAAAAA", "SP1-S1C-AAAAAAB", "SP1-S2R-AAAAAAC", "SP1-S4C-AAAAAAD",
+    ]
+    first_verified = data[1]
+    assert {key: first_verified[key] for key in ("code", "suits", "rule", "deal", "status", "moves", "score",
+                                                 "solution")} == {
+        "code": "SP1-S1C-AAAAAAB", "suits": 1, "rule": "classic", "deal": 1, "status": "verified", "moves": 4,
+        "score": 1296, "solution": list(SOLUTION),
+    }
+    assert (first_verified["max_nodes"], first_verified["max_seconds"], first_verified["nodes"]) == (10_000, 5.0, 800)
+    assert data[0]["solution"] == [] and data[0]["moves"] is None and data[0]["max_seconds"] is None
+    assert result.stderr == "exported 4 deals\n"
+
+
+def test_the_schema_is_not_vacuous(catalog):
+    """Items the schema must refuse: a verified deal without a line, a code of the wrong suit count."""
+    item = json.loads(export(catalog).stdout)[1]
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    assert validator.is_valid([item])
+    for broken in ({"solution": []}, {"moves": None}, {"suits": 2}, {"solution": ["3-7"]}, {"status": "won"},
+                   {"code": "SP1-S1R-AAAAAAB"}):
+        assert not validator.is_valid([item | broken]), broken
+    assert not validator.is_valid([{key: value for key, value in item.items() if key != "score"}])
+
+
+def test_jsonl_lines_are_schema_items(catalog):
+    lines = export(catalog, "--format", "jsonl").stdout.splitlines()
+    item_schema = {"$schema": SCHEMA["$schema"], "$defs": SCHEMA["$defs"], "$ref": "#/$defs/deal"}
+    assert len(lines) == 4
+    for line in lines:
+        jsonschema.validate(json.loads(line), item_schema)
+
+
+def test_csv_has_the_same_columns_and_a_spaced_solution(catalog):
+    rows = list(csv.DictReader(io.StringIO(export(catalog, "--format", "csv", "--status", "verified").stdout)))
+    assert [row["code"] for row in rows] == ["SP1-S1C-AAAAAAB", "SP1-S4C-AAAAAAD"]
+    assert rows[0]["solution"] == "3>7 D 10>1/4 2>9"
+    assert (rows[0]["suits"], rows[0]["deal"], rows[0]["moves"], rows[0]["score"]) == ("1", "1", "4", "1296")
+    assert list(rows[0])[:8] == ["code", "suits", "rule", "deal", "status", "moves", "score", "solution"]
+
+
+@pytest.mark.parametrize("args, codes", [
+    (["--status", "verified"], ["SP1-S1C-AAAAAAB", "SP1-S4C-AAAAAAD"]),
+    (["--suits", "1"], ["SP1-S1C-AAAAAAA", "SP1-S1C-AAAAAAB"]),
+    (["--suits", "1", "--rule", "relaxed"], ["SP1-S1C-AAAAAAA", "SP1-S1C-AAAAAAB"]),  # one suit is classic
+    (["--rule", "relaxed"], ["SP1-S2R-AAAAAAC"]),
+    (["--suits", "4", "--status", "unknown"], []),
+])
+def test_filters(catalog, args, codes):
+    assert [item["code"] for item in json.loads(export(catalog, *args).stdout)] == codes
+
+
+def test_output_file_is_written_whole(catalog, tmp_path):
+    target = tmp_path / "deals.json"
+    target.write_text("old export")
+    result = export(catalog, "--status", "verified", "-o", str(target))
+    assert result.stdout == ""
+    assert result.stderr == f"exported 2 deals to {target}\n"
+    assert len(json.loads(target.read_text())) == 2
+    assert [path.name for path in tmp_path.iterdir() if path.name.endswith(".tmp")] == []
+
+
+def test_empty_export_is_an_empty_list(tmp_path):
+    Catalog(tmp_path / "empty.sqlite").close()
+    assert json.loads(export(tmp_path / "empty.sqlite").stdout) == []
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--catalog", "{missing}"], "error: no catalog at"),
+    (["--catalog", "{text}"], "is not a spider-solver catalog"),
+    (["--catalog", "{catalog}", "-o", "{tmp}/no/such/dir/out.json"], "error: no such directory"),
+    (["--catalog", "{catalog}", "--format", "xml"], "Invalid value for '--format'"),
+])
+def test_bad_input_exits_2_without_a_traceback(catalog, tmp_path, args, message):
+    text = tmp_path / "notes.txt"
+    text.write_text("these are notes, not a catalog\n" * 20)
+    names = {"missing": tmp_path / "missing.sqlite", "text": text, "catalog": catalog, "tmp": tmp_path}
+    result = CliRunner().invoke(cli, ["export", *[arg.format(**names) for arg in args]])
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output and result.stdout == ""
+    assert not (tmp_path / "missing.sqlite").exists()
