@@ -1,0 +1,277 @@
+"""The show and replay commands, driven through click's CliRunner."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from scripted_win import DECK_TEXT, WIN, WIN_TEXT, WITH_UNDOS
+
+from spider_solver.cli import cli
+from spider_solver.rules.cards import format_cards
+from spider_solver.rules.deal import Deal
+
+CODE = "SP1-S4C-AAAAAAD"
+REPLAY_FIELDS = {"code", "won", "moves", "score", "runs_removed", "stock_left", "error"}
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def assert_no_traceback(result):
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# -- show -------------------------------------------------------------------------
+
+
+def test_show_draws_the_layout():
+    result = run("show", "sp1-s4c-aaaaaad")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "SP1-S4C-AAAAAAD  (4 suits, classic)"
+    assert lines[1] == "   1   2   3   4   5   6   7   8   9  10"
+    assert lines[6] == "  ##  ##  ##  ##  9♦  A♦  4♠  3♠  8♦  5♦"
+    assert lines[7] == "  2♣  6♠  Q♦  9♠"
+    assert lines[8] == "stock 50 (5 deals)  runs removed: none  score 500  moves 0"
+    assert result.stderr == ""
+
+
+def test_show_canonicalises_the_code():
+    result = run("show", " SP1-S1R-AAAAAAD ")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("SP1-S1C-AAAAAAD  (1 suit, classic)\n")
+
+
+def test_show_deck_prints_the_104_cards_on_one_line():
+    result = run("show", CODE, "--deck")
+    assert result.exit_code == 0
+    assert result.stdout.count("\n") == 1
+    cards = result.stdout.split()
+    assert len(cards) == 104
+    assert cards[:16] == "8S QC 4H JS 7S TC 4C AH JC 9D AC 3C AS 5C TH 4D".split()
+    assert cards[-1] == "TS"
+
+
+def test_show_json():
+    result = run("show", CODE, "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert set(data) == {"code", "suits", "rule", "deal", "deck", "columns", "stock"}
+    assert (data["code"], data["suits"], data["rule"], data["deal"]) == (CODE, 4, "classic", 3)
+    deal = Deal.from_code(CODE)
+    assert data["deck"] == [str(card) for card in deal.cards]
+    assert data["stock"] == data["deck"][54:]
+    assert [len(column) for column in data["columns"]] == [6, 6, 6, 6, 5, 5, 5, 5, 5, 5]
+    # Face-down cards are marked; only the last card of each column is face up.
+    assert sum(not card["face_up"] for column in data["columns"] for card in column) == 44
+    for c, column in enumerate(data["columns"]):
+        assert [card["face_up"] for card in column] == [False] * (len(column) - 1) + [True]
+        assert [card["card"] for card in column] == data["deck"][c:54:10]
+
+
+def test_show_describe():
+    result = run("show", CODE, "--describe")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Stock: 50 cards, 5 deals left; no run removed. Column 1: 5 face down, then 2♣; ")
+    assert result.stdout.endswith("Column 10: 4 face down, then 5♦.\n")
+
+
+@pytest.mark.parametrize(
+    "code, words",
+    [
+        ("SP2-S4C-AAAAAAD", "unknown format 'SP2', expected 'SP1'"),
+        ("SP1-S3C-AAAAAAD", "suit count '3' in 'S3C' must be 1, 2 or 4"),
+        ("SP1-S4X-AAAAAAD", "rule letter 'X' in 'S4X' must be C (Classic) or R (Relaxed)"),
+        ("SP1-S4C-AAAAAA1", "'1' is not a base32 character (A-Z, 2-7)"),
+        ("SP1-S4C-AAAA", "expected 7 base32 characters, got 4"),
+        ("hello", "expected three parts like SP1-S4C-AAAAAAD"),
+    ],
+)
+def test_show_bad_code(code, words):
+    for flags in ([], ["--json"], ["--deck"]):
+        result = run("show", code, *flags)
+        assert result.exit_code == 2
+        assert result.stdout == ""
+        assert result.stderr.startswith(f"error: invalid game code {code!r}: ")
+        assert result.stderr.count("\n") == 1
+        assert words in result.stderr
+        assert_no_traceback(result)
+
+
+def test_show_needs_a_code():
+    result = run("show")
+    assert result.exit_code == 2
+    assert "Missing argument 'CODE'" in result.stderr
+
+
+# -- replay -----------------------------------------------------------------------
+
+
+def replay_json(*args, input=None):
+    result = run("replay", *args, "--json", input=input)
+    assert_no_traceback(result)
+    data = json.loads(result.stdout)
+    assert set(data) == REPLAY_FIELDS
+    return result.exit_code, data
+
+
+def test_replay_a_win_exits_0():
+    status, data = replay_json("--deck", DECK_TEXT, "--suits", "1", *WIN)
+    assert status == 0
+    assert data == {"code": None, "won": True, "moves": 117, "score": 1183, "runs_removed": 8, "stock_left": 0,
+                    "error": None}
+
+
+def test_replay_a_win_in_words():
+    result = run("replay", "--deck", DECK_TEXT, "--suits", "1", WIN_TEXT)
+    assert result.exit_code == 0
+    assert result.stdout == "won: 117 moves, score 1183, 8 runs removed, 0 cards in stock\n"
+
+
+def test_replay_a_game_log_with_undos():
+    status, data = replay_json("--deck", DECK_TEXT, "--suits", "1", " ".join(WITH_UNDOS))
+    assert status == 0
+    assert (data["moves"], data["score"]) == (117, 1183)
+
+
+def test_replay_a_legal_log_that_does_not_win_exits_1():
+    status, data = replay_json(CODE, "9>4", "D")
+    assert status == 1
+    assert data == {"code": CODE, "won": False, "moves": 2, "score": 498, "runs_removed": 0, "stock_left": 40,
+                    "error": None}
+    result = run("replay", CODE)
+    assert result.exit_code == 1
+    assert result.stdout == "not won: 0 moves, score 500, 0 runs removed, 50 cards in stock\n"
+
+
+def test_replay_a_refused_action_exits_2_with_its_index_action_and_message():
+    status, data = replay_json(CODE, "9>4", "D", "1>2")
+    assert status == 2
+    assert data["error"] == {
+        "index": 2, "action": "1>2",
+        "message": "cannot play '1>2': nothing in column 1 fits onto 8♥: a group going there must start with a "
+                   "face-up 7 and go down one rank at a time to the last card",
+    }
+    assert (data["moves"], data["won"]) == (2, False)
+    result = run("replay", CODE, "9>4", "D", "1>2")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: action 3 ('1>2') refused: cannot play '1>2': ")
+
+
+def test_replay_bad_notation_exits_2():
+    status, data = replay_json(CODE, "D", "3-5")
+    assert status == 2
+    assert data["error"] == {"index": 1, "action": "3-5",
+                             "message": "invalid action '3-5': expected D, U, F>T or F>T/N (for example 3>7 or 2>5/3)"}
+
+
+def test_replay_from_a_file(tmp_path):
+    log = tmp_path / "game.txt"
+    log.write_text("\n".join(", ".join(WIN[i : i + 10]) for i in range(0, 117, 10)) + "\n", encoding="utf-8")
+    status, data = replay_json("--deck", DECK_TEXT, "--suits", "1", "--file", str(log))
+    assert (status, data["moves"], data["score"]) == (0, 117, 1183)
+    # Actions on the line come first, then the file's.
+    rest = tmp_path / "rest.txt"
+    rest.write_text(" ".join(WIN[5:]), encoding="utf-8")
+    status, data = replay_json("--deck", DECK_TEXT, "--suits", "1", *WIN[:5], "--file", str(rest))
+    assert (status, data["score"]) == (0, 1183)
+    # '-' reads standard input.
+    status, data = replay_json("--deck", DECK_TEXT, "--suits", "1", "--file", "-", input=WIN_TEXT)
+    assert status == 0
+
+
+def test_replay_a_missing_file(tmp_path):
+    result = run("replay", CODE, "--file", str(tmp_path / "nope.txt"))
+    assert result.exit_code == 2
+    assert "nope.txt" in result.stderr
+    assert_no_traceback(result)
+
+
+def column_10_empties_deal():
+    """One suit: column 10 holds 2 3 4 5 6 (6 face up), column 9 ends with a 7, so five
+    moves 10>9 empty column 10 while the stock still holds five deals."""
+    pool = [rank for rank in "A23456789TJQK"] * 8
+    for rank in "234567":
+        pool.remove(rank)
+    columns = [[pool.pop(0) for _ in range(6 if c < 4 else 5)] for c in range(8)]
+    columns.append([pool.pop(0) for _ in range(4)] + ["7"])
+    columns.append(list("23456"))
+    layout = [columns[t % 10][t // 10] for t in range(54)]
+    return " ".join(rank + "S" for rank in layout + pool)
+
+
+def test_replay_deal_on_empty():
+    deck = column_10_empties_deal()
+    log = ["10>9"] * 5 + ["D"]
+    status, data = replay_json("--deck", deck, "--suits", "1", *log)
+    assert status == 2
+    assert data["error"] == {"index": 5, "action": "D",
+                             "message": "cannot deal while column 10 is empty: put a card there first"}
+    status, data = replay_json("--deck", deck, "--suits", "1", "--deal-on-empty", *log)
+    assert status == 1
+    assert (data["moves"], data["stock_left"], data["error"]) == (6, 40, None)
+
+
+def test_replay_undo_limit():
+    log = ["D", "D", "D", "U", "U", "U"]
+    assert replay_json(CODE, *log)[0] == 1
+    status, data = replay_json(CODE, "--undo-limit", "2", *log)
+    assert status == 2
+    assert data["error"] == {"index": 5, "action": "U",
+                             "message": "nothing more to undo: only the last 2 actions can be undone"}
+    status, data = replay_json(CODE, "--undo-limit", "0", "D", "U")
+    assert data["error"]["message"] == "cannot undo: undo is turned off (undo limit 0)"
+    status, data = replay_json(CODE, "--undo-limit", "0", "--unlimited-undo", *log)
+    assert (status, data["moves"], data["error"]) == (1, 0, None)
+    result = run("replay", CODE, "--undo-limit", "-1")
+    assert result.exit_code == 2
+    assert "--undo-limit" in result.stderr
+
+
+def test_replay_the_rule_of_an_explicit_deck():
+    deck = " ".join(str(card) for card in Deal.from_code("SP1-S2C-AAAAAAD").cards)
+    classic = replay_json("--deck", deck, "--suits", "2", "D")[1]
+    relaxed = replay_json("--deck", deck, "--suits", "2", "--rule", "relaxed", "D")[1]
+    assert classic["error"] is None and relaxed["error"] is None
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["SP1-S4C-AAAAAA8", "D"], "error: invalid game code 'SP1-S4C-AAAAAA8': invalid deal 'AAAAAA8': '8' is not a base32 character"),
+        (["--deck", "AS 2S", "--suits", "1"], "error: invalid deal for 1 suit, classic (2 cards, expected 104): missing"),
+        (["--deck", DECK_TEXT.replace("KS", "KH", 1), "--suits", "1"],
+         "error: invalid deal for 1 suit, classic: missing KS; extra KH"),
+        (["--deck", DECK_TEXT.replace("KS", "KX", 1), "--suits", "1"],
+         "error: invalid deal: invalid card 'KX': the suit must be one of S H D C"),
+        ([], "missing the game CODE (or --deck with an explicit deal)"),
+        (["SP1-S1C-AAAAAAA", "--deck", DECK_TEXT], "give either a game CODE or --deck, not both"),
+        (["--deck", DECK_TEXT, "--suits", "3"], "Invalid value for '--suits'"),
+    ],
+)
+def test_replay_bad_input_exits_2(args, words):
+    result = run("replay", *args)
+    assert result.exit_code == 2
+    assert words in result.stderr
+    assert result.stdout == ""
+    assert_no_traceback(result)
+
+
+def test_replay_deck_text_is_the_show_deck_output():
+    deck = run("show", CODE, "--deck").stdout.strip()
+    assert deck == format_cards(Deal.from_code(CODE).cards)
+    _, by_deck = replay_json("--deck", deck, "9>4", "D")
+    _, by_code = replay_json(CODE, "9>4", "D")
+    assert {**by_deck, "code": CODE} == by_code
+
+
+def test_help_and_version():
+    assert run("show", "-h").exit_code == 0
+    result = run("replay", "--help")
+    assert result.exit_code == 0
+    assert "--deal-on-empty" in result.stdout and "--undo-limit" in result.stdout
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("spider-solve, version ")
