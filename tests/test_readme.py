@@ -1,0 +1,36 @@
+"""The README's tour of the rules engine runs as a doctest.
+
+Only the sections about the rules engine, game codes and show/replay are run, so that
+other sections can hold examples that need a catalog or a cluster.
+"""
+
+import doctest
+from pathlib import Path
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+SECTIONS = ("## Rules engine", "## Game codes and test vectors", "## Command line: show, replay")
+
+
+def rules_sections(text):
+    """The text of SECTIONS, each up to the next second-level heading."""
+    parts = []
+    for heading in SECTIONS:
+        start = text.index(heading)
+        end = text.find("\n## ", start + len(heading))
+        parts.append(text[start : end if end != -1 else len(text)])
+    return "\n".join(parts)
+
+
+def test_readme_rules_tour():
+    text = rules_sections(README.read_text(encoding="utf-8"))
+    test = doctest.DocTestParser().get_doctest(text, {}, "README.md (rules engine)", str(README), 0)
+    assert len(test.examples) >= 10
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def test_readme_opens_with_the_two_commands():
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert lines[5].startswith("pip install -e . && spider-solve --suits 4 --count 1000")
+    assert lines[6].startswith("pip install -e '.[test,cluster]' && python -m pytest -q")
