@@ -269,6 +269,7 @@ class Board:
                 column.append(self.stock[self.dealt * self.variant.columns + c])
             self.dealt += 1
         else:
+            assert isinstance(action, Move) and action.count is not None  # check() filled the count in
             src, dst = self.columns[action.src - 1], self.columns[action.dst - 1]
             group = src[-action.count :]
             del src[-action.count :]

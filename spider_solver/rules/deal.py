@@ -9,6 +9,7 @@ is the stock, dealt ``variant.columns`` cards at a time.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spider_solver.errors import InvalidCardError, InvalidDealError
@@ -47,8 +48,8 @@ class Deal:
     @classmethod
     def from_columns(
         cls,
-        columns: list[list[Card]] | list[str],
-        stock: list[list[Card]] | list[str] = (),
+        columns: Sequence[Sequence[Card] | str],
+        stock: Sequence[Sequence[Card] | str] = (),
         variant: Variant | None = None,
     ) -> Deal:
         """A hand-made deal, given as the layout you want to see.
@@ -59,20 +60,20 @@ class Deal:
         and :meth:`stock`; the sizes must be those of the variant's layout.
         """
         variant = variant or Variant()
-        columns = [parse_cards(c) if isinstance(c, str) else list(c) for c in columns]
-        rows = [parse_cards(r) if isinstance(r, str) else list(r) for r in stock]
+        piles: list[list[Card]] = [parse_cards(c) if isinstance(c, str) else list(c) for c in columns]
+        rows: list[list[Card]] = [parse_cards(r) if isinstance(r, str) else list(r) for r in stock]
         n = variant.columns
         sizes = [len(range(c, variant.layout, n)) for c in range(n)]
-        if [len(column) for column in columns] != sizes:
+        if [len(pile) for pile in piles] != sizes:
             raise InvalidDealError(
-                f"invalid layout: columns of {[len(column) for column in columns]} cards, expected {sizes} for {variant}"
+                f"invalid layout: columns of {[len(pile) for pile in piles]} cards, expected {sizes} for {variant}"
             )
         if len(rows) != variant.deals or any(len(row) != n for row in rows):
             raise InvalidDealError(
                 f"invalid stock: rows of {[len(row) for row in rows]} cards, expected {variant.deals} row{'s' if variant.deals != 1 else ''} "
                 f"(one per deal) of {n} cards for {variant}"
             )
-        layout = [columns[t % n][t // n] for t in range(variant.layout)]
+        layout = [piles[t % n][t // n] for t in range(variant.layout)]
         return cls(tuple(layout + [card for row in rows for card in row]), variant)
 
     @property
