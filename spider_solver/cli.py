@@ -296,7 +296,12 @@ def replay(code, actions, deck_text, deck_suits, deck_rule, log_file, deal_on_em
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
     tokens = list(actions)
     if log_file is not None:
-        tokens.append(log_file.read())
+        try:
+            tokens.append(log_file.read())
+        except UnicodeDecodeError as error:
+            raise click.BadParameter(
+                f"{log_file.name!r} is not UTF-8 text (byte {error.start} cannot be read)", param_hint="'--file'"
+            ) from None
     result = replay_log(deal, tokens, deal_on_empty=deal_on_empty, undo_limit=None if unlimited_undo else undo_limit)
     if as_json:
         echo_json({"code": str(deal.code) if deal.code else None, **result.to_dict()})

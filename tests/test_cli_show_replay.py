@@ -189,6 +189,15 @@ def test_replay_a_missing_file(tmp_path):
     assert_no_traceback(result)
 
 
+def test_replay_a_file_that_is_not_utf8(tmp_path):
+    log = tmp_path / "game.bin"
+    log.write_bytes(b"D \xff\xfe D")
+    result = run("replay", CODE, "--file", str(log))
+    assert result.exit_code == 2
+    assert "is not UTF-8 text (byte 2 cannot be read)" in result.stderr
+    assert_no_traceback(result)
+
+
 def column_10_empties_deal():
     """One suit: column 10 holds 2 3 4 5 6 (6 face up), column 9 ends with a 7, so five
     moves 10>9 empty column 10 while the stock still holds five deals."""
