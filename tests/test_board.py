@@ -188,6 +188,12 @@ def test_moves_naming_columns_that_do_not_exist():
         board.push(Move(1, 0))
     with pytest.raises(IllegalActionError, match=r"^cannot play '1>1': source and target are the same column$"):
         board.push(Move(1, 1))
+    # A group size below 1 would take cards from the wrong end of the column.
+    board = play(two_suits(), "2>1")  # column 2 is empty
+    for count in (0, -1):
+        with pytest.raises(IllegalActionError, match=rf"^cannot play '1>2/{count}': a group holds at least 1 card$"):
+            board.push(Move(1, 2, count))
+        assert not board.is_legal(Move(1, 2, count))
 
 
 def test_empty_source_column():

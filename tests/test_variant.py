@@ -72,7 +72,7 @@ def test_parse_suits(value, suits):
     assert parse_suits(value) == suits
 
 
-@pytest.mark.parametrize("value", [3, "3", "four", None, 0, 8])
+@pytest.mark.parametrize("value", [3, "3", "four", None, 0, 8, 4.0, 4.5, True, "04", "+4"])
 def test_parse_suits_refuses_others(value):
     with pytest.raises(InvalidVariantError, match=r"^unknown suit count .*: expected 1, 2 or 4$"):
         parse_suits(value)

@@ -161,6 +161,8 @@ class Board:
                 raise IllegalActionError(f"cannot play {str(move)!r}: {which} column {column} does not exist (columns are 1 to {n})")
         if move.src == move.dst:
             raise IllegalActionError(f"cannot play {str(move)!r}: source and target are the same column")
+        if move.count is not None and move.count < 1:
+            raise IllegalActionError(f"cannot play {str(move)!r}: a group holds at least 1 card")
         src, dst = self.columns[move.src - 1], self.columns[move.dst - 1]
         if not src:
             raise IllegalActionError(f"cannot play {str(move)!r}: column {move.src} is empty")

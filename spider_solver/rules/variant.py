@@ -33,13 +33,16 @@ def parse_rule(text: str) -> Rule:
 
 
 def parse_suits(value: int | str) -> int:
-    try:
-        suits = int(value)
-    except (TypeError, ValueError):
-        suits = -1
-    if suits not in SUIT_COUNTS:
+    """``4``, ``'2'``, ``' 1 '`` -> the suit count; anything else is refused (``4.5``, ``True``, ``'3'``)."""
+    if isinstance(value, str):
+        text = value.strip()
+    elif type(value) is int:  # not a bool, not a float
+        text = str(value)
+    else:
+        text = ""
+    if text not in ("1", "2", "4"):
         raise InvalidVariantError(f"unknown suit count {value!r}: expected 1, 2 or 4")
-    return suits
+    return int(text)
 
 
 @dataclass(frozen=True)
