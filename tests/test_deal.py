@@ -156,3 +156,13 @@ def test_from_columns_checks_the_shape_and_the_composition():
         Deal.from_columns(["3S 2S", "AS 3S"], ["2S", "AS"], TINY)
     with pytest.raises(InvalidDealError, match=r"^invalid deal for 1 suit, .*: missing AS; extra 3S$"):
         Deal.from_columns(["3S 2S", "3S 3S"], ["2S AS"], TINY)
+
+
+def test_a_deal_of_things_that_are_not_cards():
+    cards = list(Deal.from_code(CODE).cards)
+    cards[0] = Card(0, 0)  # would print as KS
+    with pytest.raises(InvalidDealError, match=r"^invalid deal: \(0, 0\) is not a card \(rank 1-13, suit 0-3\)$"):
+        Deal(tuple(cards), Variant())
+    cards[0] = Card(1, 4)
+    with pytest.raises(InvalidDealError, match=r"\(1, 4\) is not a card"):
+        Deal(tuple(cards), Variant())

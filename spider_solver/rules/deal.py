@@ -99,6 +99,11 @@ class Deal:
 
 def check_composition(cards: tuple[Card, ...], variant: Variant) -> None:
     """Refuse a deck that is not exactly the composition of ``variant``, naming the card."""
+    for card in cards:
+        # Card(0, 0) would print as KS (index -1): refuse it before naming cards.
+        if not (isinstance(card, Card) and 1 <= card.rank <= 13 and 0 <= card.suit <= 3):
+            shown = tuple(card) if isinstance(card, Card) else card
+            raise InvalidDealError(f"invalid deal: {shown!r} is not a card (rank 1-13, suit 0-3)")
     expected = Counter(variant.unshuffled())
     have = Counter(cards)
     extra = have - expected
