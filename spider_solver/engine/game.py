@@ -1,0 +1,115 @@
+"""The bridge between the reference engine's objects and the kernels' arrays.
+
+``Game`` turns a :class:`~spider_solver.rules.Deal` into the arrays the kernels
+take (variant parameters, stock bytes, the packed initial state and its key) and
+turns move codes back into :mod:`spider_solver.rules.notation` actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
+from spider_solver.engine.position import key_from_scratch, new_position, pack, unpack
+from spider_solver.engine.types import (
+    MOVE_DEAL,
+    STATE_BYTES,
+    SUIT_SHIFT,
+    VP_COLUMNS,
+    VP_DEAL_ON_EMPTY,
+    VP_DEALS,
+    VP_RANKS,
+    VP_RELAXED,
+    VP_RUNS,
+    VP_SIZE,
+    decode_move,
+    encode_move,
+)
+from spider_solver.rules import Board, Card, Deal, DealRow, Move, Position, RELAXED
+from spider_solver.rules.notation import Action
+
+
+def card_byte(card: Card) -> int:
+    return card.rank | card.suit << SUIT_SHIFT
+
+
+def byte_card(value: int) -> Card:
+    return Card(value & 15, (value >> SUIT_SHIFT) & 3)
+
+
+def variant_params(deal: Deal, deal_on_empty: bool) -> np.ndarray:
+    variant = deal.variant
+    vp = np.zeros(VP_SIZE, dtype=np.int64)
+    vp[VP_COLUMNS] = variant.columns
+    vp[VP_RANKS] = variant.ranks
+    vp[VP_RUNS] = variant.runs
+    vp[VP_DEALS] = variant.deals
+    vp[VP_RELAXED] = variant.rule == RELAXED
+    vp[VP_DEAL_ON_EMPTY] = deal_on_empty
+    return vp
+
+
+@dataclass
+class Game:
+    deal: Deal
+    deal_on_empty: bool
+    vp: np.ndarray
+    stock: np.ndarray
+    start: np.ndarray
+    start_key: np.uint64
+    zobrist: np.ndarray = field(default_factory=lambda: ZOBRIST)
+    dealt_keys: np.ndarray = field(default_factory=lambda: DEALT_KEYS)
+
+    @classmethod
+    def from_deal(cls, deal: Deal, *, deal_on_empty: bool = False) -> Game:
+        vp = variant_params(deal, deal_on_empty)
+        stock = np.array([card_byte(c) for c in deal.stock()] + [0] * 10, dtype=np.uint8)
+        start, key = state_from_board(Board(deal))
+        return cls(deal, deal_on_empty, vp, stock, start, key)
+
+    def action(self, move: int) -> Action:
+        """The reference engine's action for a move code."""
+        if move == MOVE_DEAL:
+            return DealRow()
+        src, dst, count = decode_move(move)
+        return Move(src + 1, dst + 1, count)
+
+    def actions(self, moves) -> list[Action]:
+        return [self.action(int(m)) for m in moves]
+
+
+def move_code(action: Action) -> int:
+    if isinstance(action, DealRow):
+        return MOVE_DEAL
+    assert isinstance(action, Move) and action.count is not None, "resolve the action on a Board first"
+    return encode_move(action.src - 1, action.dst - 1, action.count)
+
+
+def state_from_board(board: Board) -> tuple[np.ndarray, np.uint64]:
+    """Pack a reference board's position; return the state and its key from scratch."""
+    cols, lens, down, hdr, _ = new_position()
+    for c, column in enumerate(board.columns):
+        lens[c] = len(column)
+        down[c] = board.down[c]
+        for i, card in enumerate(column):
+            cols[c, i] = card_byte(card)
+    hdr[0] = board.dealt
+    hdr[1] = board.runs_removed
+    state = np.zeros(STATE_BYTES, dtype=np.uint8)
+    pack(cols, lens, down, hdr, state)
+    return state, np.uint64(key_from_scratch(cols, lens, down, hdr, ZOBRIST, DEALT_KEYS))
+
+
+def columns_of_state(state: np.ndarray, ncols: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int, int]:
+    """(columns, down, dealt, removed) of a packed state, in the reference engine's terms."""
+    cols, lens, down, hdr, _ = new_position()
+    unpack(state, cols, lens, down, hdr)
+    columns = tuple(tuple(byte_card(int(b)) for b in cols[c, : lens[c]]) for c in range(ncols))
+    return columns, tuple(int(d) for d in down[:ncols]), int(hdr[0]), int(hdr[1])
+
+
+def same_position(state: np.ndarray, position: Position) -> bool:
+    columns, down, dealt, removed = columns_of_state(state, len(position.columns))
+    return (columns, down, dealt, removed) == (position.columns, position.down, position.dealt, len(position.removed))

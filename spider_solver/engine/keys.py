@@ -1,0 +1,40 @@
+"""Zobrist key tables.
+
+A position's key is the XOR of one 64-bit number per (column, height, card byte
+with its face-down bit) over every card in the columns, and one per number of
+deals made. The numbers come from SplitMix64 seeded with ``KEY_SEED``, drawn in
+the order ``ZOBRIST[0, 0, 0], ZOBRIST[0, 0, 1], ...`` and then ``DEALT_KEYS``;
+``tests/test_engine_keys.py`` pins a few of them and the key of a known position.
+The tables are built once with numpy and passed to the kernels as arguments
+(numba freezes globals into its cache; arguments stay honest).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spider_solver.engine.types import CARD_CODES, MAX_COLUMNS, MAX_HEIGHT
+
+KEY_SEED = 0x5350494445523031  # "SPIDER01"
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+
+
+def splitmix64_array(seed: int, count: int) -> np.ndarray:
+    """The first ``count`` SplitMix64 outputs from state ``seed``, vectorised."""
+    with np.errstate(over="ignore"):
+        state = np.uint64(seed) + _GAMMA * np.arange(1, count + 1, dtype=np.uint64)
+        z = state
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def make_tables() -> tuple[np.ndarray, np.ndarray]:
+    cells = MAX_COLUMNS * MAX_HEIGHT * CARD_CODES
+    numbers = splitmix64_array(KEY_SEED, cells + 16)
+    zobrist = numbers[:cells].reshape(MAX_COLUMNS, MAX_HEIGHT, CARD_CODES).copy()
+    dealt = numbers[cells : cells + 16].copy()
+    return zobrist, dealt
+
+
+ZOBRIST, DEALT_KEYS = make_tables()

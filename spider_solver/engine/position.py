@@ -1,0 +1,243 @@
+"""The working position: pack/unpack, the key from scratch, do_move / undo_move.
+
+Layouts are documented in :mod:`spider_solver.engine.types`. Contracts:
+
+* ``do_move`` assumes the move is legal (movegen made it); it returns the undo
+  information that ``undo_move`` needs to restore the position exactly, key
+  included. Calls nest like a stack: undo the last move first.
+* The key is updated incrementally (XOR out, XOR in); ``key_from_scratch`` is the
+  debug check (Stockfish's ``pos_is_ok``) and what set-up uses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from spider_solver.engine.types import (
+    CARD_CELLS,
+    FACE_DOWN,
+    H_DEALT,
+    H_REMOVED,
+    HDR_SIZE,
+    MAX_COLUMNS,
+    MAX_HEIGHT,
+    MOVE_DEAL,
+    OFF_DEALT,
+    OFF_LENS,
+    OFF_REMOVED,
+    RANK_MASK,
+    STATE_BYTES,
+    SUIT_SHIFT,
+    UNDO_SUITS,
+    UNDO_TURNED,
+    VP_COLUMNS,
+    VP_RANKS,
+)
+
+
+def new_position() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Empty working arrays ``(cols, lens, down, hdr, key)``."""
+    return (
+        np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8),
+        np.zeros(MAX_COLUMNS, dtype=np.int64),
+        np.zeros(MAX_COLUMNS, dtype=np.int64),
+        np.zeros(HDR_SIZE, dtype=np.int64),
+        np.zeros(1, dtype=np.uint64),
+    )
+
+
+@njit(cache=True)
+def unpack(state, cols, lens, down, hdr):
+    """Load a packed state into the working arrays (the key travels separately)."""
+    p = 0
+    for c in range(MAX_COLUMNS):
+        n = state[OFF_LENS + c]
+        lens[c] = n
+        d = 0
+        for i in range(n):
+            b = state[p + i]
+            if b & FACE_DOWN:
+                d += 1
+            cols[c, i] = b & (FACE_DOWN - 1)
+        down[c] = d
+        p += n
+    hdr[H_DEALT] = state[OFF_DEALT]
+    hdr[H_REMOVED] = state[OFF_REMOVED]
+
+
+@njit(cache=True)
+def pack(cols, lens, down, hdr, state):
+    """Write the working arrays into a packed state (all 128 bytes)."""
+    p = 0
+    for c in range(MAX_COLUMNS):
+        n = lens[c]
+        d = down[c]
+        for i in range(n):
+            b = cols[c, i]
+            if i < d:
+                b |= FACE_DOWN
+            state[p + i] = b
+        state[OFF_LENS + c] = n
+        p += n
+    for i in range(p, CARD_CELLS):
+        state[i] = 0
+    state[OFF_DEALT] = hdr[H_DEALT]
+    state[OFF_REMOVED] = hdr[H_REMOVED]
+    for i in range(OFF_REMOVED + 1, STATE_BYTES):
+        state[i] = 0
+
+
+@njit(cache=True)
+def key_from_scratch(cols, lens, down, hdr, zob, zdealt):
+    key = zdealt[hdr[H_DEALT]]
+    for c in range(MAX_COLUMNS):
+        d = down[c]
+        for i in range(lens[c]):
+            b = cols[c, i]
+            if i < d:
+                b |= FACE_DOWN
+            key ^= zob[c, i, b]
+    return key
+
+
+@njit(cache=True, inline="always")
+def run_ends_column(cols, lens, down, c, ranks):
+    """True if column c ends in ``ranks`` face-up cards of one suit, king down to ace."""
+    n = lens[c]
+    if n - down[c] < ranks:
+        return False
+    last = cols[c, n - 1]
+    if last & RANK_MASK != 1:
+        return False
+    suit_bits = last & ~RANK_MASK
+    for i in range(1, ranks):
+        if cols[c, n - 1 - i] != suit_bits | (i + 1):
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _remove_run(cols, lens, down, hdr, zob, c, ranks, key):
+    """Take the run ending column c away, turn up what it uncovers; return (key, info bits)."""
+    n = lens[c]
+    suit = (cols[c, n - 1] >> SUIT_SHIFT) & 3
+    for i in range(n - ranks, n):
+        key ^= zob[c, i, cols[c, i]]
+    n -= ranks
+    lens[c] = n
+    hdr[H_REMOVED] += 1
+    info = (1 << c) | (suit << (UNDO_SUITS + 2 * c))
+    if n > 0 and down[c] == n:
+        b = cols[c, n - 1]
+        key ^= zob[c, n - 1, b | FACE_DOWN] ^ zob[c, n - 1, b]
+        down[c] = n - 1
+        info |= 1 << (UNDO_TURNED + c)
+    return key, info
+
+
+@njit(cache=True, inline="always")
+def _restore_run(cols, lens, down, hdr, zob, c, ranks, info, key):
+    """Undo ``_remove_run`` on column c."""
+    n = lens[c]
+    if info & (1 << (UNDO_TURNED + c)):
+        b = cols[c, n - 1]
+        key ^= zob[c, n - 1, b] ^ zob[c, n - 1, b | FACE_DOWN]
+        down[c] = n
+    suit_bits = ((info >> (UNDO_SUITS + 2 * c)) & 3) << SUIT_SHIFT
+    for i in range(ranks):
+        b = suit_bits | (ranks - i)
+        cols[c, n + i] = b
+        key ^= zob[c, n + i, b]
+    lens[c] = n + ranks
+    hdr[H_REMOVED] -= 1
+    return key
+
+
+@njit(cache=True)
+def do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move):
+    """Play a legal move or deal; return its undo information."""
+    ranks = vp[VP_RANKS]
+    k = key[0]
+    info = 0
+    if move == MOVE_DEAL:
+        ncols = vp[VP_COLUMNS]
+        d = hdr[H_DEALT]
+        base = d * ncols
+        for c in range(ncols):
+            b = stock[base + c]
+            n = lens[c]
+            cols[c, n] = b
+            lens[c] = n + 1
+            k ^= zob[c, n, b]
+        k ^= zdealt[d] ^ zdealt[d + 1]
+        hdr[H_DEALT] = d + 1
+        for c in range(ncols):
+            if run_ends_column(cols, lens, down, c, ranks):
+                k, bits = _remove_run(cols, lens, down, hdr, zob, c, ranks, k)
+                info |= bits
+    else:
+        src = move & 15
+        dst = (move >> 4) & 15
+        count = (move >> 8) & 127
+        ns = lens[src] - count
+        nd = lens[dst]
+        for i in range(count):
+            b = cols[src, ns + i]
+            cols[dst, nd + i] = b
+            k ^= zob[src, ns + i, b] ^ zob[dst, nd + i, b]
+        lens[src] = ns
+        lens[dst] = nd + count
+        if ns > 0 and down[src] == ns:
+            b = cols[src, ns - 1]
+            k ^= zob[src, ns - 1, b | FACE_DOWN] ^ zob[src, ns - 1, b]
+            down[src] = ns - 1
+            info |= 1 << (UNDO_TURNED + src)
+        if run_ends_column(cols, lens, down, dst, ranks):
+            k, bits = _remove_run(cols, lens, down, hdr, zob, dst, ranks, k)
+            info |= bits
+    key[0] = k
+    return info
+
+
+@njit(cache=True)
+def undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info):
+    """Take back ``move``, given the information ``do_move`` returned for it."""
+    ranks = vp[VP_RANKS]
+    k = key[0]
+    if move == MOVE_DEAL:
+        ncols = vp[VP_COLUMNS]
+        for c in range(ncols):
+            if info & (1 << c):
+                k = _restore_run(cols, lens, down, hdr, zob, c, ranks, info, k)
+        d = hdr[H_DEALT] - 1
+        hdr[H_DEALT] = d
+        k ^= zdealt[d + 1] ^ zdealt[d]
+        for c in range(ncols):
+            n = lens[c] - 1
+            k ^= zob[c, n, cols[c, n]]
+            lens[c] = n
+    else:
+        src = move & 15
+        dst = (move >> 4) & 15
+        count = (move >> 8) & 127
+        if info & (1 << dst):
+            k = _restore_run(cols, lens, down, hdr, zob, dst, ranks, info, k)
+        ns = lens[src]
+        if info & (1 << (UNDO_TURNED + src)):
+            b = cols[src, ns - 1]
+            k ^= zob[src, ns - 1, b] ^ zob[src, ns - 1, b | FACE_DOWN]
+            down[src] = ns
+        nd = lens[dst] - count
+        for i in range(count):
+            b = cols[dst, nd + i]
+            cols[src, ns + i] = b
+            k ^= zob[dst, nd + i, b] ^ zob[src, ns + i, b]
+        lens[src] = ns + count
+        lens[dst] = nd
+    key[0] = k
+
+
+@njit(cache=True)
+def is_won(hdr, vp):
+    return hdr[H_REMOVED] == vp[2]

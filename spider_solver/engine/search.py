@@ -1,0 +1,173 @@
+"""The beam search kernels: one level of the search per call.
+
+A level holds positions reached by the same number of actions. ``expand_level``
+plays every move of every position of the level (make, evaluate, key, unmake) and
+lists the children not already in the transposition table as candidates
+``(parent, move, key, score, stratum)``. ``select_level`` keeps the best ``width``
+candidates of each stratum (the number of deals made, so that lines that deal
+early and lines that deal late both survive), skipping repeated keys and storing
+the kept ones in the table. Moves come in two tiers: the plain moves first, and
+the classed moves (splits, lateral moves; see movegen) only for strata that the
+plain moves leave short of ``width``. ``materialize_level`` packs the kept
+children into the next level. The Python driver owns the loop, the budget and
+Ctrl-C.
+
+With ``width`` larger than any level and ``MODE_ALL`` moves, this is a
+breadth-first search of the whole game with duplicate detection: if the last
+level empties without a win and no level was cut, the deal is proved unwinnable.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from spider_solver.engine.evaluate import column_cost, evaluate
+from spider_solver.engine.movegen import gen_moves
+from spider_solver.engine.position import do_move, undo_move, unpack, pack
+from spider_solver.engine.tt import tt_probe, tt_store
+from spider_solver.engine.types import (
+    H_DEALT,
+    H_REMOVED,
+    HDR_SIZE,
+    MAX_COLUMNS,
+    MAX_HEIGHT,
+    MAX_MOVES,
+    CLASS_SHIFT,
+    MOVE_DEAL,
+    MODE_SEARCH,
+    MOVE_MASK,
+    OFF_DEALT,
+    VP_RUNS,
+)
+from spider_solver.engine.evaluate import W_RUN
+
+NO_WIN = -1
+#: Returned as the candidate count when the candidate buffers are too small.
+OVERFLOW = -1
+
+
+@njit(cache=True)
+def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, weights, mode, tier, table,
+                 cand_parent, cand_move, cand_key, cand_score, cand_stratum, start):
+    """Expand a level. Returns ``(candidates, nodes, won_parent, won_move)``.
+
+    Only positions whose stratum (deals made) is set in ``strata_mask`` are
+    expanded. In ``MODE_SEARCH``, tier 0 plays the plain moves and the deal,
+    tier 1 the classed moves (see movegen). Candidates are written from index
+    ``start``; the returned count includes them. ``won_parent`` is the index of the
+    first position (in level order) with a move that wins, or ``NO_WIN``.
+    ``candidates`` is ``OVERFLOW`` if the buffers filled up; nothing has been
+    stored in the table then, so the call can be repeated with larger buffers.
+    """
+    cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
+    lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    down = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    hdr = np.zeros(HDR_SIZE, dtype=np.int64)
+    key = np.zeros(1, dtype=np.uint64)
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    costs = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    capacity = cand_parent.shape[0]
+    runs = vp[VP_RUNS]
+    search = mode == MODE_SEARCH
+    n_cand = start
+    nodes = 0
+    for i in range(n_states):
+        if not (strata_mask >> states[i, OFF_DEALT]) & 1:
+            continue
+        unpack(states[i], cols, lens, down, hdr)
+        key[0] = keys[i]
+        total = -weights[W_RUN] * hdr[H_REMOVED]
+        for c in range(MAX_COLUMNS):
+            costs[c] = column_cost(cols, lens, down, c, weights)
+            total += costs[c]
+        n_moves = gen_moves(cols, lens, down, hdr, vp, mode, moves)
+        if n_cand + n_moves > capacity:
+            return OVERFLOW, nodes, NO_WIN, 0
+        for j in range(n_moves):
+            if search and ((moves[j] >> CLASS_SHIFT) != 0) != (tier == 1):
+                continue
+            move = moves[j] & MOVE_MASK
+            removed_before = hdr[H_REMOVED]
+            info = do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move)
+            nodes += 1
+            if hdr[H_REMOVED] == runs:
+                undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info)
+                return n_cand, nodes, i, move
+            child_key = key[0]
+            if not tt_probe(table, child_key):
+                if move == MOVE_DEAL:
+                    score = evaluate(cols, lens, down, hdr, weights)
+                else:
+                    src = move & 15
+                    dst = (move >> 4) & 15
+                    score = (total - costs[src] - costs[dst]
+                             + column_cost(cols, lens, down, src, weights)
+                             + column_cost(cols, lens, down, dst, weights)
+                             - weights[W_RUN] * (hdr[H_REMOVED] - removed_before))
+                cand_parent[n_cand] = i
+                cand_move[n_cand] = move
+                cand_key[n_cand] = child_key
+                cand_score[n_cand] = score
+                cand_stratum[n_cand] = hdr[H_DEALT]
+                n_cand += 1
+            undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info)
+    return n_cand, nodes, NO_WIN, 0
+
+
+@njit(cache=True)
+def select_level(start, n_cand, cand_key, cand_score, cand_stratum, width, counts, table, tt_info, selected, kept):
+    """Keep the best new candidates of ``start:n_cand`` until each stratum has ``width``.
+
+    ``counts[s]`` is how many positions stratum s already has in the next level
+    (updated). Ties go to the earlier candidate. Indices are appended to
+    ``selected`` from ``kept``; returns ``(kept, truncated)``, ``truncated`` being
+    True if a new position was left out.
+    """
+    n = n_cand - start
+    order_key = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        order_key[i] = (np.int64(cand_stratum[start + i]) << 40) + (cand_score[start + i] + (np.int64(1) << 39))
+    order = np.argsort(order_key, kind="mergesort")
+    truncated = False
+    for o in order:
+        idx = start + o
+        s = cand_stratum[idx]
+        if counts[s] >= width:
+            if not truncated and not tt_probe(table, cand_key[idx]):
+                truncated = True
+            continue
+        if tt_store(table, tt_info, cand_key[idx]):
+            selected[kept] = idx
+            kept += 1
+            counts[s] += 1
+    return kept, truncated
+
+
+@njit(cache=True)
+def materialize_level(states, keys, selected, kept, cand_parent, cand_move, vp, zob, zdealt, stock,
+                      out_states, out_keys):
+    """Pack the kept children into ``out_states[:kept]`` in selection order."""
+    cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
+    lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    down = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    hdr = np.zeros(HDR_SIZE, dtype=np.int64)
+    key = np.zeros(1, dtype=np.uint64)
+    # Visit the children grouped by parent, so each parent is unpacked once.
+    parents = np.empty(kept, dtype=np.int64)
+    for i in range(kept):
+        parents[i] = cand_parent[selected[i]]
+    order = np.argsort(parents, kind="mergesort")
+    current = -1
+    for o in order:
+        idx = selected[o]
+        parent = cand_parent[idx]
+        if parent != current:
+            unpack(states[parent], cols, lens, down, hdr)
+            key[0] = keys[parent]
+            current = parent
+        move = cand_move[idx]
+        info = do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move)
+        pack(cols, lens, down, hdr, out_states[o])
+        out_keys[o] = key[0]
+        undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info)

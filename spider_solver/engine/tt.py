@@ -1,0 +1,67 @@
+"""The transposition table: a preallocated, bounded set of position keys.
+
+Layout: one ``uint64`` array of ``2**bits`` slots; a slot holds a full 64-bit key,
+0 means empty (a key that is 0 is stored as 1). A key's home slot is its low
+``bits`` bits; probing looks at ``PROBES`` consecutive slots (one or two cache
+lines). When all of them are taken, the key replaces the one in its home slot:
+the table never grows and never refuses, it forgets. Forgetting a key only means
+a position may be searched twice; it never hides one, so exhaustive proofs stay
+sound. ``info[0]`` counts stored keys, ``info[1]`` counts keys forgotten.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+PROBES = 8
+
+
+def tt_new(bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """A table of ``2**bits`` slots (8 bytes each) and its counters."""
+    return np.zeros(1 << bits, dtype=np.uint64), np.zeros(2, dtype=np.int64)
+
+
+def tt_clear(table: np.ndarray, info: np.ndarray) -> None:
+    table[:] = 0
+    info[:] = 0
+
+
+@njit(cache=True, inline="always")
+def _slot_key(key):
+    return key if key != 0 else np.uint64(1)
+
+
+@njit(cache=True)
+def tt_probe(table, key):
+    """True if ``key`` is stored."""
+    key = _slot_key(key)
+    mask = table.shape[0] - 1
+    home = np.int64(key & np.uint64(mask))
+    for i in range(PROBES):
+        k = table[(home + i) & mask]
+        if k == key:
+            return True
+        if k == 0:
+            return False
+    return False
+
+
+@njit(cache=True)
+def tt_store(table, info, key):
+    """Store ``key``; return False if it was already there."""
+    key = _slot_key(key)
+    mask = table.shape[0] - 1
+    home = np.int64(key & np.uint64(mask))
+    for i in range(PROBES):
+        slot = (home + i) & mask
+        k = table[slot]
+        if k == key:
+            return False
+        if k == 0:
+            table[slot] = key
+            info[0] += 1
+            return True
+    table[home] = key
+    info[1] += 1
+    return True
