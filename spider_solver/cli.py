@@ -315,3 +315,71 @@ def replay(code, actions, deck_text, deck_suits, deck_rule, log_file, deal_on_em
         click.echo(f"error: action {error.index + 1} ({error.action!r}) refused: {error.message}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     sys.exit(EXIT_OK if result.won else EXIT_NOT_WON)
+
+
+# --------------------------------------------------------------------------- #
+# verify
+# --------------------------------------------------------------------------- #
+
+VERIFY_EXIT = {"verified": EXIT_OK, "unwinnable": EXIT_NOT_WON, "unknown": EXIT_UNKNOWN}
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("code", required=False)
+@deal_options
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None,
+              help="Node budget (deterministic).  [default: 60,000,000]")
+@click.option("--max-seconds", type=click.FloatRange(min=0), default=None,
+              help="Time budget, a safety net after the nodes; 0 for none.  [default: 30]")
+@click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty.")
+@click.option("--progress/--no-progress", default=None, help="Show a progress bar.  [default: when stderr is a terminal]")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"code", "status", "solution", "moves", "score", "nodes", "seconds"}.')
+def verify(code, deck_text, deck_suits, deck_rule, max_nodes, max_seconds, deal_on_empty, progress, as_json) -> None:
+    """Find out whether a deal can be won, and print a winning line.
+
+    The deal is a game CODE, or an explicit deal: --deck "104 cards" with --suits
+    and --rule. The search knows the face-down cards and the stock. A line it
+    finds is replayed by the rules checker before the deal is called verified.
+
+    \b
+    Exit status: 0 verified, 1 unwinnable (the whole game was searched),
+    3 unknown (the budget ran out), 2 bad input, 130 interrupted.
+    """
+    from spider_solver.solver import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, solve
+
+    deal = load_deal(code, deck_text, deck_suits, deck_rule)
+    if max_seconds is None:
+        max_seconds = DEFAULT_MAX_SECONDS
+    result = solve(
+        deal,
+        max_nodes=max_nodes or DEFAULT_MAX_NODES,
+        max_seconds=max_seconds or None,
+        deal_on_empty=deal_on_empty,
+        progress=sys.stderr.isatty() if progress is None else progress,
+    )
+    if result.reason == "interrupted":
+        click.echo("interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    if as_json:
+        echo_json({
+            "code": result.code,
+            "status": result.status,
+            "solution": list(result.solution),
+            "moves": result.moves,
+            "score": result.score,
+            "nodes": result.nodes,
+            "seconds": result.seconds,
+        })
+    else:
+        figures = f"{result.nodes:,} nodes, {result.seconds:.2f} s"
+        if result.status == "verified":
+            click.echo(f"{deal.name}: verified, won in {plural(result.moves, 'move')}, score {result.score} ({figures})")
+            click.echo(" ".join(result.solution))
+        elif result.status == "unwinnable":
+            click.echo(f"{deal.name}: unwinnable, the whole game was searched ({figures})")
+        else:
+            why = {"nodes": "the node budget ran out", "seconds": "the time budget ran out"}.get(
+                result.reason, "no winning line was found")
+            click.echo(f"{deal.name}: unknown, {why} ({figures})")
+    sys.exit(VERIFY_EXIT[result.status])

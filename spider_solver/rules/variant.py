@@ -67,8 +67,9 @@ class Variant:
         if self.suits == 1 and self.rule == RELAXED:
             # With one suit the two rules play identically; keep one spelling.
             object.__setattr__(self, "rule", CLASSIC)
-        if not 1 <= self.ranks <= 13:
-            raise InvalidVariantError(f"invalid ranks {self.ranks!r}: expected 1 to 13")
+        if not 2 <= self.ranks <= 13:
+            # With one rank every face-up card would be a finished run before any action.
+            raise InvalidVariantError(f"invalid ranks {self.ranks!r}: expected 2 to 13")
         if self.runs < 1 or self.runs % self.suits:
             raise InvalidVariantError(f"invalid runs {self.runs!r}: expected a positive multiple of the suit count")
         if not 1 <= self.columns <= 10:
