@@ -384,7 +384,7 @@ def batch_options(
     elif max_seconds == 0 or math.isinf(max_seconds):
         max_seconds = None
     if scheduler is not None and not scheduler.strip():
-        raise InvalidOptionError("invalid scheduler '': expected an address such as tcp://HOST:8786")
+        raise InvalidOptionError(f"invalid scheduler {scheduler!r}: expected an address such as tcp://HOST:8786")
     return Options(
         variant=variant, count=count, start=start, workers=workers,
         catalog=os.fspath(DEFAULT_CATALOG if catalog is None else catalog), max_nodes=max_nodes,
@@ -407,7 +407,8 @@ def run_batch_command(
     """The batch as the command line runs it; returns the exit status.
 
     0 every planned deal has a result, 1 some deals failed in a worker or a worker
-    process died (the deals not solved stay pending), 130 interrupted. Bad input raises a SpiderError subclass.
+    process died (the deals not solved stay pending), 130 interrupted. Bad input
+    raises a SpiderError subclass.
     """
     options = batch_options(suits, count, rule, start, workers, catalog, max_nodes, max_seconds, scheduler, quiet)
     return exit_status(run_batch(options))
@@ -424,6 +425,8 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Callable[
 
     ``task(code, max_nodes, max_seconds)`` runs in the workers; it must be a
     top-level function (picklable) that returns the ``to_dict()`` form of a result.
+    The local workers are started with ``spawn``: a script that calls this must
+    guard its entry point with ``if __name__ == "__main__":``.
     """
     from tqdm import tqdm
 

@@ -208,7 +208,14 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
         entries = db.entries(suits=None if suits is None else int(suits), rule=rule and rule.lower(),
                              status=status and status.lower())
         if output == "-":
-            count = write_export(entries, sys.stdout, fmt.lower())
+            try:
+                count = write_export(entries, sys.stdout, fmt.lower())
+                sys.stdout.flush()
+            except BrokenPipeError:  # the reader stopped early (| head): no message
+                import os
+
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                sys.exit(EXIT_NOT_WON)
         else:
             with atomic_file(output) as stream:
                 count = write_export(entries, stream, fmt.lower())

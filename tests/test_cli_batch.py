@@ -1,0 +1,258 @@
+"""The batch end to end: real solves of small batches, interruption and resume,
+``check``, and bad input on the command line.
+
+Real solves use 1-suit deals (easy) on 2 workers with a small budget; the resume
+tests use 4-suit deals cut by a node budget, so that each deal takes long enough
+for a signal to land part-way through the batch.
+"""
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from spider_solver.catalog import Catalog
+from spider_solver.cli import cli
+
+EASY = ["--suits", "1", "--workers", "2", "--max-nodes", "300000", "--max-seconds", "30"]
+BATCH = 6
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory) -> tuple[Path, object]:
+    """A catalog filled by one real batch of 1-suit deals, and that run's CliRunner result."""
+    path = tmp_path_factory.mktemp("solved") / "catalog.sqlite"
+    result = invoke(*EASY, "--count", str(BATCH), "--catalog", str(path))
+    assert result.exit_code == 0, result.output
+    return path, result
+
+
+@pytest.fixture
+def catalog(solved, tmp_path) -> Path:
+    """A private copy of the solved catalog."""
+    copy = tmp_path / "catalog.sqlite"
+    with Catalog(solved[0], create=False) as source:
+        source.db.execute("VACUUM INTO ?", (str(copy),))
+    return copy
+
+
+def deals(path: Path) -> list[int]:
+    with Catalog(path, create=False) as db:
+        return [entry.deal for entry in db.entries()]
+
+
+# --------------------------------------------------------------------------- #
+# A batch, its summary, and the next batch
+# --------------------------------------------------------------------------- #
+
+
+def test_batch_records_every_deal_and_prints_a_summary(solved):
+    path, result = solved
+    assert result.stdout == ""  # no data on stdout: bar, summary and messages go to stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"solving {BATCH} deals (SP1-S1C-AAAAAAA to SP1-S1C-AAAAAAF) on 2 worker processes into {path}"
+    summary = "\n".join(lines[-8:])
+    for label in ("deals", "verified", "unwinnable", "unknown", "seconds per deal", "solution length", "catalog",
+                  "wall time"):
+        assert f"\n{label} " in "\n" + summary, label
+    assert f"deals             {BATCH}\n" in summary
+    assert "seconds per deal  median " in summary and " p90 " in summary and " max " in summary
+    with Catalog(path, create=False) as db:
+        entries = list(db.entries())
+        assert [entry.deal for entry in entries] == list(range(BATCH)) and db.pending() == []
+        verified = [entry for entry in entries if entry.status == "verified"]
+        assert verified, "1-suit deals at this budget should mostly verify"
+        assert f"verified          {len(verified)}  ({100 * len(verified) / BATCH:.1f}%)" in summary
+        for entry in verified:
+            assert entry.moves == len(entry.solution) and entry.score > 0 and entry.max_nodes == 300_000
+
+
+def test_the_next_run_continues_after_the_highest_deal(catalog):
+    result = invoke(*EASY, "--count", "3", "--catalog", str(catalog), "--quiet")
+    assert result.exit_code == 0 and result.stderr == "" and result.stdout == ""
+    assert deals(catalog) == list(range(BATCH + 3))
+
+
+def test_explicit_start_skips_deals_already_settled(catalog):
+    result = invoke(*EASY, "--count", str(BATCH), "--start", "0", "--catalog", str(catalog))
+    assert result.exit_code == 0
+    assert "nothing to solve: every deal in the range is settled" in result.stderr
+    assert f"deals             0  ({BATCH} skipped, already settled)" in result.stderr
+
+
+# --------------------------------------------------------------------------- #
+# check
+# --------------------------------------------------------------------------- #
+
+
+def corrupt(path: Path, transform) -> str:
+    """Rewrite the solution of the first verified row; returns its code."""
+    db = sqlite3.connect(path)
+    code, solution = db.execute("SELECT code, solution FROM results WHERE status = 'verified' LIMIT 1").fetchone()
+    db.execute("UPDATE results SET solution = ? WHERE code = ?", (transform(solution.split()), code))
+    db.commit()
+    db.close()
+    return code
+
+
+def test_check_replays_every_verified_solution(catalog):
+    with Catalog(catalog, create=False) as db:
+        verified = db.count(status="verified")
+    result = invoke("check", "--catalog", str(catalog))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"all {verified} verified solution{'s' if verified != 1 else ''} win\n"
+
+
+@pytest.mark.parametrize("transform, problem", [
+    (lambda actions: " ".join(actions[:-1]), "does not win"),
+    (lambda actions: " ".join(["D"] * 6 + actions), "refused"),
+    (lambda actions: " ".join(actions + ["1>2"]), "refused: the game is already won"),
+])
+def test_check_catches_a_corrupted_solution(catalog, transform, problem):
+    code = corrupt(catalog, transform)
+    result = invoke("check", "--catalog", str(catalog))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"{code}: ") and problem in lines[0]
+    assert lines[-1].startswith("1 of ") and lines[-1].endswith("do not win")
+
+
+def test_export_of_real_solutions_matches_the_schema(catalog):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parent.parent / "data" / "export.schema.json").read_text())
+    result = invoke("export", "--catalog", str(catalog), "--status", "verified")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    jsonschema.validate(data, schema)
+    assert data and all(item["moves"] == len(item["solution"]) for item in data)
+
+
+# --------------------------------------------------------------------------- #
+# Interruption and resume, with the real command in a subprocess
+# --------------------------------------------------------------------------- #
+
+SLOW = ["--suits", "4", "--workers", "2", "--max-nodes", "400000", "--max-seconds", "30"]
+SLOW_COUNT = 12
+
+
+def command() -> list[str]:
+    script = Path(sys.executable).with_name("spider-solve")
+    return [str(script)] if script.exists() else [sys.executable, "-c", "from spider_solver.cli import main; main()"]
+
+
+def results_in(path: Path) -> int:
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            return db.execute("SELECT count(*) FROM results").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error:  # not created yet
+        return 0
+
+
+def children(pid: int) -> set[int]:
+    """Processes whose parent is ``pid`` (Linux /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGINT (Ctrl-C to the process group)", "SIGTERM"])
+def test_a_killed_run_resumes_and_every_deal_is_present_once(tmp_path, how):
+    path = tmp_path / "catalog.sqlite"
+    args = [*command(), *SLOW, "--count", str(SLOW_COUNT), "--catalog", str(path)]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                               start_new_session=True)
+    deadline = time.monotonic() + 60
+    while results_in(path) < 1 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None, f"the batch ended before it could be killed:\n{process.stderr.read()}"
+    workers = children(process.pid) if Path("/proc").is_dir() else set()
+    if how == "SIGKILL":
+        process.send_signal(signal.SIGKILL)
+    elif how.startswith("SIGINT"):
+        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    else:
+        process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    if how == "SIGKILL":
+        assert process.returncode == -signal.SIGKILL
+    else:
+        assert process.returncode == 130, stderr
+        assert "interrupted: " in stderr and "run the same command again to carry on" in stderr
+        assert "Traceback" not in stderr
+    # No worker outlives its parent, even after kill -9.
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in workers)
+
+    with Catalog(path, create=False) as db:
+        assert db.integrity() == "ok"
+        done_before = db.count()
+        assert 1 <= done_before < SLOW_COUNT and db.pending(), "the kill should land part-way"
+        assert sorted(done_before_deals := [entry.deal for entry in db.entries()]) == done_before_deals
+
+    rerun = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"{SLOW_COUNT - done_before} of them left pending by an earlier run" in rerun.stderr
+    with Catalog(path, create=False) as db:
+        # The rerun finished the killed run's deals and, as any run, solved --count deals in all.
+        assert [entry.deal for entry in db.entries()] == list(range(SLOW_COUNT + done_before))
+        assert db.pending() == [] and db.integrity() == "ok"
+
+
+# --------------------------------------------------------------------------- #
+# Bad input: a message and exit status 2, never a traceback
+# --------------------------------------------------------------------------- #
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--suits", "3"], "error: unknown suit count 3: expected 1, 2 or 4"),
+    (["--count", "-5"], "error: invalid count -5: expected 0 or more deals"),
+    (["--catalog", "{text}"], "is not a spider-solver catalog"),
+    (["--catalog", "{tmp}"], "is a directory"),
+    (["--scheduler", "tcp://127.0.0.1:1"], "error: cannot reach the scheduler 'tcp://127.0.0.1:1'"),
+    (["--workers", "0"], "error: invalid workers 0"),
+    (["check", "--catalog", "{text}"], "is not a spider-solver catalog"),
+    (["check", "--catalog", "{missing}"], "error: no catalog at"),
+])
+def test_bad_input_exits_2_with_a_message(tmp_path, args, message):
+    text = tmp_path / "notes.txt"
+    text.write_text("shopping list: eggs, milk\n" * 40)
+    args = [arg.format(text=text, tmp=tmp_path, missing=tmp_path / "missing.sqlite") for arg in args]
+    result = invoke(*args, *(["--catalog", str(tmp_path / "c.sqlite")] if "--catalog" not in args else []))
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert text.read_text().startswith("shopping list")
