@@ -21,7 +21,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spider_solver.engine.types import KERNEL
+
 from spider_solver.engine.types import H_REMOVED, MAX_COLUMNS, RANK_MASK, SUIT_SHIFT
+
+#: The rank of a column's ideal base card (a heuristic: shrunken variants keep it).
+KING = 13
 
 W_DOWN = 0
 W_DOWN_COLUMN = 1
@@ -36,35 +41,34 @@ WEIGHTS_SIZE = 8
 DEFAULT_WEIGHTS = np.array([5, 0, 5, 5, 10, 40, 5, 5], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **KERNEL)
 def column_cost(cols, lens, down, c, weights):
     n = lens[c]
     if n == 0:
         return -weights[W_EMPTY]
     d = down[c]
-    cost = weights[W_DOWN] * d
+    # Count the breaks without branches: they are as unpredictable as the cards.
+    rank_breaks = 0
+    suit_breaks = 0
+    upper = np.int64(cols[c, d])
+    for i in range(d + 1, n):
+        lower = np.int64(cols[c, i])
+        follows = np.int64((lower & RANK_MASK) + 1 == (upper & RANK_MASK))
+        same_suit = np.int64((lower ^ upper) < (1 << SUIT_SHIFT))
+        rank_breaks += 1 - follows
+        suit_breaks += follows & (1 - same_suit)
+        upper = lower
+    cost = (weights[W_DOWN] * d + weights[W_RANK_BREAK] * rank_breaks + weights[W_SUIT_BREAK] * suit_breaks)
     if d > 0:
         cost += weights[W_DOWN_COLUMN]
-    upper = cols[c, d]
-    breaks = 0
-    for i in range(d + 1, n):
-        lower = cols[c, i]
-        if lower & RANK_MASK != (upper & RANK_MASK) - 1:
-            cost += weights[W_RANK_BREAK]
-            breaks += 1
-        elif (lower >> SUIT_SHIFT) != (upper >> SUIT_SHIFT):
-            cost += weights[W_SUIT_BREAK]
-            breaks += 1
-        upper = lower
-    if d == 0:
-        if cols[c, 0] & RANK_MASK == 13:
-            cost -= weights[W_KING_BASE]
-        elif breaks == 0:
-            cost -= weights[W_CLEAR_COLUMN]
+    elif cols[c, 0] & RANK_MASK == KING:
+        cost -= weights[W_KING_BASE]
+    elif rank_breaks + suit_breaks == 0:
+        cost -= weights[W_CLEAR_COLUMN]
     return cost
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def evaluate(cols, lens, down, hdr, weights):
     total = -weights[W_RUN] * hdr[H_REMOVED]
     for c in range(MAX_COLUMNS):

@@ -22,10 +22,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 
 from spider_solver.engine.types import (
+    KERNEL,
     CLASS_LATERAL,
     CLASS_SHIFT,
     CLASS_SPLIT,
@@ -42,7 +44,7 @@ from spider_solver.engine.types import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **KERNEL)
 def movable(cols, lens, down, c, relaxed):
     """Size of the largest group that can leave column c (0 if it is empty)."""
     n = lens[c]
@@ -61,7 +63,7 @@ def movable(cols, lens, down, c, relaxed):
     return size
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **KERNEL)
 def can_deal(lens, hdr, vp):
     if hdr[H_DEALT] >= vp[VP_DEALS]:
         return False
@@ -73,74 +75,85 @@ def can_deal(lens, hdr, vp):
     return True
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def gen_moves(cols, lens, down, hdr, vp, mode, out):
     """Write the moves of this position into ``out``; return how many.
 
     In ``MODE_SEARCH`` a move may carry a class in bits 16.. (``CLASS_*``) that
-    the search charges a penalty for; strip it with ``& MOVE_MASK`` before playing.
+    the search plays in a second tier; strip it with ``& MOVE_MASK`` before playing.
     """
     ncols = vp[VP_COLUMNS]
     relaxed = vp[VP_RELAXED] != 0
     search = mode == MODE_SEARCH
+    # One pass over the columns: the rank of each last card (0 if empty) and the
+    # size of each movable group, 4 bits per column in two integers (no
+    # allocation); then the pairs are plain integer comparisons.
+    tops = 0
+    groups = 0
     first_empty = -1
     for c in range(ncols):
         if lens[c] == 0:
-            first_empty = c
-            break
+            if first_empty < 0:
+                first_empty = c
+        else:
+            tops |= np.int64(cols[c, lens[c] - 1] & RANK_MASK) << (4 * c)
+            groups |= movable(cols, lens, down, c, relaxed) << (4 * c)
     n = 0
     for s in range(ncols):
-        ls = lens[s]
-        if ls == 0:
+        group = (groups >> (4 * s)) & 15
+        if group == 0:
             continue
-        group = movable(cols, lens, down, s, relaxed)
-        top_rank = cols[s, ls - 1] & RANK_MASK
+        ls = lens[s]
+        low = (tops >> (4 * s)) & 15
         for d in range(ncols):
-            if d == s:
+            top = (tops >> (4 * d)) & 15
+            count = top - low
+            if count < 1 or count > group:
+                if top == 0 and d != s:
+                    n = _moves_to_empty(cols, ls, s, d, group, first_empty, relaxed, search, out, n)
                 continue
-            ld = lens[d]
-            if ld == 0:
-                if search and d != first_empty:
-                    continue
-                for count in range(1, group + 1):
-                    code = s | d << 4 | count << 8
-                    if search:
-                        if count == ls:
-                            continue
-                        if count < group and (not relaxed or same_suit(cols[s, ls - count - 1], cols[s, ls - count])):
-                            code |= CLASS_SPLIT_EMPTY << CLASS_SHIFT
-                    out[n] = code
-                    n += 1
-            else:
-                target = cols[d, ld - 1]
-                count = (target & RANK_MASK) - top_rank
-                if count < 1 or count > group:
-                    continue
-                code = s | d << 4 | count << 8
-                if search:
-                    first = cols[s, ls - count]
-                    if not same_suit(first, target):
-                        if count < group:
-                            if not relaxed or same_suit(cols[s, ls - count - 1], first):
-                                code |= CLASS_SPLIT << CLASS_SHIFT
-                        elif ls - count > down[s]:
-                            below = cols[s, ls - count - 1]
-                            if below & RANK_MASK == (first & RANK_MASK) + 1:
-                                code |= CLASS_LATERAL << CLASS_SHIFT
-                out[n] = code
-                n += 1
+            code = s | d << 4 | count << 8
+            if search:
+                target = cols[d, lens[d] - 1]
+                first = cols[s, ls - count]
+                if not same_suit(first, target):
+                    if count < group:
+                        if not relaxed or same_suit(cols[s, ls - count - 1], first):
+                            code |= CLASS_SPLIT << CLASS_SHIFT
+                    elif ls - count > down[s]:
+                        below = cols[s, ls - count - 1]
+                        if below & RANK_MASK == (first & RANK_MASK) + 1:
+                            code |= CLASS_LATERAL << CLASS_SHIFT
+            out[n] = code
+            n += 1
     if can_deal(lens, hdr, vp):
         out[n] = MOVE_DEAL
         n += 1
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **KERNEL)
+def _moves_to_empty(cols, ls, s, d, group, first_empty, relaxed, search, out, n):
+    if search and d != first_empty:
+        return n
+    for count in range(1, group + 1):
+        code = s | d << 4 | count << 8
+        if search:
+            if count == ls:
+                continue
+            if count < group and (not relaxed or same_suit(cols[s, ls - count - 1], cols[s, ls - count])):
+                code |= CLASS_SPLIT_EMPTY << CLASS_SHIFT
+        out[n] = code
+        n += 1
+    return n
+
+
+@njit(inline="always", **KERNEL)
 def same_suit(a, b):
     return (a >> SUIT_SHIFT) == (b >> SUIT_SHIFT)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def is_legal(cols, lens, down, hdr, vp, move):
     """True if ``move`` is legal here (any move code, e.g. from a solution being shortened)."""
     if move == MOVE_DEAL:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spider_solver.engine.types import KERNEL
+
 from spider_solver.engine.types import (
     CARD_CELLS,
     FACE_DOWN,
@@ -47,7 +49,7 @@ def new_position() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.n
     )
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def unpack(state, cols, lens, down, hdr):
     """Load a packed state into the working arrays (the key travels separately)."""
     p = 0
@@ -66,7 +68,7 @@ def unpack(state, cols, lens, down, hdr):
     hdr[H_REMOVED] = state[OFF_REMOVED]
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def pack(cols, lens, down, hdr, state):
     """Write the working arrays into a packed state (all 128 bytes)."""
     p = 0
@@ -88,7 +90,7 @@ def pack(cols, lens, down, hdr, state):
         state[i] = 0
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def key_from_scratch(cols, lens, down, hdr, zob, zdealt):
     key = zdealt[hdr[H_DEALT]]
     for c in range(MAX_COLUMNS):
@@ -101,7 +103,7 @@ def key_from_scratch(cols, lens, down, hdr, zob, zdealt):
     return key
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **KERNEL)
 def run_ends_column(cols, lens, down, c, ranks):
     """True if column c ends in ``ranks`` face-up cards of one suit, king down to ace."""
     n = lens[c]
@@ -117,7 +119,7 @@ def run_ends_column(cols, lens, down, c, ranks):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **KERNEL)
 def _remove_run(cols, lens, down, hdr, zob, c, ranks, key):
     """Take the run ending column c away, turn up what it uncovers; return (key, info bits)."""
     n = lens[c]
@@ -136,7 +138,7 @@ def _remove_run(cols, lens, down, hdr, zob, c, ranks, key):
     return key, info
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **KERNEL)
 def _restore_run(cols, lens, down, hdr, zob, c, ranks, info, key):
     """Undo ``_remove_run`` on column c."""
     n = lens[c]
@@ -154,7 +156,7 @@ def _restore_run(cols, lens, down, hdr, zob, c, ranks, info, key):
     return key
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move):
     """Play a legal move or deal; return its undo information."""
     ranks = vp[VP_RANKS]
@@ -200,7 +202,7 @@ def do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move):
     return info
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info):
     """Take back ``move``, given the information ``do_move`` returned for it."""
     ranks = vp[VP_RANKS]
@@ -238,6 +240,6 @@ def undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info):
     key[0] = k
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def is_won(hdr, vp):
     return hdr[H_REMOVED] == vp[2]

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from spider_solver.engine.types import KERNEL
+
 PROBES = 8
 
 
@@ -27,12 +29,12 @@ def tt_clear(table: np.ndarray, info: np.ndarray) -> None:
     info[:] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **KERNEL)
 def _slot_key(key):
     return key if key != 0 else np.uint64(1)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def tt_probe(table, key):
     """True if ``key`` is stored."""
     key = _slot_key(key)
@@ -47,7 +49,7 @@ def tt_probe(table, key):
     return False
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def tt_store(table, info, key):
     """Store ``key``; return False if it was already there."""
     key = _slot_key(key)
