@@ -1,0 +1,165 @@
+"""solve(): the Python API of the search engine, on real deals at small budgets.
+
+A verified result is replayed here again on the reference rules engine; budgets
+give "unknown" honestly; the same deal and budget give the same result; the
+result object and the accepted deal forms are those the docs promise.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from spider_solver.errors import SpiderError
+from spider_solver.rules import RUN_BONUS, START_SCORE, Deal, GameCode, replay
+from spider_solver.rules.variant import Variant
+from spider_solver.solver import STATUSES, SolveResult, solve
+
+#: Enough for the deals below (each is won within about 2 million nodes).
+BUDGET = 3_000_000
+
+#: Deals won at the first beam width, by suit count and rule.
+QUICK = ["SP1-S1C-AAAAABA", "SP1-S2C-AAAAAAD", "SP1-S2R-AAAAAAB", "SP1-S4C-AAAAAAD", "SP1-S4R-AAAAAAC"]
+#: A 4-suit deal that the narrowest beam does not win: the driver widens.
+WIDENS = "SP1-S4C-AAAAACA"
+
+
+def solved(deal, **options) -> SolveResult:
+    options.setdefault("max_nodes", BUDGET)
+    options.setdefault("max_seconds", None)
+    return solve(deal, **options)
+
+
+def assert_wins(deal: Deal, result: SolveResult, *, deal_on_empty: bool = False) -> None:
+    """The stated line wins on the reference engine, with the stated length and score."""
+    assert result.status == "verified" and result.reason == "won"
+    replayed = replay(deal, result.solution, deal_on_empty=deal_on_empty, undo_limit=0)
+    assert replayed.error is None
+    assert replayed.won
+    assert replayed.played == result.solution  # the solution is written canonically
+    assert result.moves == replayed.moves == len(result.solution)
+    assert result.score == replayed.score
+    # RULES.md: a win in n actions that never reaches 0 scores 500 - n + 8 x 100.
+    assert result.score == START_SCORE - result.moves + RUN_BONUS * deal.variant.runs
+    assert "U" not in result.solution
+
+
+@pytest.mark.parametrize("code", QUICK)
+def test_verified_lines_win_on_the_reference_engine(code):
+    deal = Deal.from_code(code)
+    result = solved(code)
+    assert_wins(deal, result)
+    assert result.code == str(deal.code) == code
+    assert 0 < result.nodes <= BUDGET + 1_000_000
+    assert result.seconds >= 0
+
+
+def test_the_driver_widens_the_beam_until_it_wins():
+    result = solved(WIDENS)
+    assert_wins(Deal.from_code(WIDENS), result)
+    widths = [a["width"] for a in result.attempts]
+    assert len(widths) >= 2 and widths == sorted(widths) and len(set(widths)) == len(widths)
+    assert [a["outcome"] for a in result.attempts][-1] == "won"
+    assert all(a["outcome"] != "won" for a in result.attempts[:-1])
+    assert result.nodes == sum(a["nodes"] for a in result.attempts)
+
+
+def test_the_same_deal_and_budget_give_the_same_result():
+    first = solved(WIDENS)
+    second = solved(WIDENS)
+    assert (first.status, first.solution, first.nodes, first.reason) == (second.status, second.solution, second.nodes,
+                                                                         second.reason)
+    assert [dict(a, seconds=0) for a in first.attempts] == [dict(a, seconds=0) for a in second.attempts]
+
+
+def test_a_bigger_budget_finds_the_same_line():
+    # Nodes only stop the search; they never steer it.
+    small = solved(WIDENS)
+    big = solved(WIDENS, max_nodes=4 * BUDGET)
+    assert big.solution == small.solution and big.nodes == small.nodes
+
+
+def test_a_budget_cut_is_deterministic_too():
+    first = solved(WIDENS, max_nodes=150_000)
+    second = solved(WIDENS, max_nodes=150_000)
+    assert first.status == second.status == "unknown"
+    assert first.nodes == second.nodes and first.reason == second.reason == "nodes"
+
+
+@pytest.mark.parametrize("code", ["SP1-S1C-AAAAABA", "SP1-S2C-AAAAAAD", "SP1-S4C-AAAAAAD", "SP1-S4R-AAAAAAC"])
+@pytest.mark.parametrize("max_nodes", [1, 100, 5_000])
+def test_a_tiny_node_budget_is_unknown_never_a_win_or_a_loss(code, max_nodes):
+    result = solved(code, max_nodes=max_nodes)
+    assert result.status == "unknown"
+    assert result.reason == "nodes"
+    assert result.nodes >= max_nodes  # checked between levels: a level may overshoot
+    assert result.solution == () and result.moves is None and result.score is None
+
+
+def test_a_seconds_cut_is_unknown():
+    result = solve(WIDENS, max_nodes=BUDGET, max_seconds=1e-6)
+    assert result.status == "unknown"
+    assert result.reason == "seconds"
+    assert result.solution == () and result.moves is None and result.score is None
+    assert result.max_seconds == 1e-6
+
+
+def test_to_dict():
+    result = solved("SP1-S2C-AAAAAAD", max_nodes=BUDGET)
+    data = result.to_dict()
+    assert set(data) == {"code", "status", "solution", "moves", "score", "nodes", "seconds", "max_nodes",
+                         "max_seconds", "reason", "attempts"}
+    assert data["code"] == "SP1-S2C-AAAAAAD"
+    assert data["status"] in STATUSES and data["status"] == "verified"
+    assert data["solution"] == list(result.solution) and isinstance(data["solution"], list)
+    assert all(isinstance(token, str) for token in data["solution"])
+    assert (data["moves"], data["score"], data["nodes"]) == (result.moves, result.score, result.nodes)
+    assert (data["max_nodes"], data["max_seconds"], data["reason"]) == (BUDGET, None, "won")
+    assert isinstance(data["attempts"], list) and all(isinstance(a, dict) for a in data["attempts"])
+    assert {"width", "mode", "outcome", "nodes"} <= set(data["attempts"][0])
+    import json
+
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_to_dict_of_an_unknown_result():
+    data = solved("SP1-S2C-AAAAAAD", max_nodes=10).to_dict()
+    assert (data["status"], data["solution"], data["moves"], data["score"], data["reason"]) == (
+        "unknown", [], None, None, "nodes")
+
+
+def test_solve_accepts_a_code_string_a_game_code_and_a_deal():
+    code = "SP1-S2C-AAAAAAD"
+    results = [
+        solved(code),
+        solved("  sp1-s2c-aaaaaad "),
+        solved(GameCode.parse(code)),
+        solved(Deal.from_code(code)),
+    ]
+    for result in results:
+        assert result.code == code
+        assert_wins(Deal.from_code(code), result)
+    assert len({(r.solution, r.nodes) for r in results}) == 1
+
+
+def test_a_bad_code_is_refused_with_the_library_error():
+    with pytest.raises(SpiderError):
+        solve("SP1-S3C-AAAAAAD", max_nodes=100)
+    with pytest.raises(SpiderError):
+        solve("not a code", max_nodes=100)
+
+
+def test_an_explicit_deal():
+    deck = Variant(suits=2).unshuffled()
+    random.Random(2024).shuffle(deck)
+    deal = Deal.from_text(" ".join(str(card) for card in deck), 2, "classic")
+    result = solved(deal)
+    assert result.code is None
+    assert_wins(deal, result)
+
+
+def test_deal_on_empty_lines_replay_with_the_option():
+    deal = Deal.from_code("SP1-S1C-AAAAABA")
+    result = solved(deal, deal_on_empty=True)
+    assert_wins(deal, result, deal_on_empty=True)
