@@ -1,0 +1,179 @@
+"""The verify command, driven through click's CliRunner: outputs, JSON, exit statuses.
+
+Exit statuses: 0 verified, 1 unwinnable, 3 unknown, 2 bad input. An unwinnable
+deal cannot be built at full size and proved quickly, so exit 1 is left to the
+tiny-variant tests of the API (tests/test_engine_tiny.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from spider_solver.cli import cli
+from spider_solver.rules import Deal, Variant
+
+CODE = "SP1-S2C-AAAAAAD"
+VERIFY_FIELDS = {"code", "status", "solution", "moves", "score", "nodes", "seconds"}
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["verify", *args])
+
+
+def assert_no_traceback(result):
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_verify_a_code():
+    result = run(CODE)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    match = re.fullmatch(r"SP1-S2C-AAAAAAD: verified, won in (\d+) moves, score (\d+) \(([\d,]+) nodes, [\d.]+ s\)",
+                         lines[0])
+    assert match, lines[0]
+    moves, score = int(match[1]), int(match[2])
+    solution = lines[1].split()
+    assert len(solution) == moves
+    assert score == 500 - moves + 800
+    # The line printed is one the replay command accepts as a win.
+    replayed = CliRunner().invoke(cli, ["replay", CODE, *solution])
+    assert replayed.exit_code == 0
+    assert replayed.stdout.startswith(f"won: {moves} moves, score {score}")
+
+
+def test_verify_json():
+    result = run(" sp1-s2c-aaaaaad ", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) == VERIFY_FIELDS
+    assert data["code"] == CODE
+    assert data["status"] == "verified"
+    assert isinstance(data["solution"], list) and len(data["solution"]) == data["moves"]
+    assert data["score"] == 500 - data["moves"] + 800
+    assert isinstance(data["nodes"], int) and data["nodes"] > 0
+    assert isinstance(data["seconds"], float) and data["seconds"] >= 0
+    # Same line as the text output.
+    text = run(CODE)
+    assert text.stdout.splitlines()[1].split() == data["solution"]
+
+
+def test_a_node_budget_that_runs_out_is_unknown():
+    result = run(CODE, "--max-nodes", "100")
+    assert result.exit_code == 3
+    assert re.fullmatch(r"SP1-S2C-AAAAAAD: unknown, the node budget ran out \([\d,]+ nodes, [\d.]+ s\)\n",
+                        result.stdout), result.stdout
+    data = json.loads(run(CODE, "--max-nodes", "100", "--json").stdout)
+    assert set(data) == VERIFY_FIELDS
+    assert (data["status"], data["solution"], data["moves"], data["score"]) == ("unknown", [], None, None)
+    assert data["nodes"] >= 100
+
+
+def test_a_time_budget_that_runs_out_is_unknown():
+    result = run(CODE, "--max-seconds", "0.000001")
+    assert result.exit_code == 3
+    assert "unknown, the time budget ran out" in result.stdout
+
+
+def test_max_seconds_zero_means_no_time_limit():
+    result = run(CODE, "--max-seconds", "0", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["status"] == "verified"
+
+
+def shuffled_deck(suits: int, seed: int) -> str:
+    deck = Variant(suits=suits).unshuffled()
+    random.Random(seed).shuffle(deck)
+    return " ".join(str(card) for card in deck)
+
+
+def test_an_explicit_deck():
+    result = run("--deck", shuffled_deck(1, 7), "--suits", "1", "--rule", "classic")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("explicit deal: verified, won in ")
+
+
+def test_an_explicit_deck_plays_like_its_code():
+    deck = Deal.from_code(CODE).text()
+    by_deck = json.loads(run("--deck", deck, "--suits", "2", "--rule", "classic", "--json").stdout)
+    by_code = json.loads(run(CODE, "--json").stdout)
+    assert by_deck["code"] is None
+    for field in ("status", "solution", "moves", "score", "nodes"):
+        assert by_deck[field] == by_code[field]
+
+
+@pytest.mark.parametrize("code, words", [
+    ("SP1-S3C-AAAAAAD", "invalid game code 'SP1-S3C-AAAAAAD'"),
+    ("SP2-S4C-AAAAAAD", "invalid game code"),
+    ("SP1-S4C-AAAAAA", "invalid game code"),
+    ("hello", "invalid game code 'hello'"),
+])
+def test_a_bad_code(code, words):
+    result = run(code)
+    assert result.exit_code == 2
+    assert_no_traceback(result)
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: ")
+    assert words in result.stderr
+
+
+@pytest.mark.parametrize("deck, words", [
+    ("AS 2S", "missing"),
+    ("XX " * 104, "invalid deal"),
+])
+def test_a_bad_deck(deck, words):
+    result = run("--deck", deck, "--suits", "1")
+    assert result.exit_code == 2
+    assert_no_traceback(result)
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: invalid deal")
+    assert words in result.stderr
+
+
+def test_a_deck_that_does_not_match_its_suit_count():
+    result = run("--deck", shuffled_deck(1, 7), "--suits", "4")
+    assert result.exit_code == 2
+    assert_no_traceback(result)
+    assert "missing" in result.stderr and "extra" in result.stderr
+
+
+def test_both_a_code_and_a_deck():
+    result = run(CODE, "--deck", shuffled_deck(1, 7), "--suits", "1")
+    assert result.exit_code == 2
+    assert_no_traceback(result)
+    assert "give either a game CODE or --deck, not both" in result.stderr
+    assert result.stdout == ""
+
+
+def test_neither_a_code_nor_a_deck():
+    result = run()
+    assert result.exit_code == 2
+    assert_no_traceback(result)
+    assert "missing the game CODE" in result.stderr
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--max-nodes", "0"], "--max-nodes"),
+    (["--max-nodes", "many"], "--max-nodes"),
+    (["--max-seconds", "-1"], "--max-seconds"),
+    (["--suits", "3", "--deck", "AS"], "--suits"),
+    (["--rule", "strict", "--deck", "AS"], "--rule"),
+])
+def test_bad_options(args, option):
+    result = run(CODE, *args) if "--deck" not in args else run(*args)
+    assert result.exit_code == 2
+    assert_no_traceback(result)
+    assert option in result.stderr
+
+
+def test_progress_goes_to_stderr_only():
+    result = run(CODE, "--json", "--progress")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["status"] == "verified"
