@@ -143,8 +143,8 @@ def test_export_of_real_solutions_matches_the_schema(catalog):
 # Interruption and resume, with the real command in a subprocess
 # --------------------------------------------------------------------------- #
 
-SLOW = ["--suits", "4", "--workers", "2", "--max-nodes", "400000", "--max-seconds", "30"]
-SLOW_COUNT = 12
+SLOW = ["--suits", "4", "--workers", "2", "--max-nodes", "200000", "--max-seconds", "30"]
+SLOW_COUNT = 6
 
 
 def command() -> list[str]:
