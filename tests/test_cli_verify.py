@@ -177,3 +177,17 @@ def test_progress_goes_to_stderr_only():
     result = run(CODE, "--json", "--progress")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["status"] == "verified"
+
+
+def test_ctrl_c_exits_130_without_a_traceback(monkeypatch):
+    import spider_solver.engine.driver as driver
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(driver, "expand_level", interrupted)
+    result = run(CODE, "--json")
+    assert result.exit_code == 130
+    assert_no_traceback(result)
+    assert result.stdout == ""
+    assert "interrupted" in result.stderr

@@ -163,3 +163,15 @@ def test_deal_on_empty_lines_replay_with_the_option():
     deal = Deal.from_code("SP1-S1C-AAAAABA")
     result = solved(deal, deal_on_empty=True)
     assert_wins(deal, result, deal_on_empty=True)
+
+
+def test_ctrl_c_gives_an_unknown_result(monkeypatch):
+    import spider_solver.engine.driver as driver
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(driver, "expand_level", interrupted)
+    result = solve(WIDENS, max_nodes=BUDGET, max_seconds=None)
+    assert (result.status, result.reason) == ("unknown", "interrupted")
+    assert result.solution == () and result.moves is None
