@@ -43,6 +43,7 @@ from spider_solver.engine.types import (
     MOVE_MASK,
     OFF_LENS,
     STATE_BYTES,
+    VP_RELAXED,
     decode_move,
     encode_move,
 )
@@ -62,7 +63,8 @@ class Mirror:
         unpack(self.game.start, self.cols, self.lens, self.down, self.hdr)
         self.key[0] = self.game.start_key
         self.ncols = deal.variant.columns
-        self.history: list[tuple[int, int, np.ndarray, int]] = []
+        #: (move code, undo info, snapshot before the move) of every action played.
+        self.history: list[tuple[int, int, tuple]] = []
         self.buffer = np.zeros(MAX_MOVES, dtype=np.int64)
 
     # -- engine calls -----------------------------------------------------------
@@ -170,7 +172,7 @@ class Mirror:
         board = self.board
         n = self.ncols
         candidates = {MOVE_DEAL}
-        relaxed = int(self.game.vp[4]) != 0
+        relaxed = int(self.game.vp[VP_RELAXED]) != 0
         for s in range(n):
             group = int(movable(self.cols, self.lens, self.down, s, relaxed))
             for d in range(n):
