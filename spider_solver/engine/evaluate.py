@@ -8,6 +8,8 @@ re-evaluates only its two columns. A column costs
 * for each pair of adjacent face-up cards: nothing if they belong to one run
   (same suit, one rank apart), ``W_SUIT_BREAK`` if only the suit differs,
   ``W_RANK_BREAK`` if the ranks do not follow;
+* ``W_RUNS_ON_DOWN`` per run (stretch without a break) lying on face-down cards,
+  which all have to move before the next card turns up;
 * minus ``W_EMPTY`` if the column is empty;
 * minus ``W_KING_BASE`` if its deepest card is a face-up king, or else minus
   ``W_CLEAR_COLUMN`` if it is all face up and one run (it can be cleared).
@@ -36,9 +38,10 @@ W_EMPTY = 4
 W_RUN = 5
 W_KING_BASE = 6
 W_CLEAR_COLUMN = 7
-WEIGHTS_SIZE = 8
+W_RUNS_ON_DOWN = 8
+WEIGHTS_SIZE = 10
 
-DEFAULT_WEIGHTS = np.array([5, 0, 5, 5, 10, 40, 5, 5], dtype=np.int64)
+DEFAULT_WEIGHTS = np.array([5, 0, 5, 5, 10, 40, 5, 5, 2, 0], dtype=np.int64)
 
 
 @njit(inline="always", **KERNEL)
@@ -60,7 +63,7 @@ def column_cost(cols, lens, down, c, weights):
         upper = lower
     cost = (weights[W_DOWN] * d + weights[W_RANK_BREAK] * rank_breaks + weights[W_SUIT_BREAK] * suit_breaks)
     if d > 0:
-        cost += weights[W_DOWN_COLUMN]
+        cost += weights[W_DOWN_COLUMN] + weights[W_RUNS_ON_DOWN] * (rank_breaks + suit_breaks + 1)
     elif cols[c, 0] & RANK_MASK == KING:
         cost -= weights[W_KING_BASE]
     elif rank_breaks + suit_breaks == 0:
