@@ -406,9 +406,9 @@ def run_batch_command(
 ) -> int:
     """The batch as the command line runs it; returns the exit status.
 
-    0 every planned deal has a result, 1 some deals failed in a worker or a worker
-    process died (the deals not solved stay pending), 130 interrupted. Bad input
-    raises a SpiderError subclass.
+    0 every planned deal has a result, 1 some deals have none (they failed in a
+    worker, or a worker process died; they stay pending), 130 interrupted. Bad
+    input raises a SpiderError subclass.
     """
     options = batch_options(suits, count, rule, start, workers, catalog, max_nodes, max_seconds, scheduler, quiet)
     return exit_status(run_batch(options))
@@ -417,7 +417,7 @@ def run_batch_command(
 def exit_status(report: Report) -> int:
     if report.interrupted:
         return EXIT_INTERRUPTED
-    return EXIT_FAILED if report.failed or report.broken else EXIT_OK
+    return EXIT_FAILED if report.failed or report.broken or report.done < report.planned else EXIT_OK
 
 
 def run_batch(options: Options, *, stream: TextIO | None = None, task: Callable[..., dict] = solve_deal) -> Report:
@@ -482,7 +482,7 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Callable[
         left = report.planned - report.done
         print(f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written, {left} left pending; "
               "run the same command again to carry on", file=stream)
-    elif report.failed or report.broken:
+    elif report.done < report.planned:
         left = report.planned - report.done
         print(f"{left} deal{'s' if left != 1 else ''} not solved, left pending for the next run", file=stream)
     return report
@@ -510,6 +510,11 @@ def _solve_all(codes, pool: Pool, catalog, options: Options, report: Report, sto
         elif error is not None:
             report.failed.append(code)
             warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
+        elif future.result().get("reason") == "interrupted":
+            # Ctrl-C reached the search in a worker (a cluster worker's terminal): that is no
+            # result at this budget, so the deal stays pending rather than stored as unknown.
+            if not stop:
+                warn(f"warning: the search of {code} was interrupted in its worker; it stays pending")
         else:
             data = future.result()
             report.add(data, catalog.record(data))

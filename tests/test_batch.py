@@ -204,3 +204,19 @@ def test_batch_on_a_local_dask_cluster(tmp_path):
         assert [entry.deal for entry in entries] == [0, 1, 2] and catalog.pending() == []
         assert all(entry.status in ("verified", "unwinnable", "unknown") for entry in entries)
         assert all(entry.max_nodes == 200_000 for entry in entries)
+
+
+def interrupted_search(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+    """What solve() returns when Ctrl-C reaches the search (e.g. in a cluster worker's terminal)."""
+    return {"code": code, "status": "unknown", "solution": [], "moves": None, "score": None, "nodes": 5,
+            "seconds": 0.01, "max_nodes": max_nodes, "max_seconds": max_seconds, "reason": "interrupted"}
+
+
+def test_an_interrupted_search_is_not_stored_as_unknown(tmp_path):
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, count=2), stream=stream, task=interrupted_search)
+    assert report.done == 0 and exit_status(report) == EXIT_FAILED
+    assert "2 deals not solved, left pending for the next run" in stream.getvalue()
+    assert "warning: the search of SP1-S1C-AAAAAAA was interrupted in its worker; it stays pending" in stream.getvalue()
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        assert catalog.count() == 0 and catalog.pending() == ["SP1-S1C-AAAAAAA", "SP1-S1C-AAAAAAB"]
