@@ -1,0 +1,95 @@
+"""End-to-end figure of a batch: the real ``spider-solve`` command into a fresh catalog.
+
+Usage::
+
+    python benchmarks/batch_end_to_end.py                       # --suits 4 --count 100, all cores
+    python benchmarks/batch_end_to_end.py --suits 4 --count 1000 --workers 8
+    python benchmarks/batch_end_to_end.py --count 50 --max-nodes 2000000 --keep bench.sqlite
+
+Runs ``spider-solve --suits K --count N`` in a subprocess (worker start-up, loading the
+compiled engine, solving, replay of every line, catalog writes: everything an operator
+waits for), then reads the catalog it wrote and prints a Markdown table row for
+``benchmarks/RESULTS.md``: deals, verified %, unwinnable, unknown, median / p90 / max
+seconds per deal, median solution length, wall time, deals per second, and the machine
+(cores, load average when the run started).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def command() -> list[str]:
+    script = Path(sys.executable).with_name("spider-solve")
+    return [str(script)] if script.exists() else [sys.executable, "-c", "from spider_solver.cli import main; main()"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suits", type=int, default=4)
+    parser.add_argument("--rule", default="classic")
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--max-nodes", type=int, default=None)
+    parser.add_argument("--max-seconds", type=float, default=None)
+    parser.add_argument("--keep", metavar="PATH", help="Copy the catalog here afterwards.")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="spider-bench-") as directory:
+        catalog = Path(directory) / "catalog.sqlite"
+        argv = [*command(), "--suits", str(args.suits), "--rule", args.rule, "--count", str(args.count),
+                "--workers", str(args.workers), "--catalog", str(catalog)]
+        if args.max_nodes is not None:
+            argv += ["--max-nodes", str(args.max_nodes)]
+        if args.max_seconds is not None:
+            argv += ["--max-seconds", str(args.max_seconds)]
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        began = time.monotonic()
+        status = subprocess.run(argv).returncode  # the command's own bar and summary go to stderr
+        wall = time.monotonic() - began
+        if status != 0:
+            print(f"spider-solve exited with status {status}", file=sys.stderr)
+            return status
+        db = sqlite3.connect(catalog)
+        rows = db.execute("SELECT status, seconds, moves, max_nodes, max_seconds, solver_version FROM results").fetchall()
+        db.close()
+        if args.keep:
+            shutil.copy(catalog, args.keep)
+
+    statuses = [row[0] for row in rows]
+    seconds = [row[1] for row in rows]
+    lengths = [row[2] for row in rows if row[0] == "verified"]
+    budget = f"{rows[0][3]:,} nodes / {rows[0][4]} s" if rows else "-"
+    print()
+    print("| sample | budget | workers | verified | unwinnable | unknown | s/deal median / p90 / max "
+          "| median length | wall | deals/s | machine |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print(
+        f"| `--suits {args.suits} --rule {args.rule}`, deals 0–{len(rows) - 1} | {budget} | {args.workers} "
+        f"| {statuses.count('verified')} ({100 * statuses.count('verified') / len(rows):.1f}%) "
+        f"| {statuses.count('unwinnable')} | {statuses.count('unknown')} "
+        f"| {percentile(seconds, 0.5):.2f} / {percentile(seconds, 0.9):.2f} / {max(seconds):.2f} "
+        f"| {statistics.median(lengths) if lengths else '-'} | {wall:.1f} s | {len(rows) / wall:.2f} "
+        f"| {os.cpu_count()} cores, {platform.machine()}, load {load:.1f} at start, v{rows[0][5]} |"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
