@@ -25,6 +25,8 @@ import random
 
 import numpy as np
 import pytest
+
+from spider_solver.errors import InvalidVariantError
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -315,8 +317,7 @@ def tiny_deals(draw):
     runs = draw(st.sampled_from([r for r in (2, 4, 8) if r % suits == 0]))
     cards = ranks * runs
     columns = draw(st.integers(2, min(6, cards)))
-    # At most 15 deals: the key table has no more (see test_engine_keys.py, an xfail).
-    layouts = [n for n in range(columns, cards + 1) if (cards - n) % columns == 0 and (cards - n) // columns <= 15]
+    layouts = [n for n in range(columns, cards + 1) if (cards - n) % columns == 0]
     layout = draw(st.sampled_from(layouts))
     variant = Variant(suits=suits, rule=rule, ranks=ranks, runs=runs, columns=columns, layout=layout)
     deck = draw(st.permutations(variant.unshuffled()))
@@ -444,17 +445,7 @@ def test_dealing_with_an_empty_column(deal_on_empty):
 # -- the limits of the packed state -------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: the packed state has 104 card cells, but Variant allows runs * ranks > 104; "
-    "pack writes the 105th card on over the column lengths (bytes 104..113) without a word, "
-    "and Game.from_deal accepts such a variant instead of refusing it"))
-def test_a_variant_with_more_cards_than_the_state_holds():
-    # One suit, nine runs of A-K (117 cards), 107 of them in the layout.
-    variant = Variant(suits=1, ranks=13, runs=9, columns=10, layout=107)
-    deal = Deal(tuple(variant.unshuffled()), variant)
-    try:
-        game = Game.from_deal(deal)
-    except (ValueError, SpiderError):
-        return  # refusing what the engine cannot represent is a fine answer
-    # Read the lengths straight from the bytes: unpacking a corrupt state reads past it.
-    assert [int(n) for n in game.start[OFF_LENS : OFF_LENS + 10]] == [len(c) for c in deal.columns()]
+def test_a_variant_never_holds_more_cards_than_the_state():
+    # The packed state has 104 card cells; a bigger deck once overwrote the column lengths.
+    with pytest.raises(InvalidVariantError, match="at most 104"):
+        Variant(suits=1, ranks=13, runs=9, columns=10, layout=107)

@@ -23,7 +23,7 @@ import numpy as np
 
 from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
-from spider_solver.engine.search import NO_WIN, OVERFLOW, expand_level, materialize_level, select_level
+from spider_solver.engine.search import NO_WIN, OUT_OF_NODES, OVERFLOW, expand_level, materialize_level, select_level
 from spider_solver.engine.shorten import shorten
 from spider_solver.engine.tt import tt_new, tt_store
 from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, OFF_DEALT, STATE_BYTES, VP_DEALS
@@ -35,6 +35,10 @@ MAX_LEVELS = 400
 UNLIMITED = 1 << 40
 #: The transposition table never exceeds 2**MAX_TT_BITS slots (8 bytes each).
 MAX_TT_BITS = 25
+#: The exhaustive run gives up (it cannot prove anything) past this many
+#: positions in one level: a bound on its memory (about 100 bytes a candidate).
+MAX_PROOF_LEVEL = 400_000
+PROOF_TT_BITS = 22
 
 
 @dataclass
@@ -123,7 +127,8 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
     all_strata = (1 << strata) - 1
-    table, tt_info = tt_new(tt_bits_for(width, strata, max_levels))
+    exhaustive = width >= UNLIMITED
+    table, tt_info = tt_new(PROOF_TT_BITS if exhaustive else tt_bits_for(width, strata, max_levels))
     states = game.start.reshape(1, STATE_BYTES).copy()
     keys = np.array([game.start_key], dtype=np.uint64)
     tt_store(table, tt_info, keys[0])
@@ -140,6 +145,9 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
                 break
             if len(parents) >= max_levels:
                 attempt.outcome = "levels"
+                break
+            if exhaustive and n_states > MAX_PROOF_LEVEL:
+                attempt.outcome = "cut"
                 break
             reason = budget.exceeded()
             if reason:
@@ -163,13 +171,17 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
                 start = n_cand
                 while True:
                     result = expand_level(states, keys, n_states, mask, game.vp, game.zobrist, game.dealt_keys,
-                                          game.stock, weights, mode, tier, table, *cand.buffers(), start)
+                                          game.stock, weights, mode, tier, table, *cand.buffers(), start,
+                                          budget.max_nodes - budget.nodes)
                     if result[0] != OVERFLOW:
                         break
-                    cand.grow(start, start + n_states * 256)
+                    cand.grow(start, start + n_states * 32)
                 n_cand, nodes, won_parent, won_move = result
                 attempt.nodes += nodes
                 budget.spend(nodes)
+                if won_parent == OUT_OF_NODES:
+                    won = OUT_OF_NODES
+                    break
                 if won_parent != NO_WIN:
                     won = (int(won_parent), int(won_move))
                     break
@@ -180,6 +192,9 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
                 kept, truncated = select_level(start, n_cand, cand.key, cand.score, cand.stratum, width, counts,
                                                table, tt_info, selected, kept)
                 cut = cut or truncated
+            if won == OUT_OF_NODES:
+                attempt.outcome = "nodes"
+                break
             if won is not None:
                 line = [won[1]]
                 index = won[0]

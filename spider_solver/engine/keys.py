@@ -16,6 +16,8 @@ import numpy as np
 from spider_solver.engine.types import CARD_CODES, MAX_COLUMNS, MAX_HEIGHT
 
 KEY_SEED = 0x5350494445523031  # "SPIDER01"
+#: One key per number of deals made: a variant of at most 104 cards has at most 103 deals.
+DEAL_KEYS = 104
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -31,9 +33,9 @@ def splitmix64_array(seed: int, count: int) -> np.ndarray:
 
 def make_tables() -> tuple[np.ndarray, np.ndarray]:
     cells = MAX_COLUMNS * MAX_HEIGHT * CARD_CODES
-    numbers = splitmix64_array(KEY_SEED, cells + 16)
+    numbers = splitmix64_array(KEY_SEED, cells + DEAL_KEYS)
     zobrist = numbers[:cells].reshape(MAX_COLUMNS, MAX_HEIGHT, CARD_CODES).copy()
-    dealt = numbers[cells : cells + 16].copy()
+    dealt = numbers[cells : cells + DEAL_KEYS].copy()
     return zobrist, dealt
 
 

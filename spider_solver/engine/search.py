@@ -43,13 +43,14 @@ from spider_solver.engine.types import (
 from spider_solver.engine.evaluate import W_RUN
 
 NO_WIN = -1
+OUT_OF_NODES = -2
 #: Returned as the candidate count when the candidate buffers are too small.
 OVERFLOW = -1
 
 
 @njit(cache=True)
 def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, weights, mode, tier, table,
-                 cand_parent, cand_move, cand_key, cand_score, cand_stratum, start):
+                 cand_parent, cand_move, cand_key, cand_score, cand_stratum, start, node_limit):
     """Expand a level. Returns ``(candidates, nodes, won_parent, won_move)``.
 
     Only positions whose stratum (deals made) is set in ``strata_mask`` are
@@ -59,6 +60,8 @@ def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, we
     first position (in level order) with a move that wins, or ``NO_WIN``.
     ``candidates`` is ``OVERFLOW`` if the buffers filled up; nothing has been
     stored in the table then, so the call can be repeated with larger buffers.
+    ``won_parent`` is ``OUT_OF_NODES`` if ``node_limit`` children were made first:
+    the node budget is exact, not rounded up to a whole level.
     """
     cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
     lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
@@ -85,6 +88,8 @@ def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, we
         if n_cand + n_moves > capacity:
             return OVERFLOW, nodes, NO_WIN, 0
         for j in range(n_moves):
+            if nodes >= node_limit:
+                return n_cand, nodes, OUT_OF_NODES, 0
             if search and ((moves[j] >> CLASS_SHIFT) != 0) != (tier == 1):
                 continue
             move = moves[j] & MOVE_MASK

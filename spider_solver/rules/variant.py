@@ -19,6 +19,8 @@ CLASSIC: Rule = "classic"
 RELAXED: Rule = "relaxed"
 RULES: tuple[Rule, ...] = (CLASSIC, RELAXED)
 SUIT_COUNTS = (1, 2, 4)
+#: The real game's deck; shrunken variants hold fewer cards, never more.
+MAX_CARDS = 104
 #: The app's names for the suit counts.
 SUIT_COUNT_NAMES = {1: "Easy", 2: "Medium", 4: "Hard"}
 
@@ -74,6 +76,10 @@ class Variant:
             raise InvalidVariantError(f"invalid runs {self.runs!r}: expected a positive multiple of the suit count")
         if not 1 <= self.columns <= 10:
             raise InvalidVariantError(f"invalid columns {self.columns!r}: expected 1 to 10")
+        if self.cards > MAX_CARDS:
+            raise InvalidVariantError(
+                f"invalid size: {self.runs} runs of {self.ranks} ranks make {self.cards} cards; the game has at most {MAX_CARDS}"
+            )
         if not self.columns <= self.layout <= self.cards:
             raise InvalidVariantError(f"invalid layout {self.layout!r}: expected {self.columns} to {self.cards} cards")
         if (self.cards - self.layout) % self.columns:

@@ -1,0 +1,6 @@
+"""``python -m spider_solver`` runs the ``spider-solve`` command line."""
+
+from spider_solver.cli import main
+
+if __name__ == "__main__":
+    main(prog_name="spider-solve")
