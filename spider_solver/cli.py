@@ -151,8 +151,9 @@ catalog_option = click.option(
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @catalog_option
 def check(catalog: str) -> None:
-    """Replay the catalog's verified solutions on the reference rules engine.
+    """Replay the catalog's verified solutions.
 
+    Every solution stored as verified is replayed on the reference rules engine.
     Prints each solution that does not win (or wins with another move count or
     score than stored), then a count. Exit status: 0 all win, 1 one or more do not.
     """
