@@ -108,7 +108,7 @@ def test_explicit_deal_of_the_wrong_suit_count():
     message = str(info.value)
     assert message.startswith("invalid deal for 2 suits, classic: missing AS (x2), 2S (x2), ")
     assert "extra AD (x2), 2D (x2), " in message
-    assert message.endswith("KC (x2)")
+    assert message.endswith("QD (x2) and 28 more")  # a long list names 12 cards, then counts
 
 
 def test_explicit_deal_with_a_bad_card():

@@ -120,9 +120,12 @@ def check_composition(cards: tuple[Card, ...], variant: Variant) -> None:
         raise InvalidDealError(f"invalid deal for {variant}{counts}: " + "; ".join(details))
 
 
+#: A message names at most this many different cards, then says how many more.
+NAMED_CARDS = 12
+
+
 def _count_cards(counter: Counter[Card]) -> str:
-    parts = []
-    for card in sorted(counter, key=lambda c: (c.suit, c.rank)):
-        n = counter[card]
-        parts.append(f"{card}" + (f" (x{n})" if n > 1 else ""))
-    return ", ".join(parts)
+    cards = sorted(counter, key=lambda c: (c.suit, c.rank))
+    parts = [f"{card}" + (f" (x{counter[card]})" if counter[card] > 1 else "") for card in cards[:NAMED_CARDS]]
+    rest = sum(counter[card] for card in cards[NAMED_CARDS:])
+    return ", ".join(parts) + (f" and {rest} more" if rest else "")
