@@ -8,7 +8,6 @@ for a signal to land part-way through the batch.
 
 import json
 import os
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -220,7 +219,6 @@ def test_a_killed_run_resumes_and_every_deal_is_present_once(tmp_path, how):
         assert db.integrity() == "ok"
         done_before = db.count()
         assert 1 <= done_before < SLOW_COUNT and db.pending(), "the kill should land part-way"
-        assert sorted(done_before_deals := [entry.deal for entry in db.entries()]) == done_before_deals
 
     rerun = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert rerun.returncode == 0, rerun.stderr
