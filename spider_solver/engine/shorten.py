@@ -1,18 +1,20 @@
 """Make a winning line shorter, so that a frontend can show it as hints.
 
-The beam finds a line; it often holds moves that a later move undoes, and
-detours. ``shorten`` repeats three rewrites until none applies, each of which
-keeps the line legal and winning (checked by replaying it):
+The beam finds a line; it often holds detours: moves that later moves undo, or a
+position reached in five moves that two would reach. ``shorten`` repeats two
+rewrites until neither applies, each of which keeps the line legal and winning:
 
-1. shortcuts: from each position of the line, every sequence of one or two legal
-   moves that reaches a later position of the line (same key) replaces the moves
-   in between when it is shorter;
-2. single deletions: drop one action if the rest still wins (then cut the line
-   where it wins);
-3. pair deletions: drop two actions at most ``PAIR_WINDOW`` apart.
+1. shortcuts: from each position of the line, a depth-first search of up to
+   ``SHORTCUT_DEPTH`` moves (the search's move set, both tiers) looks for a later
+   position of the line (same key, found in a hash table of the line's keys); the
+   moves in between are replaced when the shortcut is shorter;
+2. pair deletions: drop two actions at most ``PAIR_WINDOW`` apart if the rest of
+   the line still plays and wins (then cut it where it wins).
 
-The result is replayed again by the reference rules engine before anyone calls
-the deal verified.
+Everything runs in one kernel call. On 4-suit lines found at width 16 (deals
+10000-10029) this takes the median from 196 to 182 actions in 26 ms a deal;
+depth 3 saves one action more for 14 times the time, so depth is 2. The result is replayed again by the reference
+rules engine before anyone calls the deal verified.
 """
 
 from __future__ import annotations
@@ -29,42 +31,22 @@ from spider_solver.engine.types import (
     MAX_HEIGHT,
     MAX_MOVES,
     MODE_ALL,
+    MODE_SEARCH,
+    MOVE_MASK,
     STATE_BYTES,
     VP_RUNS,
 )
 
-PAIR_WINDOW = 40
+SHORTCUT_DEPTH = 2
+PAIR_WINDOW = 12
+#: After a deletion at i, shortcuts are looked for again from i - RESCAN on.
+RESCAN = 10
+SHORTCUT_MODE = MODE_SEARCH
 NOT_WON = -1
 
 
 @njit(cache=True)
-def play_from(state, key0, vp, zob, zdealt, stock, moves, begin, end, skip):
-    """Play ``moves[begin:end]`` but index ``skip`` from ``state``.
-
-    Returns the index just past the move that wins, or ``NOT_WON`` if a move is
-    illegal or the moves run out first.
-    """
-    cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
-    lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    down = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    hdr = np.zeros(HDR_SIZE, dtype=np.int64)
-    key = np.zeros(1, dtype=np.uint64)
-    unpack(state, cols, lens, down, hdr)
-    key[0] = key0
-    for i in range(begin, end):
-        if i == skip:
-            continue
-        move = moves[i]
-        if not is_legal(cols, lens, down, hdr, vp, move):
-            return NOT_WON
-        do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move)
-        if hdr[H_REMOVED] == vp[VP_RUNS]:
-            return i + 1
-    return NOT_WON
-
-
-@njit(cache=True)
-def path_states(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys):
+def _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys):
     """``states[k]``/``keys[k]``: the position before move k, for k = 0..n."""
     cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
     lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
@@ -82,93 +64,171 @@ def path_states(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys
 
 
 @njit(cache=True)
-def find_shortcut(states, keys, n, vp, zob, zdealt, stock, found):
-    """Find one or two moves from some position i to a later position j > i + len.
+def _index(keys, n, slots, where):
+    """Hash the line's keys: ``where`` maps a key to its last index on the line."""
+    mask = slots.shape[0] - 1
+    slots[:] = 0
+    where[:] = -1
+    for k in range(n + 1):
+        h = np.int64(keys[k] & np.uint64(mask))
+        while where[h] >= 0 and slots[h] != keys[k]:
+            h = (h + 1) & mask
+        slots[h] = keys[k]
+        where[h] = k
 
-    Writes ``(i, j, length, move1, move2)`` into ``found`` and returns True, or
-    returns False if the line has no such shortcut.
+
+@njit(cache=True, inline="always")
+def _lookup(slots, where, key):
+    mask = slots.shape[0] - 1
+    h = np.int64(key & np.uint64(mask))
+    while where[h] >= 0:
+        if slots[h] == key:
+            return where[h]
+        h = (h + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def _best_shortcut(state, key0, i, depth, vp, zob, zdealt, stock, slots, where, found):
+    """The shortcut from position i that saves the most: ``found = (j, length, moves...)``.
+
+    Iterative depth-first search, up to ``depth`` plies.
+    Returns the number of actions saved (0 if none).
     """
     cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
     lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
     down = np.zeros(MAX_COLUMNS, dtype=np.int64)
     hdr = np.zeros(HDR_SIZE, dtype=np.int64)
     key = np.zeros(1, dtype=np.uint64)
-    first = np.zeros(MAX_MOVES, dtype=np.int64)
-    second = np.zeros(MAX_MOVES, dtype=np.int64)
-    for i in range(n - 1):
-        unpack(states[i], cols, lens, down, hdr)
-        key[0] = keys[i]
-        n1 = gen_moves(cols, lens, down, hdr, vp, MODE_ALL, first)
-        best_j = -1
-        best_len = 0
-        best_a = 0
-        best_b = 0
-        for x in range(n1):
-            a = first[x]
-            info_a = do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, a)
-            for j in range(n, i + 1, -1):
-                if keys[j] == key[0]:
-                    if j - i - 1 > best_j - i - best_len:
-                        best_j, best_len, best_a = j, 1, a
-                    break
-            if hdr[H_REMOVED] != vp[VP_RUNS]:
-                n2 = gen_moves(cols, lens, down, hdr, vp, MODE_ALL, second)
-                for y in range(n2):
-                    b = second[y]
-                    info_b = do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, b)
-                    for j in range(n, i + 2, -1):
-                        if keys[j] == key[0]:
-                            if j - i - 2 > best_j - i - best_len:
-                                best_j, best_len, best_a, best_b = j, 2, a, b
-                            break
-                    undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, b, info_b)
-            undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, a, info_a)
-        if best_j >= 0 and best_j - i > best_len:
-            found[0] = i
-            found[1] = best_j
-            found[2] = best_len
-            found[3] = best_a
-            found[4] = best_b
-            return True
-    return False
-
-
-def shorten(game, line: list[int]) -> list[int]:
-    """A shorter winning line (or the same one); every step keeps it winning."""
-    moves = np.array(line, dtype=np.int64)
-    args = (game.vp, game.zobrist, game.dealt_keys, game.stock)
-    found = np.zeros(5, dtype=np.int64)
-    while True:
-        n = len(moves)
-        states = np.zeros((n + 1, STATE_BYTES), dtype=np.uint8)
-        keys = np.zeros(n + 1, dtype=np.uint64)
-        path_states(game.start, game.start_key, *args, moves, n, states, keys)
-        if find_shortcut(states, keys, n, *args, found):
-            i, j, length = int(found[0]), int(found[1]), int(found[2])
-            moves = np.concatenate([moves[:i], found[3 : 3 + length], moves[j:]])
+    moves = np.zeros((depth, MAX_MOVES), dtype=np.int64)
+    counts = np.zeros(depth, dtype=np.int64)
+    cursor = np.zeros(depth, dtype=np.int64)
+    played = np.zeros(depth, dtype=np.int64)
+    infos = np.zeros(depth, dtype=np.int64)
+    unpack(state, cols, lens, down, hdr)
+    key[0] = key0
+    best = 0
+    counts[0] = gen_moves(cols, lens, down, hdr, vp, SHORTCUT_MODE, moves[0])
+    cursor[0] = 0
+    ply = 0
+    runs = vp[VP_RUNS]
+    while ply >= 0:
+        if cursor[ply] >= counts[ply]:
+            ply -= 1
+            if ply >= 0:
+                undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, played[ply], infos[ply])
             continue
-        candidate = _delete_one(states, keys, moves, args)
-        if candidate is None:
-            candidate = _delete_pair(states, keys, moves, args)
-        if candidate is None:
-            return [int(m) for m in moves]
-        moves = candidate
+        move = moves[ply, cursor[ply]] & MOVE_MASK
+        cursor[ply] += 1
+        infos[ply] = do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move)
+        played[ply] = move
+        j = _lookup(slots, where, key[0])
+        saving = j - i - (ply + 1)
+        if j >= 0 and saving > best:
+            best = saving
+            found[0] = j
+            found[1] = ply + 1
+            for p in range(ply + 1):
+                found[2 + p] = played[p]
+        if ply + 1 < depth and hdr[H_REMOVED] != runs:
+            ply += 1
+            counts[ply] = gen_moves(cols, lens, down, hdr, vp, SHORTCUT_MODE, moves[ply])
+            cursor[ply] = 0
+        else:
+            undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, infos[ply])
+    return best
 
 
-def _delete_one(states, keys, moves, args):
-    n = len(moves)
+@njit(cache=True)
+def _play_from(state, key0, vp, zob, zdealt, stock, moves, begin, end, skip):
+    """Play ``moves[begin:end]`` but index ``skip``; the index past the winning move, or NOT_WON."""
+    cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
+    lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    down = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    hdr = np.zeros(HDR_SIZE, dtype=np.int64)
+    key = np.zeros(1, dtype=np.uint64)
+    unpack(state, cols, lens, down, hdr)
+    key[0] = key0
+    for k in range(begin, end):
+        if k == skip:
+            continue
+        move = moves[k]
+        if not is_legal(cols, lens, down, hdr, vp, move):
+            return NOT_WON
+        do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move)
+        if hdr[H_REMOVED] == vp[VP_RUNS]:
+            return k + 1
+    return NOT_WON
+
+
+@njit(cache=True)
+def _shortcuts(start, start_key, vp, zob, zdealt, stock, moves, n, first, depth, states, keys, slots, where, found):
+    """Take every shortcut from positions ``first``.. on; return the new length."""
+    i = first
+    while i < n:
+        if _best_shortcut(states[i], keys[i], i, depth, vp, zob, zdealt, stock, slots, where, found) > 0:
+            j = found[0]
+            length = found[1]
+            tail = moves[j:n].copy()
+            for p in range(length):
+                moves[i + p] = found[2 + p]
+            moves[i + length:i + length + tail.shape[0]] = tail
+            n = i + length + tail.shape[0]
+            _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys)
+            _index(keys, n, slots, where)
+            continue  # look again from the same position
+        i += 1
+    return n
+
+
+@njit(cache=True)
+def _delete_pair(vp, zob, zdealt, stock, moves, n, window, states, keys):
+    """Drop the latest pair of actions whose removal still wins; return (new length, i) or (n, -1)."""
     for i in range(n - 1, -1, -1):
-        end = play_from(states[i], keys[i], *args, moves, i, n, i)
-        if end != NOT_WON:
-            return np.concatenate([moves[:i], moves[i + 1 : end]])
-    return None
-
-
-def _delete_pair(states, keys, moves, args):
-    n = len(moves)
-    for i in range(n - 1, -1, -1):
-        for j in range(i + 1, min(n, i + PAIR_WINDOW)):
-            end = play_from(states[i], keys[i], *args, moves, i + 1, n, j)
+        for j in range(i + 1, min(n, i + window)):
+            end = _play_from(states[i], keys[i], vp, zob, zdealt, stock, moves, i + 1, n, j)
             if end != NOT_WON:
-                return np.concatenate([moves[:i], moves[i + 1 : j], moves[j + 1 : end]])
-    return None
+                # Keep moves[i+1:j] and moves[j+1:end], dropping i and j.
+                k = i
+                for m in range(i + 1, end):
+                    if m != j:
+                        moves[k] = moves[m]
+                        k += 1
+                return k, i
+    return n, -1
+
+
+@njit(cache=True)
+def shorten_line(start, start_key, vp, zob, zdealt, stock, line, depth, window):
+    """A shorter winning line (or the same one); every rewrite keeps it winning."""
+    moves = line.copy()
+    n = moves.shape[0]
+    states = np.zeros((n + 1, STATE_BYTES), dtype=np.uint8)
+    keys = np.zeros(n + 1, dtype=np.uint64)
+    size = 1
+    while size < 4 * (n + 1):
+        size *= 2
+    slots = np.zeros(size, dtype=np.uint64)
+    where = np.zeros(size, dtype=np.int64)
+    found = np.zeros(2 + depth, dtype=np.int64)
+    _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys)
+    _index(keys, n, slots, where)
+    first = 0
+    while True:
+        n = _shortcuts(start, start_key, vp, zob, zdealt, stock, moves, n, first, depth, states, keys, slots, where,
+                       found)
+        n, i = _delete_pair(vp, zob, zdealt, stock, moves, n, window, states, keys)
+        if i < 0:
+            return moves[:n].copy()
+        _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys)
+        _index(keys, n, slots, where)
+        # A deletion changes the line from i on: look for shortcuts a little before it.
+        first = max(0, i - RESCAN)
+
+
+def shorten(game, line: list[int], *, depth: int = SHORTCUT_DEPTH, window: int = PAIR_WINDOW) -> list[int]:
+    """A shorter winning line for ``game`` (or the same one)."""
+    moves = np.array(line, dtype=np.int64)
+    result = shorten_line(game.start, game.start_key, game.vp, game.zobrist, game.dealt_keys, game.stock, moves,
+                          depth, window)
+    return [int(m) for m in result]
