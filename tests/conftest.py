@@ -20,3 +20,14 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=500, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_sessionstart(session):
+    """Compile the engine once, in this process, before any test starts worker processes.
+
+    numba caches the kernels on disk; workers started with a cold cache would each
+    compile them for themselves (about 35 s each on this machine).
+    """
+    from spider_solver import solve
+
+    solve("SP1-S1C-AAAAAAA", max_nodes=20_000, max_seconds=None)
