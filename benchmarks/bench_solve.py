@@ -104,8 +104,8 @@ def main() -> None:
     lengths = [r["moves"] for r in verified]
     count = len(rows)
     name = f"SP1-S{args.suits}{args.rule[0].upper()} deals {args.first}-{args.first + count - 1}"
-    print(f"| set | verified | unknown | unwinnable | s median | s p90 | s max | nodes median | nodes p90 "
-          f"| nodes/s | length median | length p90 | peak MB |")
+    print("| set | verified | unknown | unwinnable | s median | s p90 | s max | nodes median | nodes p90 "
+          "| nodes/s | length median | length p90 | peak MB |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print(
         f"| {name} | {len(verified)}/{count} ({100 * len(verified) / count:.1f}%) "

@@ -43,13 +43,11 @@ from spider_solver.engine.types import (
     MODE_SEARCH,
     MOVE_DEAL,
     MOVE_MASK,
-    OFF_LENS,
     STATE_BYTES,
     VP_RELAXED,
     decode_move,
     encode_move,
 )
-from spider_solver.errors import SpiderError
 from spider_solver.rules import Board, Deal, DealRow, GameCode, Move, Variant
 from spider_solver.rules.codes import MAX_DEAL
 from spider_solver.rules.variant import CLASSIC, RELAXED

@@ -224,7 +224,6 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
 def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty: bool = False,
                progress: bool = False, widths: tuple[int, ...] = WIDTHS, weights: np.ndarray = DEFAULT_WEIGHTS):
     """Solve ``deal`` within the budget; see :func:`spider_solver.solver.solve`."""
-    from spider_solver import __version__  # noqa: F401  (the catalog records it)
     from spider_solver.rules import replay
     from spider_solver.solver import UNKNOWN, UNWINNABLE, VERIFIED, SolveResult
 

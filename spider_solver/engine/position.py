@@ -38,8 +38,9 @@ from spider_solver.engine.types import (
 )
 
 
-def new_position() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Empty working arrays ``(cols, lens, down, hdr, key)``."""
+@njit(cache=True)
+def new_position():
+    """Empty working arrays ``(cols, lens, down, hdr, key)``; kernels and Python alike."""
     return (
         np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8),
         np.zeros(MAX_COLUMNS, dtype=np.int64),

@@ -24,14 +24,12 @@ from numba import njit
 
 from spider_solver.engine.evaluate import column_cost, evaluate
 from spider_solver.engine.movegen import gen_moves
-from spider_solver.engine.position import do_move, undo_move, unpack, pack
+from spider_solver.engine.position import do_move, new_position, pack, undo_move, unpack
 from spider_solver.engine.tt import tt_probe, tt_store
 from spider_solver.engine.types import (
     H_DEALT,
     H_REMOVED,
-    HDR_SIZE,
     MAX_COLUMNS,
-    MAX_HEIGHT,
     MAX_MOVES,
     CLASS_SHIFT,
     MOVE_DEAL,
@@ -63,11 +61,7 @@ def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, we
     ``won_parent`` is ``OUT_OF_NODES`` if ``node_limit`` children were made first:
     the node budget is exact, not rounded up to a whole level.
     """
-    cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
-    lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    down = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    hdr = np.zeros(HDR_SIZE, dtype=np.int64)
-    key = np.zeros(1, dtype=np.uint64)
+    cols, lens, down, hdr, key = new_position()
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     costs = np.zeros(MAX_COLUMNS, dtype=np.int64)
     capacity = cand_parent.shape[0]
@@ -153,11 +147,7 @@ def select_level(start, n_cand, cand_key, cand_score, cand_stratum, width, count
 def materialize_level(states, keys, selected, kept, cand_parent, cand_move, vp, zob, zdealt, stock,
                       out_states, out_keys):
     """Pack the kept children into ``out_states[:kept]`` in selection order."""
-    cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
-    lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    down = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    hdr = np.zeros(HDR_SIZE, dtype=np.int64)
-    key = np.zeros(1, dtype=np.uint64)
+    cols, lens, down, hdr, key = new_position()
     # Visit the children grouped by parent, so each parent is unpacked once.
     parents = np.empty(kept, dtype=np.int64)
     for i in range(kept):

@@ -23,14 +23,10 @@ import numpy as np
 from numba import njit
 
 from spider_solver.engine.movegen import gen_moves, is_legal
-from spider_solver.engine.position import do_move, pack, undo_move, unpack
+from spider_solver.engine.position import do_move, new_position, pack, undo_move, unpack
 from spider_solver.engine.types import (
     H_REMOVED,
-    HDR_SIZE,
-    MAX_COLUMNS,
-    MAX_HEIGHT,
     MAX_MOVES,
-    MODE_ALL,
     MODE_SEARCH,
     MOVE_MASK,
     STATE_BYTES,
@@ -48,11 +44,7 @@ NOT_WON = -1
 @njit(cache=True)
 def _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys):
     """``states[k]``/``keys[k]``: the position before move k, for k = 0..n."""
-    cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
-    lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    down = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    hdr = np.zeros(HDR_SIZE, dtype=np.int64)
-    key = np.zeros(1, dtype=np.uint64)
+    cols, lens, down, hdr, key = new_position()
     unpack(start, cols, lens, down, hdr)
     key[0] = start_key
     for k in range(n):
@@ -95,11 +87,7 @@ def _best_shortcut(state, key0, i, depth, vp, zob, zdealt, stock, slots, where, 
     Iterative depth-first search, up to ``depth`` plies.
     Returns the number of actions saved (0 if none).
     """
-    cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
-    lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    down = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    hdr = np.zeros(HDR_SIZE, dtype=np.int64)
-    key = np.zeros(1, dtype=np.uint64)
+    cols, lens, down, hdr, key = new_position()
     moves = np.zeros((depth, MAX_MOVES), dtype=np.int64)
     counts = np.zeros(depth, dtype=np.int64)
     cursor = np.zeros(depth, dtype=np.int64)
@@ -142,11 +130,7 @@ def _best_shortcut(state, key0, i, depth, vp, zob, zdealt, stock, slots, where, 
 @njit(cache=True)
 def _play_from(state, key0, vp, zob, zdealt, stock, moves, begin, end, skip):
     """Play ``moves[begin:end]`` but index ``skip``; the index past the winning move, or NOT_WON."""
-    cols = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8)
-    lens = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    down = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    hdr = np.zeros(HDR_SIZE, dtype=np.int64)
-    key = np.zeros(1, dtype=np.uint64)
+    cols, lens, down, hdr, key = new_position()
     unpack(state, cols, lens, down, hdr)
     key[0] = key0
     for k in range(begin, end):
