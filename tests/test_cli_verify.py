@@ -185,7 +185,7 @@ def test_ctrl_c_exits_130_without_a_traceback(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(driver, "expand_level", interrupted)
+    monkeypatch.setattr(driver, "step_level", interrupted)
     result = run(CODE, "--json")
     assert result.exit_code == 130
     assert_no_traceback(result)

@@ -174,7 +174,7 @@ def test_ctrl_c_gives_an_unknown_result(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(driver, "expand_level", interrupted)
+    monkeypatch.setattr(driver, "step_level", interrupted)
     result = solve(WIDENS, max_nodes=BUDGET, max_seconds=None)
     assert (result.status, result.reason) == ("unknown", "interrupted")
     assert result.solution == () and result.moves is None

@@ -23,10 +23,10 @@ import numpy as np
 
 from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
-from spider_solver.engine.search import NO_WIN, OUT_OF_NODES, OVERFLOW, expand_level, materialize_level, select_level
+from spider_solver.engine.search import STEP_OUT_OF_NODES, STEP_OVERFLOW, STEP_WON, step_level
 from spider_solver.engine.shorten import shorten
 from spider_solver.engine.tt import tt_new, tt_store
-from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, OFF_DEALT, STATE_BYTES, VP_DEALS
+from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DEALS
 
 #: Beam widths per stratum, tried in turn while the budget lasts.
 WIDTHS = (16, 64, 256, 1024, 4096, 16384)
@@ -97,27 +97,31 @@ def tt_bits_for(width: int, strata: int, max_levels: int) -> int:
     return max(16, min(MAX_TT_BITS, int(expected).bit_length()))
 
 
-class _Candidates:
-    """Growable candidate buffers shared by the tiers of one level."""
+class _Buffers:
+    """The arrays one level works in, grown when a level needs more room."""
 
-    def __init__(self, capacity: int) -> None:
-        self.allocate(capacity)
+    def __init__(self, candidates: int, level: int) -> None:
+        self.candidates = 0
+        self.level = 0
+        self.grow(candidates, level)
 
-    def allocate(self, capacity: int) -> None:
-        self.parent = np.empty(capacity, dtype=np.int64)
-        self.move = np.empty(capacity, dtype=np.int64)
-        self.key = np.empty(capacity, dtype=np.uint64)
-        self.score = np.empty(capacity, dtype=np.int64)
-        self.stratum = np.empty(capacity, dtype=np.int64)
-
-    def grow(self, used: int, needed: int) -> None:
-        old = (self.parent, self.move, self.key, self.score, self.stratum)
-        self.allocate(max(needed, 2 * len(self.parent)))
-        for new, prev in zip((self.parent, self.move, self.key, self.score, self.stratum), old):
-            new[:used] = prev[:used]
-
-    def buffers(self):
-        return self.parent, self.move, self.key, self.score, self.stratum
+    def grow(self, candidates: int, level: int) -> None:
+        if candidates > self.candidates:
+            self.candidates = candidates
+            self.cand = (
+                np.empty(candidates, dtype=np.int64),  # parent
+                np.empty(candidates, dtype=np.int64),  # move
+                np.empty(candidates, dtype=np.uint64),  # key
+                np.empty(candidates, dtype=np.int64),  # score
+                np.empty(candidates, dtype=np.int64),  # stratum
+            )
+        if level > self.level:
+            self.level = level
+            self.selected = np.empty(level, dtype=np.int64)
+            self.next_states = np.empty((level, STATE_BYTES), dtype=np.uint8)
+            self.next_keys = np.empty(level, dtype=np.uint64)
+            self.level_parent = np.empty(level, dtype=np.int64)
+            self.level_move = np.empty(level, dtype=np.int64)
 
 
 def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
@@ -126,7 +130,6 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     attempt = Attempt(width, mode)
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
-    all_strata = (1 << strata) - 1
     exhaustive = width >= UNLIMITED
     table, tt_info = tt_new(PROOF_TT_BITS if exhaustive else tt_bits_for(width, strata, max_levels))
     states = game.start.reshape(1, STATE_BYTES).copy()
@@ -134,9 +137,9 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     tt_store(table, tt_info, keys[0])
     parents: list[np.ndarray] = []
     moves: list[np.ndarray] = []
-    cand = _Candidates(1024)
+    level_room = 1024 if exhaustive else width * strata
+    buffers = _Buffers(64 * level_room, level_room)
     cut = False
-    tiers = (0, 1) if mode == MODE_SEARCH else (0,)
     try:
         while True:
             n_states = states.shape[0]
@@ -153,65 +156,35 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
             if reason:
                 attempt.outcome = reason
                 break
-            counts = np.zeros(strata, dtype=np.int64)
-            selected = np.empty(0, dtype=np.int64)
-            kept = 0
-            n_cand = 0
-            won = None
-            state_strata = states[:, OFF_DEALT]
-            for tier in tiers:
-                if tier == 0:
-                    mask = all_strata
-                else:
-                    # Classed moves only where the plain ones left a stratum short.
-                    short = [s for s in range(strata) if counts[s] < width]
-                    mask = sum(1 << s for s in short if np.any(state_strata == s))
-                    if not mask:
-                        break
-                start = n_cand
-                while True:
-                    result = expand_level(states, keys, n_states, mask, game.vp, game.zobrist, game.dealt_keys,
-                                          game.stock, weights, mode, tier, table, *cand.buffers(), start,
-                                          budget.max_nodes - budget.nodes)
-                    if result[0] != OVERFLOW:
-                        break
-                    cand.grow(start, start + n_states * 32)
-                n_cand, nodes, won_parent, won_move = result
+            while True:
+                outcome, kept, nodes, truncated, won_parent, won_move = step_level(
+                    states, keys, n_states, game.vp, game.zobrist, game.dealt_keys, game.stock, weights, mode,
+                    width, strata, table, tt_info, *buffers.cand, buffers.selected, buffers.next_states,
+                    buffers.next_keys, buffers.level_parent, buffers.level_move, budget.max_nodes - budget.nodes)
                 attempt.nodes += nodes
                 budget.spend(nodes)
-                if won_parent == OUT_OF_NODES:
-                    won = OUT_OF_NODES
+                if outcome != STEP_OVERFLOW:
                     break
-                if won_parent != NO_WIN:
-                    won = (int(won_parent), int(won_move))
-                    break
-                if selected.shape[0] < kept + (n_cand - start):
-                    grown = np.empty(kept + (n_cand - start), dtype=np.int64)
-                    grown[:kept] = selected[:kept]
-                    selected = grown
-                kept, truncated = select_level(start, n_cand, cand.key, cand.score, cand.stratum, width, counts,
-                                               table, tt_info, selected, kept)
-                cut = cut or truncated
-            if won == OUT_OF_NODES:
+                # Nothing was kept: give the level more room and play it again.
+                buffers.grow(max(2 * buffers.candidates, 64 * n_states),
+                             2 * buffers.level if exhaustive else buffers.level)
+            if outcome == STEP_OUT_OF_NODES:
                 attempt.outcome = "nodes"
                 break
-            if won is not None:
-                line = [won[1]]
-                index = won[0]
+            if outcome == STEP_WON:
+                line = [int(won_move)]
+                index = int(won_parent)
                 for level in range(len(parents) - 1, -1, -1):
                     line.append(int(moves[level][index]))
                     index = int(parents[level][index])
                 attempt.moves = line[::-1]
                 attempt.outcome = "won"
                 break
-            selected = selected[:kept]
-            next_states = np.empty((kept, STATE_BYTES), dtype=np.uint8)
-            next_keys = np.empty(kept, dtype=np.uint64)
-            materialize_level(states, keys, selected, kept, cand.parent, cand.move, game.vp, game.zobrist,
-                              game.dealt_keys, game.stock, next_states, next_keys)
-            parents.append(cand.parent[selected].astype(np.int32))
-            moves.append(cand.move[selected].astype(np.int32))
-            states, keys = next_states, next_keys
+            cut = cut or truncated
+            parents.append(buffers.level_parent[:kept].astype(np.int32))
+            moves.append(buffers.level_move[:kept].astype(np.int32))
+            states = buffers.next_states[:kept].copy()
+            keys = buffers.next_keys[:kept].copy()
             attempt.peak_level = max(attempt.peak_level, kept)
             attempt.levels = len(parents)
     except KeyboardInterrupt:

@@ -166,3 +166,73 @@ def materialize_level(states, keys, selected, kept, cand_parent, cand_move, vp, 
         pack(cols, lens, down, hdr, out_states[o])
         out_keys[o] = key[0]
         undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info)
+
+
+#: ``step_level`` outcomes.
+STEP_OK = 0
+STEP_WON = 1
+STEP_OUT_OF_NODES = 2
+STEP_OVERFLOW = 3
+
+
+@njit(cache=True)
+def step_level(states, keys, n_states, vp, zob, zdealt, stock, weights, mode, width, strata, table, tt_info,
+               cand_parent, cand_move, cand_key, cand_score, cand_stratum, selected, next_states, next_keys,
+               level_parent, level_move, node_limit):
+    """One whole level: expand, select (both tiers), materialize. One call per level.
+
+    Returns ``(outcome, kept, nodes, truncated, won_parent, won_move)``. The kept
+    children are ``next_states[:kept]`` / ``next_keys[:kept]``, made from parent
+    ``level_parent[k]`` by move ``level_move[k]``. ``STEP_OVERFLOW`` means a buffer
+    is too small for the plain tier; nothing was stored in the table, so the
+    caller grows the buffers and calls again. If the classed tier runs out of
+    room it stops early and the level counts as truncated.
+    """
+    all_strata = (1 << strata) - 1
+    counts = np.zeros(strata, dtype=np.int64)
+    n_cand, nodes, won_parent, won_move = expand_level(
+        states, keys, n_states, all_strata, vp, zob, zdealt, stock, weights, mode, 0, table,
+        cand_parent, cand_move, cand_key, cand_score, cand_stratum, 0, node_limit)
+    if n_cand == OVERFLOW:
+        return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
+    if won_parent == OUT_OF_NODES:
+        return STEP_OUT_OF_NODES, 0, nodes, False, NO_WIN, 0
+    if won_parent != NO_WIN:
+        return STEP_WON, 0, nodes, False, won_parent, won_move
+    if min(n_cand, width * strata) > selected.shape[0] or min(n_cand, width * strata) > next_states.shape[0]:
+        return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
+    kept, truncated = select_level(0, n_cand, cand_key, cand_score, cand_stratum, width, counts, table, tt_info,
+                                   selected, 0)
+    if mode == MODE_SEARCH:
+        # Classed moves only where the plain ones left a stratum short.
+        mask = 0
+        for i in range(n_states):
+            s = states[i, OFF_DEALT]
+            if counts[s] < width:
+                mask |= 1 << s
+        if mask:
+            start = n_cand
+            n_cand, more, won_parent, won_move = expand_level(
+                states, keys, n_states, mask, vp, zob, zdealt, stock, weights, mode, 1, table,
+                cand_parent, cand_move, cand_key, cand_score, cand_stratum, start, node_limit - nodes)
+            nodes += more
+            if won_parent == OUT_OF_NODES:
+                return STEP_OUT_OF_NODES, 0, nodes, False, NO_WIN, 0
+            if won_parent != NO_WIN:
+                return STEP_WON, 0, nodes, False, won_parent, won_move
+            if n_cand == OVERFLOW:
+                truncated = True
+            else:
+                room = min(selected.shape[0], next_states.shape[0])
+                if kept + (n_cand - start) > room:
+                    truncated = True
+                    n_cand = start + room - kept
+                kept, more_cut = select_level(start, n_cand, cand_key, cand_score, cand_stratum, width, counts,
+                                              table, tt_info, selected, kept)
+                truncated = truncated or more_cut
+    materialize_level(states, keys, selected, kept, cand_parent, cand_move, vp, zob, zdealt, stock,
+                      next_states, next_keys)
+    for k in range(kept):
+        level_parent[k] = cand_parent[selected[k]]
+        level_move[k] = cand_move[selected[k]]
+    return STEP_OK, kept, nodes, truncated, NO_WIN, 0
