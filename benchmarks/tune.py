@@ -1,0 +1,223 @@
+"""Tune the evaluation weights of the beam on a tuning deal set.
+
+Usage::
+
+    # one weight vector, one width, one deal set: a table row
+    python benchmarks/tune.py eval --suits 4 --first 10000 --count 40 --width 128
+    python benchmarks/tune.py eval --suits 2 --weights "[5,0,5,5,10,40,5,5,2,0]"
+    python benchmarks/tune.py eval --suits 4 --schedule        # the driver's widening schedule
+
+    # coordinate descent from a vector (the defaults if none is given)
+    python benchmarks/tune.py descend --suits 1 --count 40 --passes 2
+
+A weight vector is judged by one beam of fixed width (``--width``, 128 unless told),
+so that the evaluation is compared, not the widening; ``--schedule`` runs the
+driver's default schedule (``WIDTHS``) instead, to check a chosen vector. Every
+line found is shortened and replayed as in ``spider-solve verify``.
+
+Node counts and line lengths are deterministic given the weights and the width;
+CPU seconds are noisy on a shared machine and only printed. Decisions use the
+objective: the mean line length after shortening, a deal not won at this width
+counted as ``LOST_LENGTH`` actions (lower is better); ties go to fewer nodes.
+
+Deals 0-1999 are the reporting set: this script refuses them. Results per deal are
+cached in ``--cache`` (a JSON file keyed by suit count, rule, width, budget and
+weights), so a descent never replays a vector it has seen; delete the cache after
+the engine changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+#: The reporting set: never tuned on.
+REPORT_DEALS = range(0, 2000)
+#: What a deal that the beam does not win costs in the objective, in actions.
+LOST_LENGTH = 300
+DEFAULT_CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "spider_tune_cache.json"
+
+
+def solve_one(args: tuple) -> dict:
+    """Solve one deal in a worker; return its figures."""
+    code, weights, widths, max_nodes = args
+    from spider_solver.engine.driver import run_search
+    from spider_solver.rules import Deal
+
+    kwargs = {"max_nodes": max_nodes, "max_seconds": None}
+    if weights is not None:
+        kwargs["weights"] = np.array(weights, dtype=np.int64)
+    if widths is not None:
+        kwargs["widths"] = tuple(widths)
+    started = time.process_time()
+    result = run_search(Deal.from_code(code), **kwargs)
+    return {
+        "code": code,
+        "status": result.status,
+        "moves": result.moves,
+        # The winning beam's line before shortening: one action per level, plus the winning one.
+        "raw": result.attempts[-1]["levels"] + 1 if result.status == "verified" else None,
+        "nodes": result.nodes,
+        "cpu": time.process_time() - started,
+    }
+
+
+def deal_codes(suits: int, rule: str, first: int, count: int) -> list[str]:
+    from spider_solver.rules.codes import encode_deal
+
+    numbers = range(first, first + count)
+    if set(numbers) & set(REPORT_DEALS):
+        raise SystemExit(f"deals {first}-{first + count - 1} overlap the reporting set "
+                         f"{REPORT_DEALS.start}-{REPORT_DEALS.stop - 1}; tune on other deals")
+    return [f"SP1-S{suits}{rule}-{encode_deal(n)}" for n in numbers]
+
+
+class Runner:
+    """Evaluates weight vectors on one deal set, with a process pool and a cache."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.codes = deal_codes(args.suits, args.rule, args.first, args.count)
+        self.widths = None if args.schedule else [args.width]
+        self.max_nodes = args.max_nodes
+        self.cache_path = Path(args.cache)
+        self.cache = json.loads(self.cache_path.read_text()) if self.cache_path.exists() else {}
+        self.pool = ProcessPoolExecutor(args.workers)
+        self.label = f"S{args.suits}{args.rule} {args.first}-{args.first + args.count - 1} " + (
+            "schedule" if args.schedule else f"w{args.width}")
+
+    def key(self, code: str, weights: list[int] | None) -> str:
+        return json.dumps([code, self.widths, self.max_nodes, weights])
+
+    def run(self, weights: list[int] | None) -> dict:
+        todo = [c for c in self.codes if self.key(c, weights) not in self.cache]
+        for row in self.pool.map(solve_one, [(c, weights, self.widths, self.max_nodes) for c in todo]):
+            self.cache[self.key(row["code"], weights)] = row
+        if todo:
+            self.save()
+        return summarize([self.cache[self.key(c, weights)] for c in self.codes])
+
+    def save(self) -> None:
+        tmp = self.cache_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.cache))
+        tmp.replace(self.cache_path)
+
+
+def summarize(rows: list[dict]) -> dict:
+    won = [r for r in rows if r["status"] == "verified"]
+    lengths = np.array([r["moves"] for r in won]) if won else np.array([0])
+    nodes = np.array([r["nodes"] for r in rows])
+    cpu = np.array([r["cpu"] for r in rows])
+    objective = (lengths.sum() + LOST_LENGTH * (len(rows) - len(won))) / len(rows)
+    return {
+        "deals": len(rows),
+        "won": len(won),
+        "len_med": float(np.median(lengths)),
+        "len_p90": float(np.percentile(lengths, 90)),
+        "raw_med": float(np.median([r["raw"] for r in won])) if won else 0.0,
+        "nodes_med": float(np.median(nodes)),
+        "nodes_p90": float(np.percentile(nodes, 90)),
+        "nodes_mean": float(nodes.mean()),
+        "cpu_med": float(np.median(cpu)),
+        "objective": float(objective),
+        "lost": [r["code"] for r in rows if r["status"] != "verified"],
+    }
+
+
+def better(a: dict, b: dict) -> bool:
+    """True if summary ``a`` beats ``b``: lower objective, ties to fewer nodes."""
+    return (a["objective"], a["nodes_mean"]) < (b["objective"], b["nodes_mean"])
+
+
+def row(label: str, weights, s: dict) -> str:
+    return (f"| {label} | {json.dumps(weights)} | {s['won']}/{s['deals']} | {s['nodes_med'] / 1e3:.0f}k"
+            f" | {s['nodes_p90'] / 1e3:.0f}k | {s['len_med']:.0f} | {s['len_p90']:.0f} | {s['raw_med']:.0f}"
+            f" | {s['objective']:.1f} | {s['cpu_med']:.2f} |")
+
+
+HEADER = ("| deals, width | weights | won | nodes med | nodes p90 | length med | length p90 | raw med"
+          " | objective | cpu med s |\n|---|---|---|---|---|---|---|---|---|---|")
+
+
+def default_weights(suits: int) -> list[int]:
+    from spider_solver.engine import evaluate
+
+    table = getattr(evaluate, "weights_for", None)
+    vector = table(suits) if table is not None else evaluate.DEFAULT_WEIGHTS
+    return [int(w) for w in vector]
+
+
+def neighbours(weights: list[int], index: int) -> list[list[int]]:
+    """Trial values of one weight: one step each way, about a third of its size."""
+    step = max(2, round(abs(weights[index]) * 0.3))
+    out = []
+    for v in (weights[index] - step, weights[index] + step):
+        trial = list(weights)
+        trial[index] = v
+        out.append(trial)
+    return out
+
+
+def cmd_eval(args: argparse.Namespace) -> None:
+    runner = Runner(args)
+    print(HEADER)
+    vectors = [json.loads(w) for w in args.weights] if args.weights else [default_weights(args.suits)]
+    for weights in vectors:
+        s = runner.run(weights)
+        print(row(runner.label, weights, s), flush=True)
+        if s["lost"]:
+            print(f"  not won: {' '.join(s['lost'])}", file=sys.stderr)
+
+
+def cmd_descend(args: argparse.Namespace) -> None:
+    runner = Runner(args)
+    best_w = json.loads(args.weights[0]) if args.weights else default_weights(args.suits)
+    best = runner.run(best_w)
+    print(HEADER)
+    print(row(runner.label + " start", best_w, best), flush=True)
+    indices = [int(i) for i in args.indices.split(",")] if args.indices else range(len(best_w))
+    for _ in range(args.passes):
+        improved = False
+        for index in indices:
+            for trial in neighbours(best_w, index):
+                s = runner.run(trial)
+                mark = ""
+                if better(s, best):
+                    best_w, best, improved, mark = trial, s, True, " *"
+                print(row(runner.label + f" w[{index}]" + mark, trial, s), flush=True)
+        if not improved:
+            break
+    print(row(runner.label + " best", best_w, best))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, func in (("eval", cmd_eval), ("descend", cmd_descend)):
+        p = sub.add_parser(name)
+        p.set_defaults(func=func)
+        p.add_argument("--suits", type=int, default=4, choices=(1, 2, 4))
+        p.add_argument("--rule", default="C", choices=("C", "R"))
+        p.add_argument("--first", type=int, default=10000)
+        p.add_argument("--count", type=int, default=40)
+        p.add_argument("--width", type=int, default=128)
+        p.add_argument("--schedule", action="store_true", help="the driver's widening schedule instead")
+        p.add_argument("--max-nodes", type=int, default=20_000_000)
+        p.add_argument("--weights", action="append", help="a JSON list; repeat for several (eval)")
+        p.add_argument("--workers", type=int, default=2)
+        p.add_argument("--cache", default=str(DEFAULT_CACHE))
+        if name == "descend":
+            p.add_argument("--passes", type=int, default=2)
+            p.add_argument("--indices", help="weights to vary, e.g. 0,2,3 (all unless told)")
+    args = parser.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
