@@ -336,7 +336,7 @@ VERIFY_EXIT = {"verified": EXIT_OK, "unwinnable": EXIT_NOT_WON, "unknown": EXIT_
 @click.argument("code", required=False)
 @deal_options
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None,
-              help="Node budget (deterministic).  [default: 60,000,000]")
+              help="Node budget (deterministic).  [default: 25,000,000]")
 @click.option("--max-seconds", type=click.FloatRange(min=0), default=None,
               help="Time budget, a safety net after the nodes; 0 for none.  [default: 30]")
 @click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty.")

@@ -1,6 +1,6 @@
 """The Python loop around the kernels: budget, widening schedule, progress, Ctrl-C.
 
-A solve is a series of beam searches of growing width (``WIDTHS``) in
+A solve is a series of beam searches of growing width (``WIDTHS``, by suit count) in
 ``MODE_SEARCH``. Each runs level by level until a level wins, the frontier
 empties, the level cap is reached, or the budget is spent. Nodes (children made
 by ``do_move``) are the budget that decides: the run is deterministic until the
@@ -28,8 +28,16 @@ from spider_solver.engine.shorten import shorten
 from spider_solver.engine.tt import tt_new, tt_store
 from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DEALS
 
-#: Beam widths per stratum, tried in turn while the budget lasts.
-WIDTHS = (16, 64, 256, 1024, 4096, 16384)
+#: Beam widths per stratum, tried in turn while the budget lasts, by suit count.
+#: The first width sets the usual cost and line length: on the tuning deals
+#: (10000-10099) starting 4-suit deals at 16 / 64 / 128 gave median lines of
+#: 160 / 149 / 142 actions for 0.15 / 0.21 / 0.41 s; see benchmarks/RESULTS.md.
+#: Each schedule fits the default node budget.
+WIDTHS = {
+    1: (32, 128, 512, 2048, 8192),
+    2: (64, 256, 1024, 4096),
+    4: (64, 256, 1024, 4096),
+}
 #: A line longer than this is not looked for by the beam (a proof run has no cap).
 MAX_LEVELS = 400
 UNLIMITED = 1 << 40
@@ -195,7 +203,8 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
 
 
 def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty: bool = False,
-               progress: bool = False, widths: tuple[int, ...] = WIDTHS, weights: np.ndarray = DEFAULT_WEIGHTS):
+               progress: bool = False, widths: tuple[int, ...] | None = None,
+               weights: np.ndarray = DEFAULT_WEIGHTS):
     """Solve ``deal`` within the budget; see :func:`spider_solver.solver.solve`."""
     from spider_solver.rules import replay
     from spider_solver.solver import UNKNOWN, UNWINNABLE, VERIFIED, SolveResult
@@ -211,7 +220,7 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
     attempts: list[Attempt] = []
     status, reason, line = UNKNOWN, "", None
     try:
-        schedule = [(w, MODE_SEARCH) for w in widths]
+        schedule = [(w, MODE_SEARCH) for w in (widths or WIDTHS[deal.variant.suits])]
         i = 0
         while i < len(schedule):
             width, mode = schedule[i]
