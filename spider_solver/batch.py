@@ -392,26 +392,15 @@ def batch_options(
     )
 
 
-def run_batch_command(
-    suits: int | str | None = None,
-    count: int | None = None,
-    rule: str | None = None,
-    start: int | None = None,
-    workers: int | None = None,
-    catalog: str | os.PathLike | None = None,
-    max_nodes: int | None = None,
-    max_seconds: float | None = None,
-    scheduler: str | None = None,
-    quiet: bool = False,
-) -> int:
-    """The batch as the command line runs it; returns the exit status.
+def run_batch_command(**options: Any) -> int:
+    """The batch as the command line runs it (options as :func:`batch_options` takes
+    them); returns the exit status.
 
     0 every planned deal has a result, 1 some deals have none (they failed in a
     worker, or a worker process died; they stay pending), 130 interrupted. Bad
     input raises a SpiderError subclass.
     """
-    options = batch_options(suits, count, rule, start, workers, catalog, max_nodes, max_seconds, scheduler, quiet)
-    return exit_status(run_batch(options))
+    return exit_status(run_batch(batch_options(**options)))
 
 
 def exit_status(report: Report) -> int:
