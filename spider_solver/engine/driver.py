@@ -32,11 +32,13 @@ from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DE
 #: The first width sets the usual cost and line length: on the tuning deals
 #: (10000-10099) starting 4-suit deals at 16 / 64 / 128 gave median lines of
 #: 160 / 149 / 142 actions for 0.15 / 0.21 / 0.41 s; see benchmarks/RESULTS.md.
-#: Each schedule fits the default node budget.
+#: The schedules go on past what the default budget affords (width 4096 ends near
+#: 23M nodes), so that a larger ``max_nodes`` keeps widening; 16384 is the widest,
+#: about 620 MB at 60M nodes (benchmarks/RESULTS.md).
 WIDTHS = {
-    1: (32, 128, 512, 2048, 8192),
-    2: (64, 256, 1024, 4096),
-    4: (64, 256, 1024, 4096),
+    1: (32, 128, 512, 2048, 8192, 16384),
+    2: (64, 256, 1024, 4096, 16384),
+    4: (64, 256, 1024, 4096, 16384),
 }
 #: A line longer than this is not looked for by the beam (a proof run has no cap).
 MAX_LEVELS = 400
