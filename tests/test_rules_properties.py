@@ -72,6 +72,8 @@ def random_line(board, choices, *, undo=True):
     scores = [500]  # the score by its definition, kept alongside
     played = []
     for choice in choices:
+        if board.is_won():
+            break  # the game is over: a log refuses anything after the win, undo included
         legal = board.legal_moves()
         options = legal + ([Undo()] if undo and len(positions) > 1 else [])
         if not options:
