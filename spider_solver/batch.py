@@ -44,9 +44,6 @@ DEFAULT_COUNT = 100
 DEFAULT_RULE = "classic"
 #: Seconds to wait for a Dask scheduler to answer.
 SCHEDULER_TIMEOUT = 10.0
-#: A deal solved once in each new worker, so that loading the compiled engine
-#: (numba's on-disk cache) is not counted in the first real deal's seconds.
-WARM_UP_CODE = "SP1-S1C-AAAAAAA"
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -83,8 +80,12 @@ def init_worker(parent: int, warm_up: bool = True) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent(parent)
     if warm_up:
+        # Load the compiled engine (numba's on-disk cache) now, so that it is not
+        # counted in the first real deal's seconds.
         try:
-            solve_deal(WARM_UP_CODE, 2_000, 10.0)
+            from spider_solver.engine import warm_up as load_engine
+
+            load_engine()
         except Exception:  # the real deals will report whatever is wrong
             pass
 
@@ -147,6 +148,18 @@ class Pool:
         self.executor.shutdown(wait=True)
         if self.client is not None:
             self.client.close()
+
+
+def _compile_once(say: Callable[[str], None]) -> None:
+    """Compile the engine here, once, before the workers start: they then load it.
+
+    Without this, every worker of a fresh install would compile it for itself.
+    """
+    from spider_solver.engine import is_compiled, warm_up
+
+    if not is_compiled():
+        say("compiling the search engine once for this install (about a minute); later runs start at once")
+        warm_up()
 
 
 def local_pool(workers: int, *, warm_up: bool = True) -> Pool:
@@ -446,6 +459,8 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Callable[
                 say(f"nothing to solve: {'every deal in the range is settled' if plan.skipped else 'count is 0'}")
             else:
                 if pool is None:
+                    if task is solve_deal:
+                        _compile_once(say)
                     pool = local_pool(min(options.workers, len(plan.codes)), warm_up=task is solve_deal)
                 resumed = f", {plan.resumed} of them left pending by an earlier run" if plan.resumed else ""
                 say(f"solving {len(plan.codes)} deal{'s' if len(plan.codes) != 1 else ''} ({plan.codes[0]} to "

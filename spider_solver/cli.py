@@ -359,6 +359,10 @@ def verify(code, deck_text, deck_suits, deck_rule, max_nodes, max_seconds, deal_
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
     if max_seconds is None:
         max_seconds = DEFAULT_MAX_SECONDS
+    from spider_solver.engine import is_compiled
+
+    if not is_compiled():
+        click.echo("compiling the search engine once for this install (about 30 s)...", err=True)
     result = solve(
         deal,
         max_nodes=max_nodes or DEFAULT_MAX_NODES,

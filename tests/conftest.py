@@ -28,6 +28,6 @@ def pytest_sessionstart(session):
     numba caches the kernels on disk; workers started with a cold cache would each
     compile them for themselves (about 35 s each on this machine).
     """
-    from spider_solver import solve
+    from spider_solver.engine import warm_up
 
-    solve("SP1-S1C-AAAAAAB", max_nodes=1_000_000, max_seconds=None)  # a win: shortening compiles too
+    warm_up()

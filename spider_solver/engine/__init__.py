@@ -33,3 +33,32 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     import numba
 
     numba.config.CACHE_DIR = _cache_dir()
+
+
+def is_compiled() -> bool:
+    """True if this engine's kernels are in the on-disk cache for this install.
+
+    numba keeps one cache per source path, so a fresh install compiles once (about
+    30 s here); callers use this to say so before the wait.
+    """
+    import numba
+
+    root = Path(numba.config.CACHE_DIR or "")
+    try:  # where numba puts the cache of this file (an internal detail; a guess is harmless)
+        from numba.core.caching import _CacheLocator
+
+        cached = root / _CacheLocator.get_suitable_cache_subpath(__file__)
+    except (ImportError, AttributeError):
+        return any(root.glob("*/shorten.shorten_line-*.nbi"))
+    return any(cached.glob("shorten.shorten_line-*.nbi"))
+
+
+#: The deal every warm-up solves to a win, so that every kernel is compiled or loaded.
+WARM_UP_CODE = "SP1-S1C-AAAAAAB"
+
+
+def warm_up() -> None:
+    """Compile (first time) or load (later) every kernel by solving a small deal to a win."""
+    from spider_solver.solver import solve
+
+    solve(WARM_UP_CODE, max_nodes=1_000_000, max_seconds=None)
