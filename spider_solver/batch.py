@@ -158,7 +158,7 @@ def _compile_once(say: Callable[[str], None]) -> None:
     from spider_solver.engine import is_compiled, warm_up
 
     if not is_compiled():
-        say("compiling the search engine once for this install (about a minute); later runs start at once")
+        say("compiling the search engine once for this install (a minute or two); later runs start at once")
         warm_up()
 
 

@@ -362,7 +362,7 @@ def verify(code, deck_text, deck_suits, deck_rule, max_nodes, max_seconds, deal_
     from spider_solver.engine import is_compiled
 
     if not is_compiled():
-        click.echo("compiling the search engine once for this install (about 30 s)...", err=True)
+        click.echo("compiling the search engine once for this install (a minute or two)...", err=True)
     result = solve(
         deal,
         max_nodes=max_nodes or DEFAULT_MAX_NODES,

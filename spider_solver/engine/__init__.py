@@ -38,8 +38,8 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 def is_compiled() -> bool:
     """True if this engine's kernels are in the on-disk cache for this install.
 
-    numba keeps one cache per source path, so a fresh install compiles once (about
-    30 s here); callers use this to say so before the wait.
+    numba keeps one cache per source path, so a fresh install compiles once (90 s
+    on this 2-core machine); callers use this to say so before the wait.
     """
     import numba
 
