@@ -75,8 +75,10 @@ def column_cost(cols, lens, down, c, weights):
 
 
 @njit(**KERNEL)
-def evaluate(cols, lens, down, hdr, weights):
+def evaluate(cols, lens, down, hdr, weights, costs):
+    """The evaluation of the whole position; ``costs[c]`` receives each column's share."""
     total = -weights[W_RUN] * hdr[H_REMOVED]
     for c in range(MAX_COLUMNS):
-        total += column_cost(cols, lens, down, c, weights)
+        costs[c] = column_cost(cols, lens, down, c, weights)
+        total += costs[c]
     return total

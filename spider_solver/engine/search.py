@@ -64,6 +64,7 @@ def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, we
     cols, lens, down, hdr, key = new_position()
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     costs = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    scratch = np.zeros(MAX_COLUMNS, dtype=np.int64)
     capacity = cand_parent.shape[0]
     runs = vp[VP_RUNS]
     search = mode == MODE_SEARCH
@@ -74,10 +75,7 @@ def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, we
             continue
         unpack(states[i], cols, lens, down, hdr)
         key[0] = keys[i]
-        total = -weights[W_RUN] * hdr[H_REMOVED]
-        for c in range(MAX_COLUMNS):
-            costs[c] = column_cost(cols, lens, down, c, weights)
-            total += costs[c]
+        total = evaluate(cols, lens, down, hdr, weights, costs)
         n_moves = gen_moves(cols, lens, down, hdr, vp, mode, moves)
         if n_cand + n_moves > capacity:
             return OVERFLOW, nodes, NO_WIN, 0
@@ -96,7 +94,7 @@ def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, we
             child_key = key[0]
             if not tt_probe(table, child_key):
                 if move == MOVE_DEAL:
-                    score = evaluate(cols, lens, down, hdr, weights)
+                    score = evaluate(cols, lens, down, hdr, weights, scratch)
                 else:
                     src = move & 15
                     dst = (move >> 4) & 15

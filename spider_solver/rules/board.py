@@ -63,8 +63,6 @@ class Board:
         self.score = START_SCORE
         self.moves = 0
         self._history: deque[Position] = deque(maxlen=undo_limit)
-        #: Actions made since the start; undo makes it shorter.
-        self._depth = 0
 
     # -- reading the position ------------------------------------------------
 
@@ -148,7 +146,7 @@ class Board:
 
     def _check_undo(self) -> None:
         if not self._history:
-            if self._depth == 0:
+            if self.moves == 0:  # the counter counts the actions undo could take back
                 raise IllegalActionError("nothing to undo: no action has been made")
             if self.undo_limit == 0:
                 raise IllegalActionError("cannot undo: undo is turned off (undo limit 0)")
@@ -265,7 +263,6 @@ class Board:
             self.pop()
             return action
         self._history.append(self.position())
-        self._depth += 1
         if isinstance(action, DealRow):
             for c, column in enumerate(self.columns):
                 column.append(self.stock[self.dealt * self.variant.columns + c])
@@ -289,7 +286,6 @@ class Board:
         """Undo the last action: cards, face-down cards, removed runs, score and counter."""
         self._check_undo()
         position = self._history.pop()
-        self._depth -= 1
         self.columns = [list(column) for column in position.columns]
         self.down = list(position.down)
         self.dealt = position.dealt
