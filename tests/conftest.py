@@ -1,13 +1,19 @@
-"""Shared test settings.
+"""Shared test settings and the engine fixture.
 
 Hypothesis runs under the "ci" profile unless ``HYPOTHESIS_PROFILE`` names
 another: derandomized (the same examples on every run, so a red CI run is
 reproducible) and with a modest number of examples, so the suite stays fast.
 ``HYPOTHESIS_PROFILE=dev`` explores more, with fresh random examples.
+
+Tests come in tiers: ``tests/rules`` (the plain-Python rules engine; imports no
+numba and compiles nothing), ``tests/engine`` (the numba kernels) and the rest.
+Only tests that request the ``engine`` fixture (directly, or through
+``pytestmark = pytest.mark.usefixtures("engine")``) compile or load the kernels.
 """
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -22,11 +28,12 @@ settings.register_profile("dev", max_examples=500, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-def pytest_sessionstart(session):
-    """Compile the engine once, in this process, before any test starts worker processes.
+@pytest.fixture(scope="session")
+def engine() -> None:
+    """Compile (first run) or load the search engine, in this process.
 
-    numba caches the kernels on disk; workers started with a cold cache would each
-    compile them for themselves (about 35 s each on this machine).
+    Requested before any test starts worker processes: workers started with a cold
+    numba cache would each compile the kernels for themselves.
     """
     from spider_solver.engine import warm_up
 

@@ -27,6 +27,8 @@ from spider_solver.errors import InvalidVariantError, SchedulerError
 from spider_solver.rules import GameCode
 from spider_solver.solver import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 
+pytestmark = pytest.mark.usefixtures("engine")
+
 # --------------------------------------------------------------------------- #
 # Stand-in tasks, run in worker processes
 # --------------------------------------------------------------------------- #

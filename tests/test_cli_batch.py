@@ -21,6 +21,8 @@ from click.testing import CliRunner
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
 
+pytestmark = pytest.mark.usefixtures("engine")
+
 EASY = ["--suits", "1", "--workers", "2", "--max-nodes", "300000", "--max-seconds", "30"]
 BATCH = 6
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from scripted_win import DECK_TEXT, WIN, WIN_TEXT, WITH_UNDOS
+from tests.rules.scripted_win import DECK_TEXT, WIN, WIN_TEXT, WITH_UNDOS
 
 from spider_solver.cli import cli
 from spider_solver.rules.cards import format_cards

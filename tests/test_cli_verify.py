@@ -17,6 +17,8 @@ from click.testing import CliRunner
 from spider_solver.cli import cli
 from spider_solver.rules import Deal, Variant
 
+pytestmark = pytest.mark.usefixtures("engine")
+
 CODE = "SP1-S2C-AAAAAAD"
 VERIFY_FIELDS = {"code", "status", "solution", "moves", "score", "nodes", "seconds"}
 

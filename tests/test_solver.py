@@ -16,6 +16,8 @@ from spider_solver.rules import RUN_BONUS, START_SCORE, Deal, GameCode, replay
 from spider_solver.rules.variant import Variant
 from spider_solver.solver import STATUSES, SolveResult, solve
 
+pytestmark = pytest.mark.usefixtures("engine")
+
 #: Enough for the deals below (each is won within about 2 million nodes).
 BUDGET = 3_000_000
 

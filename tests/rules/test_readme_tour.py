@@ -7,7 +7,7 @@ other sections can hold examples that need a catalog or a cluster.
 import doctest
 from pathlib import Path
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 SECTIONS = ("## Rules engine", "## Game codes and test vectors", "## Command line: show, replay")
 
 
@@ -31,6 +31,9 @@ def test_readme_rules_tour():
 
 
 def test_readme_opens_with_the_two_commands():
-    lines = README.read_text(encoding="utf-8").splitlines()
-    assert lines[5].startswith("pip install -e . && spider-solve --suits 4 --count 1000")
-    assert lines[6].startswith("pip install -e '.[test,cluster]' && python -m pytest -q")
+    """The first code block: one command installs and runs the main job, one the tests."""
+    text = README.read_text(encoding="utf-8")
+    assert text.index("```sh") < text.index("\n## ")
+    block = text.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert block[0].startswith("pip install -e . && spider-solve --suits 4 --count 1000")
+    assert block[1].startswith("pip install -e '.[test,cluster]' && python -m pytest -q")

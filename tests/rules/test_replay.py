@@ -1,7 +1,7 @@
 """The rules checker: replaying game logs and solutions, and scoring them."""
 
 import pytest
-from scripted_win import DECK_TEXT, LAYOUT, STOCK, WIN, WIN_TEXT, WITH_UNDOS
+from tests.rules.scripted_win import DECK_TEXT, LAYOUT, STOCK, WIN, WIN_TEXT, WITH_UNDOS
 
 from spider_solver.rules.board import Board
 from spider_solver.rules.cards import parse_cards

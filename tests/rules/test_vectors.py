@@ -9,7 +9,7 @@ from spider_solver.rules.cards import parse_cards
 from spider_solver.rules.codes import MAX_DEAL, GameCode
 from spider_solver.rules.variant import Variant
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 VECTORS = json.loads((DATA / "deal_vectors.json").read_text(encoding="utf-8"))
 
 
