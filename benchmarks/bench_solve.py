@@ -78,7 +78,7 @@ def startup_seconds(code: str) -> list[float]:
 
 def main() -> None:
     from spider_solver.rules import GameCode
-    from spider_solver.solver import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+    from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--suits", type=int, default=4)

@@ -1,9 +1,11 @@
--- The spider-solver catalog, schema version 1 (PRAGMA user_version = 1).
+-- The spider-solver catalog, schema version 2 (PRAGMA user_version = 2).
 --
 -- An SQLite database in WAL mode. PRAGMA application_id = 1397768515 (0x53503143, "SP1C")
 -- marks the file as a catalog; spider_solver/catalog.py refuses any other database, and a
--- user_version higher than the one it knows. tests/test_catalog.py checks that this file and
--- the SCHEMA string in catalog.py are the same text.
+-- user_version higher than the one it knows, and upgrades an older one in place, in one
+-- transaction (version 1 had no CHECK on reason; MIGRATIONS in catalog.py).
+-- tests/test_catalog.py checks that this file and the SCHEMA string in catalog.py are the
+-- same text.
 
 -- One row per game code: the best result found so far (see "replace rule" in the README).
 CREATE TABLE results (
@@ -19,10 +21,12 @@ CREATE TABLE results (
     seconds        REAL    NOT NULL,                    -- search time
     max_nodes      INTEGER NOT NULL,                    -- node budget of the search
     max_seconds    REAL,                                -- time budget; NULL for none
-    reason         TEXT    NOT NULL DEFAULT '',         -- why the search stopped: won, exhausted, nodes, seconds
+    reason         TEXT    NOT NULL                     -- why the search stopped (README, "Three honest outcomes")
+                   CHECK (reason IN ('won', 'exhausted', 'nodes', 'seconds', 'interrupted', 'widths', 'levels', 'proof-gave-up', 'rejected')),
     solver_version TEXT    NOT NULL,                    -- spider-solver version of the worker
     solved_at      TEXT    NOT NULL,                    -- UTC, ISO 8601: 2026-01-31T12:00:00Z
     CHECK (status <> 'verified' OR (solution <> '' AND moves IS NOT NULL AND score IS NOT NULL)),
+    CHECK ((status = 'verified') = (reason = 'won') AND (status = 'unwinnable') = (reason = 'exhausted')),
     UNIQUE (suits, rule, deal)
 );
 

@@ -6,8 +6,6 @@
 (Card.parse('8S'), Card.parse('TS'))
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from spider_solver.rules import (
     Board,
     Card,
@@ -20,14 +18,12 @@ from spider_solver.rules import (
     parse_action,
     replay,
 )
-from spider_solver.solver import SolveResult, solve
-
-try:
-    __version__ = version("spider-solver")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+from spider_solver.outcomes import ExitStatus, Reason, Status
+from spider_solver.verify import SolveResult, solve
+from spider_solver.version import __version__
 
 __all__ = [
-    "Board", "Card", "Deal", "DealRow", "GameCode", "Move", "SolveResult", "Undo", "Variant",
+    "Board", "Card", "Deal", "DealRow", "ExitStatus", "GameCode", "Move", "Reason", "SolveResult", "Status", "Undo",
+    "Variant",
     "__version__", "parse_action", "replay", "solve",
 ]

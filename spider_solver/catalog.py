@@ -40,24 +40,30 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from spider_solver.errors import CatalogError, SpiderError
+from spider_solver.errors import CatalogError
+from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
 from spider_solver.rules import MAX_DEAL, GameCode, Variant
-from spider_solver.solver import STATUSES, VERIFIED, SolveResult
+from spider_solver.verify import SolveResult
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: ``PRAGMA application_id`` of a catalog: "SP1C" in ASCII.
 APPLICATION_ID = 0x53503143
 DEFAULT_CATALOG = "spider-catalog.sqlite"
 
-#: The tables of schema version 1; ``data/catalog-schema.sql`` holds the same statements.
-SCHEMA = """\
+
+def _sql_list(values: Iterable[str]) -> str:
+    return ", ".join(f"'{value}'" for value in values)
+
+
+#: The tables of schema version 2; ``data/catalog-schema.sql`` holds the same statements.
+SCHEMA = f"""\
 -- One row per game code: the best result found so far (see "replace rule" in the README).
 CREATE TABLE results (
     code           TEXT    PRIMARY KEY,                 -- canonical game code, SP1-S4C-AAAAAAD
     suits          INTEGER NOT NULL CHECK (suits IN (1, 2, 4)),
     rule           TEXT    NOT NULL CHECK (rule IN ('classic', 'relaxed')),
     deal           INTEGER NOT NULL CHECK (deal >= 0),  -- the deal number the code encodes
-    status         TEXT    NOT NULL CHECK (status IN ('verified', 'unwinnable', 'unknown')),
+    status         TEXT    NOT NULL CHECK (status IN ({_sql_list(Status)})),
     solution       TEXT    NOT NULL DEFAULT '',         -- action notation, space separated; '' unless verified
     moves          INTEGER,                             -- actions in the solution (moves and deals)
     score          INTEGER,                             -- final score of the solution as the app counts it
@@ -65,10 +71,12 @@ CREATE TABLE results (
     seconds        REAL    NOT NULL,                    -- search time
     max_nodes      INTEGER NOT NULL,                    -- node budget of the search
     max_seconds    REAL,                                -- time budget; NULL for none
-    reason         TEXT    NOT NULL DEFAULT '',         -- why the search stopped: won, exhausted, nodes, seconds
+    reason         TEXT    NOT NULL                     -- why the search stopped (README, "Three honest outcomes")
+                   CHECK (reason IN ({_sql_list(Reason)})),
     solver_version TEXT    NOT NULL,                    -- spider-solver version of the worker
     solved_at      TEXT    NOT NULL,                    -- UTC, ISO 8601: 2026-01-31T12:00:00Z
     CHECK (status <> 'verified' OR (solution <> '' AND moves IS NOT NULL AND score IS NOT NULL)),
+    CHECK ((status = 'verified') = (reason = 'won') AND (status = 'unwinnable') = (reason = 'exhausted')),
     UNIQUE (suits, rule, deal)
 );
 
@@ -144,7 +152,7 @@ class Entry:
     suits: int
     rule: str
     deal: int
-    status: str
+    status: Status
     solution: tuple[str, ...]
     moves: int | None
     score: int | None
@@ -152,7 +160,7 @@ class Entry:
     seconds: float
     max_nodes: int
     max_seconds: float | None
-    reason: str
+    reason: Reason
     solver_version: str
     solved_at: str
 
@@ -160,15 +168,16 @@ class Entry:
     def from_row(cls, row: sqlite3.Row) -> Entry:
         data = dict(row)
         data["solution"] = tuple(data["solution"].split())
+        data["status"], data["reason"] = Status(data["status"]), Reason(data["reason"])
         return cls(**data)
 
     def to_dict(self) -> dict:
         """The export form: every column, ``solution`` as a list of action strings."""
         return {
             "code": self.code, "suits": self.suits, "rule": self.rule, "deal": self.deal,
-            "status": self.status, "moves": self.moves, "score": self.score, "solution": list(self.solution),
+            "status": str(self.status), "moves": self.moves, "score": self.score, "solution": list(self.solution),
             "nodes": self.nodes, "seconds": self.seconds, "max_nodes": self.max_nodes,
-            "max_seconds": self.max_seconds, "reason": self.reason, "solver_version": self.solver_version,
+            "max_seconds": self.max_seconds, "reason": str(self.reason), "solver_version": self.solver_version,
             "solved_at": self.solved_at,
         }
 
@@ -188,15 +197,28 @@ def row_values(result: SolveResult | Mapping[str, Any], *, solver_version: str, 
     """Check a result and turn it into the column values of ``results``."""
     data = result.to_dict() if isinstance(result, SolveResult) else dict(result)
     code = GameCode.parse(data.get("code") or "")
-    status = data.get("status")
-    if status not in STATUSES:
-        raise CatalogError(f"invalid status {status!r} for {str(code)!r}: expected one of {', '.join(STATUSES)}")
+    try:
+        status = Status(data.get("status"))
+    except ValueError:
+        raise CatalogError(
+            f"invalid status {data.get('status')!r} for {str(code)!r}: expected one of {', '.join(Status)}"
+        ) from None
+    default = DEFAULT_REASON.get(status)
+    try:
+        reason = Reason(data["reason"]) if data.get("reason") else default
+    except ValueError:
+        reason = None
+    if reason not in REASONS_BY_STATUS[status]:
+        raise CatalogError(
+            f"invalid reason {data.get('reason')!r} for a {status} result of {str(code)!r}: expected one of "
+            f"{', '.join(sorted(REASONS_BY_STATUS[status]))}"
+        )
     solution = data.get("solution") or ()
     if isinstance(solution, str):
         solution = solution.split()
     solution = [str(action) for action in solution]
     moves, score = data.get("moves"), data.get("score")
-    if status == VERIFIED:
+    if status is Status.VERIFIED:
         if not solution or score is None:
             raise CatalogError(f"verified result for {str(code)!r} has no solution or no score")
         moves = len(solution) if moves is None else int(moves)
@@ -204,13 +226,35 @@ def row_values(result: SolveResult | Mapping[str, Any], *, solver_version: str, 
         solution, moves, score = [], None, None
     max_seconds = data.get("max_seconds")
     return {
-        "code": str(code), "suits": code.suits, "rule": code.rule, "deal": code.number, "status": status,
+        "code": str(code), "suits": code.suits, "rule": code.rule, "deal": code.number, "status": str(status),
         "solution": " ".join(solution), "moves": moves, "score": None if score is None else int(score),
         "nodes": int(data.get("nodes") or 0), "seconds": float(data.get("seconds") or 0.0),
         "max_nodes": int(data["max_nodes"]), "max_seconds": None if max_seconds is None else float(max_seconds),
-        "reason": str(data.get("reason") or ""), "solver_version": str(data.get("solver_version") or solver_version),
+        "reason": str(reason), "solver_version": str(data.get("solver_version") or solver_version),
         "solved_at": str(data.get("solved_at") or solved_at),
     }
+
+
+#: Version 1 to 2: ``reason`` is one of :class:`Reason` and agrees with ``status``
+#: (CHECK constraints). A version-1 row keeps everything; its reason becomes ``won`` for
+#: a verified row, ``exhausted`` for an unwinnable one, and for an unknown one stays
+#: what it was if that is a reason of an unknown result, ``rejected`` if it said the
+#: rules engine refused the line, and ``widths`` otherwise (version 1 wrote no other).
+_UNKNOWN_REASONS = _sql_list(sorted(REASONS_BY_STATUS[Status.UNKNOWN]))
+MIGRATE_1_TO_2 = (
+    "ALTER TABLE results RENAME TO results_v1",
+    statements(SCHEMA)[0],
+    f"INSERT INTO results ({', '.join(COLUMNS)}) SELECT "
+    + ", ".join(c for c in COLUMNS[: COLUMNS.index("reason")])
+    + ", CASE WHEN status = 'verified' THEN 'won' WHEN status = 'unwinnable' THEN 'exhausted'"
+    f" WHEN reason IN ({_UNKNOWN_REASONS}) THEN reason WHEN reason LIKE 'rejected%' THEN 'rejected'"
+    " ELSE 'widths' END, "
+    + ", ".join(COLUMNS[COLUMNS.index("reason") + 1 :])
+    + " FROM results_v1",
+    "DROP TABLE results_v1",
+)
+#: The statements that bring a catalog of schema version N to N + 1.
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: MIGRATE_1_TO_2}
 
 
 class Catalog:
@@ -259,6 +303,8 @@ class Catalog:
             )
         elif version < 1:
             raise CatalogError(f"catalog {shown!r} has an unknown schema version {version}")
+        elif version < SCHEMA_VERSION:
+            self._migrate(shown, version)
         try:
             self.db.execute("PRAGMA journal_mode = WAL")
             # WAL with synchronous=NORMAL survives a killed process; a power cut may lose
@@ -276,6 +322,20 @@ class Catalog:
                 self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as error:
             raise CatalogError(f"cannot create catalog {shown!r}: {error}") from None
+
+    def _migrate(self, shown: str, version: int) -> None:
+        """Bring the schema from ``version`` to ``SCHEMA_VERSION`` in one transaction: a
+        failure, or a kill, leaves the file as it was."""
+        try:
+            with self.transaction():
+                for step in range(version, SCHEMA_VERSION):
+                    for statement in MIGRATIONS[step]:
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.Error as error:
+            raise CatalogError(
+                f"cannot upgrade catalog {shown!r} from schema version {version} to {SCHEMA_VERSION}: {error}"
+            ) from None
 
     # ------------------------------------------------------------------ #
 
@@ -318,7 +378,7 @@ class Catalog:
         the mapping (set by the worker that solved it) wins over the argument.
         """
         if solver_version is None:
-            from spider_solver import __version__ as solver_version
+            from spider_solver.version import __version__ as solver_version
         values = row_values(result, solver_version=solver_version, solved_at=solved_at or utc_now())
         try:
             with self.transaction() as db:
@@ -450,26 +510,4 @@ class Catalog:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
 
 
-def check_entry(entry: Entry) -> str | None:
-    """Replay a verified entry with the reference rules engine: None if it wins with the
-    stored move count and score, else what is wrong, in words."""
-    from spider_solver.rules import Deal, replay
-
-    try:
-        result = replay(Deal.from_code(entry.code), entry.solution)
-    except SpiderError as error:
-        return f"cannot replay: {error}"
-    if result.error is not None:
-        error = result.error
-        return f"action {error.index + 1} ({error.action!r}) refused: {error.message}"
-    if not result.won:
-        return (f"does not win: after {result.moves} actions {result.runs_removed} of 8 runs are removed "
-                f"and {result.stock_left} cards are in the stock")
-    if entry.moves != result.moves:
-        return f"wins, but in {result.moves} actions, not the {entry.moves} stored"
-    if entry.score != result.score:
-        return f"wins, but with score {result.score}, not the {entry.score} stored"
-    return None
-
-
-__all__ = ["APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "check_entry", "Entry", "Plan", "SCHEMA", "SCHEMA_VERSION"]
+__all__ = ["APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "MIGRATIONS", "Plan", "SCHEMA", "SCHEMA_VERSION"]

@@ -37,6 +37,14 @@ class IllegalActionError(SpiderError):
     """The action parses, but the position forbids it; the message gives the rule."""
 
 
+class InvalidBudgetError(SpiderError):
+    """A search budget out of range: no nodes, a negative, infinite or NaN number of seconds."""
+
+
+class InvalidOptionError(SpiderError):
+    """A command or batch option out of range: a negative count, no workers, a huge number."""
+
+
 class CatalogError(SpiderError):
     """A catalog file cannot be opened, is not a catalog, or is of a newer schema."""
 

@@ -10,22 +10,15 @@ import os
 
 import pytest
 
-from spider_solver.batch import (
-    EXIT_FAILED,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    InvalidOptionError,
-    Report,
-    batch_options,
-    exit_status,
-    percentile,
-    run_batch,
-    run_batch_command,
-)
+from click.testing import CliRunner
+
+from spider_solver.batch import Options, Report, Task, exit_status, run_batch
+from spider_solver.batch.report import percentile
 from spider_solver.catalog import Catalog
-from spider_solver.errors import InvalidVariantError, SchedulerError
-from spider_solver.rules import GameCode
-from spider_solver.solver import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+from spider_solver.cli import cli
+from spider_solver.errors import SchedulerError
+from spider_solver.outcomes import ExitStatus
+from spider_solver.rules import GameCode, Variant
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -59,53 +52,69 @@ def crash(code: str, max_nodes: int, max_seconds: float | None) -> dict:
     os._exit(3)  # a worker process dying under the executor
 
 
-def options(tmp_path, **overrides):
-    settings = {"suits": 1, "count": 6, "workers": 2, "catalog": tmp_path / "catalog.sqlite", "max_nodes": 1000,
+def options(tmp_path, *, suits=1, rule="classic", **overrides):
+    settings = {"count": 6, "workers": 2, "catalog": str(tmp_path / "catalog.sqlite"), "max_nodes": 1000,
                 "max_seconds": 5.0}
-    return batch_options(**(settings | overrides))
+    return Options(variant=Variant(suits=suits, rule=rule), **(settings | overrides))
+
+
+def batch(*args: str):
+    return CliRunner().invoke(cli, list(args))
 
 
 # --------------------------------------------------------------------------- #
-# Options
+# Options: checked by the command line's parameter types, once
 # --------------------------------------------------------------------------- #
 
 
 def test_defaults():
-    chosen = batch_options()
+    chosen = Options()
     assert (chosen.variant.suits, chosen.variant.rule, chosen.count, chosen.start) == (4, "classic", 100, None)
-    assert chosen.workers == (os.cpu_count() or 1) and not chosen.workers_given
-    assert chosen.catalog == "spider-catalog.sqlite"
-    assert (chosen.max_nodes, chosen.max_seconds) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS)
-    assert batch_options(suits=1, rule="relaxed").variant.rule == "classic"  # one suit: one rule
+    assert chosen.workers is None and chosen.catalog == "spider-catalog.sqlite"
+    assert (chosen.max_nodes, chosen.max_seconds) == (25_000_000, 30.0)
 
 
-@pytest.mark.parametrize("given, error, message", [
-    ({"suits": 3}, InvalidVariantError, "unknown suit count 3: expected 1, 2 or 4"),
-    ({"rule": "spider"}, InvalidVariantError, "unknown rule 'spider'"),
-    ({"count": -1}, InvalidOptionError, "invalid count -1: expected 0 or more"),
-    ({"workers": 0}, InvalidOptionError, "invalid workers 0"),
-    ({"max_nodes": 0}, InvalidOptionError, "invalid max-nodes 0"),
-    ({"max_seconds": -1.0}, InvalidOptionError, "invalid max-seconds -1.0"),
-    ({"start": -5}, InvalidOptionError, "invalid start -5"),
-    ({"start": 2**35 - 2, "count": 5}, InvalidOptionError, "the last deal number is 34359738367"),
-    ({"scheduler": " "}, InvalidOptionError, "invalid scheduler"),
+@pytest.mark.parametrize("args, message", [
+    (["--suits", "3"], "'3' is not one of '1', '2', '4'"),
+    (["--rule", "spider"], "'spider' is not one of 'classic', 'relaxed'"),
+    (["--count", "-1"], "-1 is not in the range 0 to 34,359,738,368"),
+    (["--count", "9" * 5000], "'999999999999999999999999'... is not a whole number"),
+    (["--workers", "0"], "0 is not in the range 1 to 1,024"),
+    (["--max-nodes", "0"], "0 is not in the range 1 to 1,000,000,000,000,000"),
+    (["--max-nodes", "10000000000000000"], "not in the range 1 to 1,000,000,000,000,000"),
+    (["--max-seconds", "-1"], "'-1' is not a number of seconds"),
+    (["--max-seconds", "nan"], "'nan' is not a number of seconds"),
+    (["--max-seconds", "inf"], "'inf' is not a number of seconds"),
+    (["--max-seconds", "1e999"], "'1e999' is not a number of seconds"),
+    (["--start", "-5"], "-5 is not in the range 0 to 34,359,738,367"),
+    (["--start", str(2**35 - 2), "--count", "5"], "goes past the last deal number 34359738367"),
+    (["--scheduler", " "], "expected an address such as tcp://HOST:8786"),
 ])
-def test_bad_options_are_refused_with_a_message(given, error, message):
-    with pytest.raises(error, match=message.replace("(", r"\(")):
-        batch_options(**given)
+def test_bad_options_are_refused_with_one_line(tmp_path, args, message):
+    result = batch(*args, "--catalog", str(tmp_path / "c.sqlite"))
+    assert result.exit_code == ExitStatus.BAD_INPUT
+    lines = result.output.splitlines()
+    assert lines[0].startswith("error: ") and message in lines[0], result.output
+    assert len(lines) <= 2 and "Traceback" not in result.output
+    assert not (tmp_path / "c.sqlite").exists()
 
 
-def test_zero_seconds_means_no_time_limit():
-    assert batch_options(max_seconds=0).max_seconds is None
-    assert batch_options(max_seconds=2.5).max_seconds == 2.5
+def test_zero_seconds_means_no_time_limit(tmp_path, monkeypatch):
+    seen = []
+    monkeypatch.setattr("spider_solver.batch.run_batch", lambda options: seen.append(options) or Report())
+    assert batch("--max-seconds", "0", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
+    assert batch("--max-seconds", "2.5", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
+    assert batch("--suits", "1", "--rule", "relaxed", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
+    assert [o.max_seconds for o in seen] == [None, 2.5, 30.0]
+    assert seen[2].variant.rule == "classic"  # one suit: one rule
 
 
 def test_unreachable_scheduler_fails_before_planning(tmp_path):
     with pytest.raises(SchedulerError, match=r"cannot reach the scheduler 'tcp://127\.0\.0\.1:1'"):
-        run_batch_command(suits=1, count=3, catalog=tmp_path / "c.sqlite", scheduler="tcp://127.0.0.1:1", quiet=True)
+        run_batch(options(tmp_path, scheduler="tcp://127.0.0.1:1", quiet=True))
     with pytest.raises(SchedulerError, match="invalid scheduler address 'nowhere'"):
-        run_batch_command(suits=1, count=3, catalog=tmp_path / "c.sqlite", scheduler="nowhere", quiet=True)
-    with Catalog(tmp_path / "c.sqlite") as catalog:
+        run_batch(options(tmp_path, scheduler="nowhere", quiet=True))
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
         assert catalog.pending() == []
 
 
@@ -150,8 +159,8 @@ def test_summary_of_an_empty_batch():
 
 def test_a_failing_deal_is_reported_and_stays_pending(tmp_path):
     stream = io.StringIO()
-    report = run_batch(options(tmp_path), stream=stream, task=stand_in)
-    assert report.failed == ["SP1-S1C-AAAAAAD"] and exit_status(report) == EXIT_FAILED
+    report = run_batch(options(tmp_path), stream=stream, task=Task(stand_in))
+    assert report.failed == ["SP1-S1C-AAAAAAD"] and exit_status(report) == ExitStatus.NOT_WON
     text = stream.getvalue()
     assert "error: SP1-S1C-AAAAAAD failed in a worker: RuntimeError: engine bug on deal 3" in text
     assert "failed            1  (left pending)" in text
@@ -162,8 +171,8 @@ def test_a_failing_deal_is_reported_and_stays_pending(tmp_path):
         assert catalog.pending() == ["SP1-S1C-AAAAAAD"]
 
     # The next run takes the failed deal over first, then carries on after deal 5.
-    report = run_batch(options(tmp_path, count=2, quiet=True), stream=stream, task=stand_in_fixed)
-    assert (report.resumed, report.done, exit_status(report)) == (1, 2, EXIT_OK)
+    report = run_batch(options(tmp_path, count=2, quiet=True), stream=stream, task=Task(stand_in_fixed))
+    assert (report.resumed, report.done, exit_status(report)) == (1, 2, ExitStatus.OK)
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
         assert [entry.deal for entry in catalog.entries()] == [0, 1, 2, 3, 4, 5, 6]
         assert catalog.pending() == []
@@ -171,14 +180,14 @@ def test_a_failing_deal_is_reported_and_stays_pending(tmp_path):
 
 def test_quiet_prints_no_bar_and_no_summary(tmp_path):
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, count=3, quiet=True), stream=stream, task=stand_in)
+    report = run_batch(options(tmp_path, count=3, quiet=True), stream=stream, task=Task(stand_in))
     assert report.done == 3 and stream.getvalue() == ""
 
 
 def test_a_dead_worker_stops_the_batch_and_keeps_the_catalog(tmp_path):
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, count=4), stream=stream, task=crash)
-    assert report.broken is not None and report.done == 0 and exit_status(report) == EXIT_FAILED
+    report = run_batch(options(tmp_path, count=4), stream=stream, task=Task(crash))
+    assert report.broken is not None and report.done == 0 and exit_status(report) == ExitStatus.NOT_WON
     assert "error: the worker pool broke" in stream.getvalue()
     assert "4 deals not solved, left pending for the next run" in stream.getvalue()
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
@@ -186,7 +195,7 @@ def test_a_dead_worker_stops_the_batch_and_keeps_the_catalog(tmp_path):
 
 
 def test_interrupted_report_exits_130():
-    assert exit_status(Report(interrupted=True)) == EXIT_INTERRUPTED
+    assert exit_status(Report(interrupted=True)) == ExitStatus.INTERRUPTED
 
 
 # --------------------------------------------------------------------------- #
@@ -198,9 +207,10 @@ def test_batch_on_a_local_dask_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
                                   dashboard_address=None) as cluster:
-        status = run_batch_command(suits=1, count=3, catalog=tmp_path / "dask.sqlite", max_nodes=200_000,
-                                   max_seconds=20.0, scheduler=cluster.scheduler_address, quiet=True)
-    assert status == EXIT_OK
+        report = run_batch(Options(variant=Variant(1), count=3, catalog=str(tmp_path / "dask.sqlite"),
+                                   max_nodes=200_000, max_seconds=20.0, scheduler=cluster.scheduler_address,
+                                   quiet=True))
+    assert exit_status(report) == ExitStatus.OK
     with Catalog(tmp_path / "dask.sqlite") as catalog:
         entries = list(catalog.entries())
         assert [entry.deal for entry in entries] == [0, 1, 2] and catalog.pending() == []
@@ -216,8 +226,8 @@ def interrupted_search(code: str, max_nodes: int, max_seconds: float | None) -> 
 
 def test_an_interrupted_search_is_not_stored_as_unknown(tmp_path):
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, count=2), stream=stream, task=interrupted_search)
-    assert report.done == 0 and exit_status(report) == EXIT_FAILED
+    report = run_batch(options(tmp_path, count=2), stream=stream, task=Task(interrupted_search))
+    assert report.done == 0 and exit_status(report) == ExitStatus.NOT_WON
     assert "2 deals not solved, left pending for the next run" in stream.getvalue()
     assert "warning: the search of SP1-S1C-AAAAAAA was interrupted in its worker; it stays pending" in stream.getvalue()
     with Catalog(tmp_path / "catalog.sqlite") as catalog:

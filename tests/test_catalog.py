@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from spider_solver.catalog import APPLICATION_ID, SCHEMA_VERSION, Catalog, statements
+from spider_solver.catalog import APPLICATION_ID, COLUMNS, SCHEMA, SCHEMA_VERSION, Catalog, statements
+from spider_solver.outcomes import Reason, Status
 from spider_solver.errors import CatalogError
 from spider_solver.rules import GameCode, Variant
-from spider_solver.solver import SolveResult
+from spider_solver.verify import SolveResult
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 CODE = "SP1-S4C-AAAAAAD"
@@ -187,7 +188,7 @@ def test_the_best_of_many_results_survives_any_order(catalog):
 
 
 def test_record_keeps_only_verified_solutions_and_checks_input(catalog):
-    catalog.record(SolveResult(CODE, "unknown", solution=("1>2",), moves=1, score=5, max_nodes=5))
+    catalog.record(SolveResult(CODE, "unknown", solution=("1>2",), moves=1, score=5, max_nodes=5, reason="nodes"))
     assert catalog.get(CODE).solution == () and catalog.get(CODE).moves is None
     with pytest.raises(CatalogError, match="invalid status"):
         catalog.record({"code": CODE, "status": "solved", "max_nodes": 5})
@@ -219,7 +220,7 @@ def plan(db: Catalog, count: int, variant: Variant = ONE_SUIT, **options):
 def finish(db: Catalog, codes, **budget) -> None:
     for code in codes:
         db.record(SolveResult(code, "unknown", max_nodes=budget.get("max_nodes", 1000),
-                              max_seconds=budget.get("max_seconds", 10.0)))
+                              max_seconds=budget.get("max_seconds", 10.0), reason="nodes"))
 
 
 def test_runs_continue_after_the_highest_deal(catalog):
@@ -259,8 +260,8 @@ def test_variants_are_planned_independently(catalog):
 
 
 def test_explicit_start_skips_settled_deals(catalog):
-    catalog.record(SolveResult("SP1-S1C-AAAAAKA", "unknown", max_nodes=1000, max_seconds=10.0))   # 320
-    catalog.record(SolveResult("SP1-S1C-AAAAAKB", "unknown", max_nodes=100, max_seconds=10.0))    # 321, smaller
+    catalog.record(SolveResult("SP1-S1C-AAAAAKA", "unknown", max_nodes=1000, max_seconds=10.0, reason="nodes"))   # 320
+    catalog.record(SolveResult("SP1-S1C-AAAAAKB", "unknown", max_nodes=100, max_seconds=10.0, reason="nodes"))    # 321, smaller
     catalog.record(SolveResult("SP1-S1C-AAAAAKC", "unwinnable", max_nodes=10, max_seconds=1.0))   # 322, a proof
     catalog.record(SolveResult("SP1-S1C-AAAAAKD", "verified", ("D",), moves=1, score=1, max_nodes=1000,
                                max_seconds=None))                                                    # 323
@@ -281,3 +282,83 @@ def test_plan_refuses_to_run_past_the_last_deal(catalog):
     with pytest.raises(CatalogError, match="last deal number"):
         plan(catalog, 3, start=2**35 - 2)
     assert catalog.pending() == []
+
+
+# --------------------------------------------------------------------------- #
+# Typed outcomes and schema migrations
+# --------------------------------------------------------------------------- #
+
+V1 = Path(__file__).resolve().parent / "fixtures" / "catalog-v1.sql"
+
+
+def version_1_catalog(path: Path) -> list[tuple]:
+    """A catalog as spider-solver 0.1.0 wrote it (schema version 1); returns its rows."""
+    db = sqlite3.connect(path)
+    db.executescript(V1.read_text(encoding="utf-8"))
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    rows = db.execute("SELECT * FROM results ORDER BY code").fetchall()
+    db.close()
+    return rows
+
+
+def test_a_version_1_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
+    path = tmp_path / "old.sqlite"
+    before = version_1_catalog(path)
+    with Catalog(path, create=False) as db:
+        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        after = [tuple(row) for row in db.db.execute("SELECT * FROM results ORDER BY code")]
+        assert db.pending() == ["SP1-S4C-AAAAAAE"] and db.integrity() == "ok"
+        statuses = {entry.status for entry in db.entries()}
+    assert statuses == set(Status)
+    reason = COLUMNS.index("reason")
+    # Every column of every row is kept; only reasons that version 2 does not know change.
+    assert [row[:reason] + row[reason + 1:] for row in after] == [row[:reason] + row[reason + 1:] for row in before]
+    assert {row[0]: row[reason] for row in after} == {
+        "SP1-S1C-AAAAAAA": "exhausted", "SP1-S2R-AAAAAAA": "rejected", "SP1-S2R-AAAAAAB": "widths",
+        "SP1-S4C-AAAAAAA": "won", "SP1-S4C-AAAAAAB": "nodes", "SP1-S4C-AAAAAAC": "seconds",
+        "SP1-S4C-AAAAAAD": "widths",
+    }
+    # The upgraded file is exactly a version-2 catalog.
+    Catalog(tmp_path / "new.sqlite").close()
+    query = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY name"
+    assert sqlite3.connect(path).execute(query).fetchall() == sqlite3.connect(tmp_path / "new.sqlite").execute(
+        query).fetchall()
+
+
+def test_a_failed_upgrade_leaves_the_file_as_it_was(tmp_path, monkeypatch):
+    import spider_solver.catalog as catalog_module
+
+    path = tmp_path / "old.sqlite"
+    before = version_1_catalog(path)
+    broken = catalog_module.MIGRATE_1_TO_2[:-1] + ("DROP TABLE no_such_table",)
+    monkeypatch.setitem(catalog_module.MIGRATIONS, 1, broken)
+    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 1 to 2"):
+        Catalog(path, create=False)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert db.execute("SELECT * FROM results ORDER BY code").fetchall() == before
+
+
+@pytest.mark.parametrize("status, reason", [
+    ("verified", "nodes"), ("unwinnable", "won"), ("unknown", "won"), ("unknown", "exhausted"), ("unknown", "cut"),
+])
+def test_the_schema_refuses_a_reason_that_does_not_fit_the_status(tmp_path, status, reason):
+    with Catalog(tmp_path / "c.sqlite") as db:
+        with pytest.raises(CatalogError, match=f"invalid reason '{reason}' for a {status} result"):
+            db.record({"code": CODE, "status": status, "solution": ["D"], "score": 1, "max_nodes": 1,
+                       "reason": reason})
+        # The CHECK constraints refuse it even past record()'s own check.
+        values = {c: None for c in COLUMNS} | {
+            "code": CODE, "suits": 4, "rule": "classic", "deal": 3, "status": status, "solution": "D", "moves": 1,
+            "score": 1, "nodes": 1, "seconds": 0.0, "max_nodes": 1, "reason": reason, "solver_version": "x",
+            "solved_at": "now"}
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+            db.db.execute(f"INSERT INTO results ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+                          tuple(values.values()))
+
+
+def test_the_schema_lists_every_status_and_reason():
+    assert f"status IN ({', '.join(repr(str(s)) for s in Status)})" in SCHEMA
+    assert f"reason IN ({', '.join(repr(str(r)) for r in Reason)})" in SCHEMA

@@ -103,7 +103,7 @@ def test_show_bad_code(code, words):
 def test_show_needs_a_code():
     result = run("show")
     assert result.exit_code == 2
-    assert "Missing argument 'CODE'" in result.stderr
+    assert "error: missing argument 'CODE'" in result.stderr
 
 
 # -- replay -----------------------------------------------------------------------
@@ -257,7 +257,7 @@ def test_replay_the_rule_of_an_explicit_deck():
          "error: invalid deal: invalid card 'KX': the suit must be one of S H D C"),
         ([], "missing the game CODE (or --deck with an explicit deal)"),
         (["SP1-S1C-AAAAAAA", "--deck", DECK_TEXT], "give either a game CODE or --deck, not both"),
-        (["--deck", DECK_TEXT, "--suits", "3"], "Invalid value for '--suits'"),
+        (["--deck", DECK_TEXT, "--suits", "3"], "error: invalid value for '--suits'"),
     ],
 )
 def test_replay_bad_input_exits_2(args, words):

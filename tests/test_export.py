@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
-from spider_solver.solver import SolveResult
+from spider_solver.verify import SolveResult
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -115,7 +115,7 @@ def test_empty_export_is_an_empty_list(tmp_path):
     (["--catalog", "{missing}"], "error: no catalog at"),
     (["--catalog", "{text}"], "is not a spider-solver catalog"),
     (["--catalog", "{catalog}", "-o", "{tmp}/no/such/dir/out.json"], "error: no such directory"),
-    (["--catalog", "{catalog}", "--format", "xml"], "Invalid value for '--format'"),
+    (["--catalog", "{catalog}", "--format", "xml"], "error: invalid value for '--format'"),
 ])
 def test_bad_input_exits_2_without_a_traceback(catalog, tmp_path, args, message):
     text = tmp_path / "notes.txt"

@@ -59,6 +59,7 @@ WARM_UP_CODE = "SP1-S1C-AAAAAAB"
 
 def warm_up() -> None:
     """Compile (first time) or load (later) every kernel by solving a small deal to a win."""
-    from spider_solver.solver import solve
+    from spider_solver.engine.driver import run_search
+    from spider_solver.rules import Deal
 
-    solve(WARM_UP_CODE, max_nodes=1_000_000, max_seconds=None)
+    run_search(Deal.from_code(WARM_UP_CODE), max_nodes=1_000_000, max_seconds=None)

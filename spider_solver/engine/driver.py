@@ -9,8 +9,10 @@ and never cut a level, the search-mode move set is exhausted; the driver then
 runs ``MODE_ALL`` with no width limit, a breadth-first search of the whole game,
 which either wins or proves the deal unwinnable.
 
-A line found is shortened (:mod:`spider_solver.engine.shorten`) and replayed on
-the reference rules engine; only then is the deal called verified.
+A line found is shortened (:mod:`spider_solver.engine.shorten`) and returned as
+an :class:`EngineResult`; the engine decides nothing more.
+:mod:`spider_solver.verify` replays the line on the reference rules engine, and only
+then is the deal called verified.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from spider_solver.outcomes import Reason
 from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
 from spider_solver.engine.search import STEP_OUT_OF_NODES, STEP_OVERFLOW, STEP_WON, step_level
@@ -204,13 +207,31 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     return attempt
 
 
+@dataclass(frozen=True)
+class EngineResult:
+    """What the engine found; the verification layer decides what it proves.
+
+    ``actions`` is the shortened winning line in action notation (None if no line was
+    found); ``reason`` says why the search stopped (``Reason.WON`` with a line,
+    ``Reason.EXHAUSTED`` when the exhaustive search proved there is none).
+    """
+
+    actions: tuple[str, ...] | None
+    reason: Reason
+    nodes: int
+    seconds: float
+    attempts: tuple[dict, ...] = ()
+
+
+#: The reason a solve ends with when its last attempt ended this way and no width is left.
+_FINAL_REASON = {"cut": Reason.WIDTHS, "levels": Reason.LEVELS, "exhausted": Reason.WIDTHS}
+
+
 def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty: bool = False,
                progress: bool = False, widths: tuple[int, ...] | None = None,
-               weights: np.ndarray = DEFAULT_WEIGHTS):
-    """Solve ``deal`` within the budget; see :func:`spider_solver.solver.solve`."""
-    from spider_solver.rules import replay
-    from spider_solver.solver import UNKNOWN, UNWINNABLE, VERIFIED, SolveResult
-
+               weights: np.ndarray = DEFAULT_WEIGHTS) -> EngineResult:
+    """Search ``deal`` within the budget: a widening series of beams, then (when a beam
+    spent its move set without dropping a position) the exhaustive search."""
     started = time.perf_counter()
     game = Game.from_deal(deal, deal_on_empty=deal_on_empty)
     bar = None
@@ -220,7 +241,7 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
         bar = tqdm(total=max_nodes, unit="node", unit_scale=True, desc=deal.name, file=sys.stderr, leave=False)
     budget = Budget(max_nodes, max_seconds, bar)
     attempts: list[Attempt] = []
-    status, reason, line = UNKNOWN, "", None
+    reason, line = Reason.WIDTHS, None
     try:
         schedule = [(w, MODE_SEARCH) for w in (widths or WIDTHS[deal.variant.suits])]
         i = 0
@@ -232,44 +253,29 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
                            max_levels=MAX_LEVELS if mode == MODE_SEARCH else UNLIMITED)
             attempts.append(attempt)
             if attempt.outcome == "won":
-                line = attempt.moves
+                line, reason = attempt.moves, Reason.WON
                 break
             if attempt.outcome in ("nodes", "seconds", "interrupted"):
-                reason = attempt.outcome
+                reason = Reason(attempt.outcome)
+                break
+            if mode == MODE_ALL:
+                reason = Reason.EXHAUSTED if attempt.outcome == "exhausted" else Reason.PROOF_GAVE_UP
                 break
             if attempt.outcome == "exhausted":
-                if mode == MODE_ALL:
-                    status, reason = UNWINNABLE, "exhausted"
-                    break
                 # The narrow move set is spent without a cut: search everything.
                 schedule = schedule[: i + 1] + [(UNLIMITED, MODE_ALL)]
+            reason = _FINAL_REASON[attempt.outcome]
             i += 1
-        else:
-            reason = reason or "widths"
     finally:
         if bar is not None:
             bar.close()
-    solution: tuple[str, ...] = ()
-    moves = score = None
+    actions = None
     if line is not None:
-        line = shorten(game, line)
-        result = replay(deal, [str(a) for a in game.actions(line)], deal_on_empty=deal_on_empty, undo_limit=0)
-        if result.won:
-            status, reason = VERIFIED, "won"
-            solution, moves, score = result.played, result.moves, result.score
-        else:  # pragma: no cover - the engines disagree; never call that verified
-            reason = f"rejected by the rules checker: {result.error}"
-            print(f"warning: {deal.name}: the engine's line was {reason}", file=sys.stderr)
-    return SolveResult(
-        code=str(deal.code) if deal.code else None,
-        status=status,
-        solution=tuple(solution),
-        moves=moves,
-        score=score,
+        actions = tuple(str(action) for action in game.actions(shorten(game, line)))
+    return EngineResult(
+        actions=actions,
+        reason=reason,
         nodes=budget.nodes,
         seconds=round(time.perf_counter() - started, 4),
-        max_nodes=max_nodes,
-        max_seconds=max_seconds,
-        reason=reason,
         attempts=tuple(a.summary() for a in attempts),
     )

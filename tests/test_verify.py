@@ -14,7 +14,8 @@ import pytest
 from spider_solver.errors import SpiderError
 from spider_solver.rules import RUN_BONUS, START_SCORE, Deal, GameCode, replay
 from spider_solver.rules.variant import Variant
-from spider_solver.solver import STATUSES, SolveResult, solve
+from spider_solver.outcomes import Status
+from spider_solver.verify import SolveResult, solve
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -62,7 +63,8 @@ def test_the_driver_widens_the_beam_until_it_wins():
     from spider_solver.engine.driver import run_search
 
     result = run_search(Deal.from_code(WIDENS), max_nodes=BUDGET, max_seconds=None, widths=(1, 2, 128))
-    assert_wins(Deal.from_code(WIDENS), result)
+    assert result.reason == "won" and result.actions is not None
+    assert replay(Deal.from_code(WIDENS), result.actions, undo_limit=0).won
     widths = [a["width"] for a in result.attempts]
     assert len(widths) >= 2 and widths == sorted(widths) and len(set(widths)) == len(widths)
     assert [a["outcome"] for a in result.attempts][-1] == "won"
@@ -116,7 +118,7 @@ def test_to_dict():
     assert set(data) == {"code", "status", "solution", "moves", "score", "nodes", "seconds", "max_nodes",
                          "max_seconds", "reason", "attempts"}
     assert data["code"] == "SP1-S2C-AAAAAAD"
-    assert data["status"] in STATUSES and data["status"] == "verified"
+    assert type(data["status"]) is str and data["status"] == Status.VERIFIED == "verified"
     assert data["solution"] == list(result.solution) and isinstance(data["solution"], list)
     assert all(isinstance(token, str) for token in data["solution"])
     assert (data["moves"], data["score"], data["nodes"]) == (result.moves, result.score, result.nodes)

@@ -1,0 +1,155 @@
+"""The executors a batch runs on: local ``spawn`` processes, or a Dask cluster.
+
+One code path for this machine and a cluster: everything goes through a
+:class:`concurrent.futures.Executor`. Locally it is a
+:class:`~concurrent.futures.ProcessPoolExecutor` of ``spawn`` workers; with
+``--scheduler ADDRESS`` it is ``distributed.Client(ADDRESS).get_executor()``, and the
+results still come back to the main process to be written into the local catalog. At
+most ``slots`` deals are in flight at a time (twice the workers), so an interrupted
+run loses at most those.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from spider_solver.errors import SchedulerError
+
+#: Seconds to wait for a Dask scheduler to answer.
+SCHEDULER_TIMEOUT = 10.0
+#: Seconds to wait for a terminated local worker to end.
+STOP_TIMEOUT = 5.0
+
+
+@dataclass
+class Pool:
+    """An executor, how many deals to keep in flight on it, and how to stop it."""
+
+    executor: Executor
+    slots: int
+    where: str
+    client: Any = None
+    #: Local worker processes: the children that were not there before the pool started.
+    _before: frozenset[int] = field(default_factory=frozenset, repr=False)
+
+    def workers(self) -> list[multiprocessing.Process]:
+        """The pool's local worker processes still alive."""
+        return [child for child in multiprocessing.active_children() if child.pid not in self._before]
+
+    def stop(self) -> None:
+        """Cancel what is queued and stop the deals in flight now."""
+        if self.client is not None:
+            self.executor.shutdown(wait=False)
+            self.client.close()
+            return
+        processes = self.workers()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(STOP_TIMEOUT)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True)
+        if self.client is not None:
+            self.client.close()
+
+
+def init_worker(parent: int, warm: Callable[[], None] | None) -> None:
+    """Initializer of the local worker processes.
+
+    Ctrl-C reaches the whole process group; the workers ignore it and the parent
+    stops them. A worker also dies with its parent, even after ``kill -9``.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
+    if warm is not None:
+        warm()
+
+
+def die_with_parent(parent: int) -> None:
+    """End this process when process ``parent`` ends (prctl on Linux, else a watcher thread)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            if libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # the parent died before prctl
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def local_pool(workers: int, *, warm: Callable[[], None] | None = None) -> Pool:
+    """``workers`` fresh (``spawn``) processes: no SQLite connection or thread is inherited."""
+    before = frozenset(child.pid for child in multiprocessing.active_children() if child.pid is not None)
+    executor = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=init_worker,
+        initargs=(os.getpid(), warm),
+    )
+    return Pool(executor, slots=2 * workers, where=f"{workers} worker process{'es' if workers != 1 else ''}",
+                _before=before)
+
+
+def cluster_pool(address: str, workers: int | None) -> Pool:
+    """Connect to the Dask scheduler at ``address``; SchedulerError if that fails."""
+    try:
+        import distributed
+    except ImportError:
+        raise SchedulerError(
+            f"--scheduler {address!r} needs dask.distributed: pip install 'spider-solver[cluster]'"
+        ) from None
+    probe(address)
+    try:
+        client = distributed.Client(address, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
+    except (OSError, ValueError, TimeoutError) as error:
+        raise SchedulerError(f"cannot reach the scheduler {address!r}: {error}") from None
+    try:
+        threads = sum(client.nthreads().values())
+    except Exception:
+        threads = 0
+    slots = 2 * workers if workers is not None else max(4, 2 * threads)
+    return Pool(client.get_executor(pure=False), slots=slots, where=f"the Dask cluster at {address}", client=client)
+
+
+def probe(address: str) -> None:
+    """Fail fast, with a plain message, when nothing listens at a TCP address."""
+    text = address.strip()
+    if "://" in text:
+        protocol, _, rest = text.partition("://")
+        if protocol not in ("tcp", "tls"):
+            return
+    else:
+        rest = text
+    host, colon, port = rest.rpartition(":")
+    if not colon or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+        raise SchedulerError(f"invalid scheduler address {address[:80]!r}: expected HOST:PORT or tcp://HOST:PORT")
+    host = host.strip("[]") or "localhost"
+    try:
+        socket.create_connection((host, int(port)), timeout=SCHEDULER_TIMEOUT).close()
+    except (OSError, UnicodeError, ValueError) as error:
+        raise SchedulerError(f"cannot reach the scheduler {address[:80]!r}: {getattr(error, 'strerror', None) or error}") from None
+
+
+__all__ = ["Pool", "cluster_pool", "die_with_parent", "init_worker", "local_pool", "probe"]

@@ -1,0 +1,97 @@
+"""The figures of a batch and the summary table printed at its end."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from spider_solver.outcomes import Status
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile of a non-empty list."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def format_seconds(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:.1f} s"
+    minutes, seconds = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min {seconds:02d} s"
+
+
+@dataclass
+class Report:
+    """What a batch did; ``summary()`` is the table printed at the end."""
+
+    planned: int = 0
+    resumed: int = 0
+    skipped: int = 0
+    statuses: Counter = field(default_factory=Counter)
+    seconds: list[float] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
+    #: Results that added or improved a catalog row / that the catalog already beat.
+    stored: int = 0
+    kept: int = 0
+    failed: list[str] = field(default_factory=list)
+    #: Why the executor broke (a worker process died), if it did.
+    broken: str | None = None
+    interrupted: bool = False
+    wall: float = 0.0
+
+    @property
+    def done(self) -> int:
+        return sum(self.statuses.values())
+
+    def add(self, data: dict, stored: bool) -> None:
+        self.statuses[Status(data["status"])] += 1
+        self.seconds.append(float(data.get("seconds") or 0.0))
+        if data["status"] == Status.VERIFIED:
+            self.lengths.append(int(data.get("moves") or len(data.get("solution") or ())))
+        if stored:
+            self.stored += 1
+        else:
+            self.kept += 1
+
+    def postfix(self) -> dict:
+        return {"verified": self.statuses[Status.VERIFIED], "unwinnable": self.statuses[Status.UNWINNABLE],
+                "unknown": self.statuses[Status.UNKNOWN]}
+
+    def summary(self) -> str:
+        done = self.done
+        notes = []
+        if self.resumed:
+            notes.append(f"{self.resumed} resumed")
+        if self.skipped:
+            notes.append(f"{self.skipped} skipped, already settled")
+        if done < self.planned:
+            notes.append(f"{self.planned - done} not done")
+        verified = self.statuses[Status.VERIFIED]
+        share = f"{100.0 * verified / done:.1f}%" if done else "-"
+        if self.seconds:
+            timing = (f"median {percentile(self.seconds, 0.5):.3f}  "
+                      f"p90 {percentile(self.seconds, 0.9):.3f}  max {max(self.seconds):.3f}")
+        else:
+            timing = "-"
+        length = f"median {percentile(self.lengths, 0.5):g}" if self.lengths else "-"
+        rate = f"  ({done / self.wall:.2f} deals/s)" if self.wall > 0 and done else ""
+        rows = [
+            ("deals", f"{done}" + (f"  ({', '.join(notes)})" if notes else "")),
+            ("verified", f"{verified}  ({share})"),
+            ("unwinnable", f"{self.statuses[Status.UNWINNABLE]}"),
+            ("unknown", f"{self.statuses[Status.UNKNOWN]}"),
+            ("seconds per deal", timing),
+            ("solution length", length),
+            ("catalog", f"{self.stored} added or improved, {self.kept} kept as they were"),
+            ("wall time", format_seconds(self.wall) + rate),
+        ]
+        if self.failed:
+            rows.insert(4, ("failed", f"{len(self.failed)}  (left pending)"))
+        width = max(len(name) for name, _ in rows)
+        return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
+
+
+__all__ = ["Report", "format_seconds", "percentile"]

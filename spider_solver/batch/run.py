@@ -1,0 +1,190 @@
+"""The batch loop: plan, keep the workers busy, write each result as it arrives.
+
+Ctrl-C and SIGTERM stop the run the same way: no more submissions, queued deals
+cancelled, workers stopped, the results already received kept (and those that
+finished meanwhile written), exit status 130. A second signal stops at once. The
+deals not finished stay in the catalog's ``pending`` table and the next run takes
+them over.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence, TextIO
+
+from spider_solver.batch.pools import Pool, cluster_pool, local_pool
+from spider_solver.batch.report import Report
+from spider_solver.batch.signals import StopRequest, catch_signals
+from spider_solver.batch.task import SOLVE, Task
+from spider_solver.catalog import DEFAULT_CATALOG, Catalog
+from spider_solver.outcomes import ExitStatus, Reason
+from spider_solver.rules import Variant
+from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+
+
+def _all_cores() -> int:
+    return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Options:
+    """A batch, its options checked and normalised (by the command line's parameter types).
+
+    ``max_seconds`` None means no time limit. ``workers`` is the number of local
+    worker processes; on a cluster (``scheduler``), when given, it caps the deals in
+    flight at twice its value.
+    """
+
+    variant: Variant = field(default_factory=lambda: Variant(suits=4))
+    count: int = 100
+    #: First deal number; None continues after the catalog's highest.
+    start: int | None = None
+    workers: int | None = None
+    catalog: str = DEFAULT_CATALOG
+    max_nodes: int = DEFAULT_MAX_NODES
+    max_seconds: float | None = DEFAULT_MAX_SECONDS
+    scheduler: str | None = None
+    quiet: bool = False
+
+
+def exit_status(report: Report) -> ExitStatus:
+    """0 every planned deal has a result, 1 some have none (they failed in a worker, or a
+    worker process died; they stay pending), 130 interrupted."""
+    if report.interrupted:
+        return ExitStatus.INTERRUPTED
+    if report.failed or report.broken or report.done < report.planned:
+        return ExitStatus.NOT_WON
+    return ExitStatus.OK
+
+
+def run_batch(options: Options, *, stream: TextIO | None = None, task: Task = SOLVE) -> Report:
+    """Plan, solve and record one batch; messages, bar and summary go to ``stream`` (stderr).
+
+    ``task`` says what runs on each deal (:class:`Task`; by default the solver). The
+    local workers are started with ``spawn``: a script that calls this must guard its
+    entry point with ``if __name__ == "__main__":``.
+    """
+    from tqdm import tqdm
+
+    stream = sys.stderr if stream is None else stream
+    began = time.monotonic()
+    report = Report()
+    stop = StopRequest()
+
+    def say(text: str) -> None:
+        if not options.quiet:
+            tqdm.write(text, file=stream)
+
+    def warn(text: str) -> None:
+        tqdm.write(text, file=stream)
+
+    with Catalog(options.catalog) as catalog, catch_signals(stop):
+        pool = None
+        finished = False
+        try:
+            if options.scheduler:
+                pool = cluster_pool(options.scheduler, options.workers)
+            plan = catalog.plan(options.variant, options.count, start=options.start,
+                                max_nodes=options.max_nodes, max_seconds=options.max_seconds)
+            report.planned, report.resumed, report.skipped = len(plan.codes), plan.resumed, plan.skipped
+            if not plan.codes:
+                say(f"nothing to solve: {'every deal in the range is settled' if plan.skipped else 'count is 0'}")
+            else:
+                if pool is None:
+                    if task.prepare is not None:
+                        task.prepare(say)
+                    pool = local_pool(min(options.workers or _all_cores(), len(plan.codes)), warm=task.warm)
+                resumed = f", {plan.resumed} of them left pending by an earlier run" if plan.resumed else ""
+                say(f"solving {len(plan.codes)} deal{'s' if len(plan.codes) != 1 else ''} ({plan.codes[0]} to "
+                    f"{plan.codes[-1]}{resumed}) on {pool.where} into {options.catalog}")
+                bar = tqdm(total=len(plan.codes), file=stream, unit="deal", disable=options.quiet,
+                           dynamic_ncols=True, smoothing=0.1, mininterval=0.5 if _isatty(stream) else 30.0)
+                try:
+                    _solve_all(plan.codes, pool, catalog, options, report, stop, bar, warn, task)
+                finally:
+                    bar.close()
+            finished = not stop and report.broken is None
+        finally:
+            if pool is not None:
+                if finished:
+                    pool.close()
+                else:
+                    pool.stop()
+    report.interrupted = bool(stop)
+    report.wall = time.monotonic() - began
+    if not options.quiet:
+        print(report.summary(), file=stream)
+    if report.interrupted:
+        left = report.planned - report.done
+        print(f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written, {left} left pending; "
+              "run the same command again to carry on", file=stream)
+    elif report.done < report.planned:
+        left = report.planned - report.done
+        print(f"{left} deal{'s' if left != 1 else ''} not solved, left pending for the next run", file=stream)
+    return report
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Options, report: Report,
+               stop: StopRequest, bar: Any, warn: Callable[[str], None], task: Task) -> None:
+    """Keep ``pool.slots`` deals in flight; write each result as it arrives."""
+    todo = iter(codes)
+    in_flight: dict[Future, str] = {}
+
+    def collect(future: Future, code: str) -> None:
+        if future.cancelled():
+            return
+        error = future.exception()
+        if isinstance(error, BrokenExecutor):
+            report.broken = f"{type(error).__name__}: {error}"
+        elif error is not None:
+            report.failed.append(code)
+            warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
+        elif future.result().get("reason") == Reason.INTERRUPTED:
+            # Ctrl-C reached the search in a worker (a cluster worker's terminal): that is no
+            # result at this budget, so the deal stays pending rather than stored as unknown.
+            if not stop:
+                warn(f"warning: the search of {code} was interrupted in its worker; it stays pending")
+        else:
+            data = future.result()
+            report.add(data, catalog.record(data))
+            bar.update(1)
+            bar.set_postfix(report.postfix(), refresh=False)
+
+    exhausted = False
+    while not stop and report.broken is None:
+        while not exhausted and len(in_flight) < pool.slots:
+            code = next(todo, None)
+            if code is None:
+                exhausted = True
+                break
+            try:
+                in_flight[pool.executor.submit(task.run, code, options.max_nodes, options.max_seconds)] = code
+            except BrokenExecutor as error:
+                report.broken = f"{type(error).__name__}: {error}"
+                break
+        if not in_flight or report.broken is not None:
+            break
+        done, _ = wait(in_flight, timeout=0.25, return_when=FIRST_COMPLETED)
+        for future in done:
+            collect(future, in_flight.pop(future))
+    # Stopping early: keep whatever finished meanwhile; the rest stays pending.
+    for future in [future for future in in_flight if future.done()]:
+        collect(future, in_flight.pop(future))
+    for future in in_flight:
+        future.cancel()
+    if report.broken is not None:
+        warn(f"error: the worker pool broke ({report.broken}); stopping")
+
+
+__all__ = ["Options", "exit_status", "run_batch"]

@@ -1,0 +1,60 @@
+"""What runs in a worker: a :class:`Task`, and the one the batch runs, :data:`SOLVE`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Task:
+    """The work a batch does on each deal, and how to get ready for it.
+
+    ``run(code, max_nodes, max_seconds)`` runs in the workers and returns the
+    ``to_dict()`` form of a :class:`~spider_solver.verify.SolveResult`; ``prepare(say)``
+    runs once in the main process before the workers start; ``warm()`` runs in each
+    local worker as it starts. All three must be top-level functions (picklable).
+    """
+
+    run: Callable[[str, int, float | None], dict]
+    prepare: Callable[[Callable[[str], None]], None] | None = None
+    warm: Callable[[], None] | None = None
+
+
+def solve_deal(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+    """Solve one deal; the plain-dict form of its :class:`SolveResult`, with the
+    worker's ``solver_version`` (a cluster may run another version than this machine)."""
+    from spider_solver.verify import solve
+    from spider_solver.version import __version__
+
+    data = solve(code, max_nodes=max_nodes, max_seconds=max_seconds).to_dict()
+    data.pop("attempts", None)
+    data["solver_version"] = __version__
+    return data
+
+
+def prepare_engine(say: Callable[[str], None]) -> None:
+    """Compile the engine here, once, before the workers start: they then load it.
+
+    Without this, every worker of a fresh install would compile it for itself.
+    """
+    from spider_solver.verify import load_engine
+
+    load_engine(say)
+
+
+def warm_engine() -> None:
+    """Load the compiled engine (numba's on-disk cache) in a worker as it starts, so
+    that the loading is not counted in its first deal's seconds."""
+    from spider_solver.verify import load_engine
+
+    try:
+        load_engine()
+    except Exception:  # the real deals will report whatever is wrong
+        pass
+
+
+#: The batch's task: solve and verify each deal.
+SOLVE = Task(run=solve_deal, prepare=prepare_engine, warm=warm_engine)
+
+__all__ = ["SOLVE", "Task", "solve_deal"]

@@ -1,0 +1,165 @@
+"""The ``spider-solve`` command line.
+
+Data goes to stdout, messages and progress to stderr. The library raises its own
+exceptions (:mod:`spider_solver.errors`); this package alone turns them into
+messages and exit statuses (:class:`~spider_solver.outcomes.ExitStatus`), so a
+user's mistake never shows a traceback: a usage error or bad input prints one line,
+``error: ...``, and at most a hint to ``--help``, with exit status 2.
+
+====  ==============================================================
+0     success: the log wins, the deal is verified, the batch ran
+1     a legal log that does not win; an unwinnable deal; a failed check;
+      a batch in which some deals got no result
+2     bad input: a wrong code, card, option, file, or a refused action
+3     unknown: the search budget ran out
+130   interrupted (Ctrl-C, SIGTERM)
+====  ==============================================================
+
+Heavy modules (numba, the engine, SQLite catalog) are imported inside the
+commands that need them, so ``--help`` and ``show`` start instantly. The commands
+live one concern a module: :mod:`.play` (show, replay), :mod:`.solving` (verify),
+:mod:`.catalogs` (check, export); the batch is the group's own callback below.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Sequence
+
+import click
+from click.core import ParameterSource
+
+from spider_solver.errors import SpiderError
+from spider_solver.outcomes import ExitStatus
+from spider_solver.cli.params import (
+    CONTEXT_SETTINGS, COUNT, DEAL_NUMBER, RULE, SECONDS, SUITS, WORKERS, NODES, catalog_option,
+)
+from spider_solver.version import __version__
+
+
+def error_line(message: str) -> None:
+    """Print ``error: message`` on stderr, on one line."""
+    click.echo("error: " + " ".join(str(message).split()), err=True)
+
+
+class SpiderGroup(click.Group):
+    """A group that maps every error to one line and an :class:`ExitStatus`."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SpiderError as error:
+            error_line(str(error))
+            ctx.exit(ExitStatus.BAD_INPUT)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            ctx.exit(ExitStatus.INTERRUPTED)
+        except OSError as error:
+            # A file the user named that cannot be read or written.
+            error_line(f"{error.strerror or error}: {error.filename!r}" if error.filename else str(error))
+            ctx.exit(ExitStatus.BAD_INPUT)
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as error:
+            message = error.format_message()
+            error_line(message[:1].lower() + message[1:])
+            context = getattr(error, "ctx", None)
+            if context is not None:
+                click.echo(f"try '{context.command_path} --help'", err=True)
+            sys.exit(ExitStatus.BAD_INPUT)
+        except click.Abort:
+            click.echo("interrupted", err=True)
+            sys.exit(ExitStatus.INTERRUPTED)
+        sys.exit(status if isinstance(status, int) else ExitStatus.OK)
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False))
+
+
+# --------------------------------------------------------------------------- #
+# The group: with no command it runs the batch.
+# --------------------------------------------------------------------------- #
+
+BATCH_OPTIONS = ("suits", "count", "rule", "start", "workers", "catalog", "max_nodes", "max_seconds", "scheduler",
+                 "quiet")
+
+
+@click.group(cls=SpiderGroup, invoke_without_command=True, context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "-V", "--version", prog_name="spider-solve")
+@click.option("--suits", type=SUITS, default="4", help="Suit count of the batch: 1, 2 or 4.  [default: 4]")
+@click.option("--count", type=COUNT, default=100, help="Deals to solve in the batch.  [default: 100]")
+@click.option("--rule", type=RULE, default="classic", help="Rule of the batch.  [default: classic]")
+@click.option("--start", type=DEAL_NUMBER, default=None,
+              help="First deal number (default: after the catalog's highest).")
+@click.option("--workers", type=WORKERS, default=None, help="Worker processes.  [default: all cores]")
+@catalog_option(None)
+@click.option("--max-nodes", type=NODES, default=None, help="Node budget per deal.  [default: 25,000,000]")
+@click.option("--max-seconds", type=SECONDS, default=None, help="Time budget per deal; 0 for none.  [default: 30]")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="Run on a Dask cluster (extra 'cluster').")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.pass_context
+def cli(ctx: click.Context, **options: Any) -> None:
+    """Solve Spider Solitaire deals and verify that they can be won.
+
+    With no command, solve a batch of deals on all cores and record every result
+    in the catalog, for example:
+
+        spider-solve --suits 4 --count 1000
+
+    Exit status: 0 success, 1 not won / unwinnable / check failed, 2 bad input,
+    3 unknown (budget spent), 130 interrupted.
+    """
+    given = [name for name in BATCH_OPTIONS if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
+    if ctx.invoked_subcommand is not None:
+        if given:
+            names = ", ".join("--" + name.replace("_", "-") for name in given)
+            raise click.UsageError(f"batch option{'s' if len(given) > 1 else ''} {names} apply only when no "
+                                   "command is given")
+        return
+    ctx.exit(run_batch_command(**options))
+
+
+def run_batch_command(*, suits: str, count: int, rule: str, start: int | None, workers: int | None,
+                      catalog: str | None, max_nodes: int | None, max_seconds: float | None,
+                      scheduler: str | None, quiet: bool) -> ExitStatus:
+    """The batch with the options as the parameter types left them; its exit status."""
+    from spider_solver.batch import Options, exit_status, run_batch
+    from spider_solver.catalog import DEFAULT_CATALOG
+    from spider_solver.rules import Variant
+    from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+
+    if start is not None and start + count - 1 > DEAL_NUMBER.high:
+        raise click.BadParameter(f"{start} with --count {count} goes past the last deal number "
+                                 f"{DEAL_NUMBER.high}", param_hint="'--start'")
+    if scheduler is not None and not scheduler.strip():
+        raise click.BadParameter("expected an address such as tcp://HOST:8786", param_hint="'--scheduler'")
+    ctx = click.get_current_context()
+    seconds_given = ctx.get_parameter_source("max_seconds") == ParameterSource.COMMANDLINE
+    options = Options(
+        variant=Variant(suits=int(suits), rule=rule.lower()), count=count, start=start, workers=workers,
+        catalog=catalog or DEFAULT_CATALOG, max_nodes=max_nodes or DEFAULT_MAX_NODES,
+        max_seconds=max_seconds if seconds_given else DEFAULT_MAX_SECONDS, scheduler=scheduler, quiet=quiet,
+    )
+    return exit_status(run_batch(options))
+
+
+def main() -> None:
+    """The ``spider-solve`` entry point."""
+    cli.main(prog_name="spider-solve")
+
+
+# The commands register themselves on ``cli``.
+from spider_solver.cli import catalogs, play, solving  # noqa: E402, F401
+
+__all__ = ["cli", "main"]

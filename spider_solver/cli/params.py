@@ -1,0 +1,133 @@
+"""The command line's parameter types and shared options: every option's check and
+normalisation lives here, once (the batch and the solver take the values as given).
+
+Every number has a range and every text a bounded length; a value out of range is a
+usage error (exit status 2) whose message quotes at most the first characters of
+what was typed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Callable
+
+import click
+
+from spider_solver.rules import MAX_DEAL
+from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, MAX_NODES_LIMIT, MAX_SECONDS_LIMIT
+
+#: Longest number (in characters) any option reads; longer text is refused unread.
+MAX_NUMBER_TEXT = 40
+#: Most worker processes a batch starts.
+MAX_WORKERS = 1024
+#: Largest undo limit accepted (0 for none; --unlimited-undo keeps the whole history).
+MAX_UNDO_LIMIT = 1_000_000
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def shown(text: str, limit: int = 24) -> str:
+    """``text`` quoted, cut to its first ``limit`` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
+class Integer(click.ParamType):
+    """A whole number from ``low`` to ``high``, in decimal, of bounded length."""
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if len(text) > MAX_NUMBER_TEXT or not _INTEGER.fullmatch(text):
+                self.fail(f"{shown(str(value))} is not a whole number from {self.low:,} to {self.high:,}", param, ctx)
+            number = int(text)
+        if not self.low <= number <= self.high:
+            self.fail(f"{number} is not in the range {self.low:,} to {self.high:,}", param, ctx)
+        return number
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "N"
+
+
+class Seconds(click.ParamType):
+    """A finite number of seconds from 0 to ``MAX_SECONDS_LIMIT``; 0 means no limit (None)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float | None:
+        if value is None or (isinstance(value, float) and 0 < value <= MAX_SECONDS_LIMIT):
+            return value
+        text = str(value).strip()
+        try:
+            number = float(text) if len(text) <= MAX_NUMBER_TEXT and text.isascii() else math.nan
+        except ValueError:
+            number = math.nan
+        if not math.isfinite(number) or not 0 <= number <= MAX_SECONDS_LIMIT:
+            self.fail(f"{shown(str(value))} is not a number of seconds from 0 (no limit) to {MAX_SECONDS_LIMIT:g}",
+                      param, ctx)
+        return number or None
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "S"
+
+
+SUITS = click.Choice(["1", "2", "4"])
+RULE = click.Choice(["classic", "relaxed"], case_sensitive=False)
+STATUS = click.Choice(["verified", "unwinnable", "unknown"], case_sensitive=False)
+COUNT = Integer(0, MAX_DEAL + 1)
+DEAL_NUMBER = Integer(0, MAX_DEAL)
+WORKERS = Integer(1, MAX_WORKERS)
+NODES = Integer(1, MAX_NODES_LIMIT)
+UNDO_LIMIT = Integer(0, MAX_UNDO_LIMIT)
+SECONDS = Seconds()
+
+
+def budget_options(func: Callable) -> Callable:
+    """--max-nodes and --max-seconds, with the solver's defaults."""
+    func = click.option(
+        "--max-seconds", type=SECONDS, default=DEFAULT_MAX_SECONDS,
+        help=f"Time budget, a safety net after the nodes; 0 for none.  [default: {DEFAULT_MAX_SECONDS:g}]",
+    )(func)
+    func = click.option(
+        "--max-nodes", type=NODES, default=DEFAULT_MAX_NODES,
+        help=f"Node budget (deterministic), 1 to 10**15.  [default: {DEFAULT_MAX_NODES:,}]",
+    )(func)
+    return func
+
+
+def deal_options(func: Callable) -> Callable:
+    """CODE, or an explicit deal given as --deck with --suits and --rule."""
+    func = click.option(
+        "--rule", "deck_rule", type=RULE, default="classic", show_default=True, help="Rule of an explicit --deck.",
+    )(func)
+    func = click.option(
+        "--suits", "deck_suits", type=SUITS, default="4", show_default=True, help="Suit count of an explicit --deck.",
+    )(func)
+    func = click.option(
+        "--deck", "deck_text", metavar="CARDS",
+        help='An explicit deal instead of CODE: the 104 cards in deck order, e.g. "8S QC 4H ...".',
+    )(func)
+    return func
+
+
+def catalog_option(default: str | None) -> Callable[[Callable], Callable]:
+    """--catalog PATH (a file, not a directory)."""
+    return click.option(
+        "--catalog", type=click.Path(dir_okay=False), default=default, show_default=default is not None,
+        help="Catalog file." + ("" if default is not None else "  [default: spider-catalog.sqlite]"),
+    )
+
+
+__all__ = [
+    "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "Integer", "NODES", "RULE", "SECONDS", "STATUS", "SUITS", "Seconds",
+    "UNDO_LIMIT", "WORKERS", "budget_options", "catalog_option", "deal_options", "shown",
+]

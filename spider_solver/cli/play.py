@@ -1,0 +1,121 @@
+"""``show`` and ``replay``: a deal's layout, and a game log replayed and scored as the app does."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from spider_solver.cli import cli, echo_json, plural
+from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options
+from spider_solver.outcomes import ExitStatus
+from spider_solver.rules import Deal
+
+
+def load_deal(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: str) -> Deal:
+    """The deal of CODE, or of an explicit --deck with --suits and --rule."""
+    if deck_text is not None:
+        if code is not None:
+            raise click.UsageError("give either a game CODE or --deck, not both")
+        return Deal.from_text(deck_text, deck_suits, deck_rule)
+    if code is None:
+        raise click.UsageError("missing the game CODE (or --deck with an explicit deal)")
+    return Deal.from_code(code)
+
+
+def deal_json(deal: Deal) -> dict[str, Any]:
+    """The JSON form of a deal's initial layout; face-down cards carry ``"face_up": false``."""
+    columns = deal.columns()
+    return {
+        "code": str(deal.code) if deal.code else None,
+        "suits": deal.variant.suits,
+        "rule": deal.variant.rule,
+        "deal": deal.code.number if deal.code else None,
+        "deck": [str(card) for card in deal.cards],
+        "columns": [
+            [{"card": str(card), "face_up": i == len(column) - 1} for i, card in enumerate(column)]
+            for column in columns
+        ],
+        "stock": [str(card) for card in deal.stock()],
+    }
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("code")
+@click.option("--deck", "as_deck", is_flag=True, help="Print the 104 cards in deck order on one line.")
+@click.option("--describe", "as_words", is_flag=True, help="Describe the layout in words, as the rule pages do.")
+@click.option("--json", "as_json", is_flag=True, help="Print the deal as JSON.")
+def show(code: str, as_deck: bool, as_words: bool, as_json: bool) -> None:
+    """Draw the initial layout of the deal CODE (e.g. SP1-S4C-AAAAAAD).
+
+    \b
+    --json prints {"code", "suits", "rule", "deal", "deck", "columns", "stock"};
+    each column is a list of {"card", "face_up"} from the deepest card up.
+    """
+    from spider_solver.rules import Board
+
+    deal = Deal.from_code(code)
+    if as_json:
+        echo_json(deal_json(deal))
+    elif as_deck:
+        click.echo(deal.text())
+    elif as_words:
+        click.echo(Board(deal).describe())
+    else:
+        click.echo(f"{deal.code}  ({deal.variant})")
+        click.echo(Board(deal).grid())
+
+
+# --------------------------------------------------------------------------- #
+# replay
+# --------------------------------------------------------------------------- #
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("code", required=False)
+@click.argument("actions", nargs=-1)
+@deal_options
+@click.option("--file", "log_file", type=click.File("r", encoding="utf-8"),
+              help="Read the actions from a file ('-' for standard input), after those on the line.")
+@click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty.")
+@click.option("--undo-limit", type=UNDO_LIMIT, default=100, show_default=True,
+              help="Actions that can be undone, 0 (none) to 1,000,000.")
+@click.option("--unlimited-undo", is_flag=True, help="Keep the whole history for undo.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"code", "won", "moves", "score", "runs_removed", "stock_left", "error"}.')
+def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
+           log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool, as_json: bool) -> None:
+    """Replay a game log on the deal CODE and score it as the app does.
+
+    ACTIONS are D (deal), F>T (move onto column T), F>T/N (move N cards) and U
+    (undo), separated by spaces or commas. Exit status: 0 the log wins, 1 it is
+    legal but does not win, 2 an action is refused or the input is bad.
+    """
+    from spider_solver.rules import replay as replay_log
+
+    if deck_text is not None and code is not None and not code.strip().upper().startswith("SP"):
+        # With --deck there is no CODE: click put the first action there.
+        code, actions = None, (code, *actions)
+    deal = load_deal(code, deck_text, deck_suits, deck_rule)
+    tokens = list(actions)
+    if log_file is not None:
+        try:
+            tokens.append(log_file.read())
+        except UnicodeDecodeError as error:
+            raise click.BadParameter(
+                f"{log_file.name!r} is not UTF-8 text (byte {error.start} cannot be read)", param_hint="'--file'"
+            ) from None
+    result = replay_log(deal, tokens, deal_on_empty=deal_on_empty, undo_limit=None if unlimited_undo else undo_limit)
+    if as_json:
+        echo_json({"code": str(deal.code) if deal.code else None, **result.to_dict()})
+    else:
+        click.echo(
+            f"{'won' if result.won else 'not won'}: {plural(result.moves, 'move')}, score {result.score}, "
+            f"{plural(result.runs_removed, 'run')} removed, {plural(result.stock_left, 'card')} in stock"
+        )
+    if result.error is not None:
+        error = result.error
+        click.echo(f"error: action {error.index + 1} ({error.action!r}) refused: {error.message}", err=True)
+        sys.exit(ExitStatus.BAD_INPUT)
+    sys.exit(ExitStatus.OK if result.won else ExitStatus.NOT_WON)

@@ -1,0 +1,79 @@
+"""``verify``: is this deal winnable? The line, its length and score."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from spider_solver.cli import cli, echo_json, plural
+from spider_solver.cli.params import CONTEXT_SETTINGS, budget_options, deal_options
+from spider_solver.cli.play import load_deal
+from spider_solver.outcomes import EXIT_BY_STATUS, ExitStatus, Reason, Status
+
+#: What an unknown result says, by the reason its search stopped.
+UNKNOWN_BECAUSE = {
+    Reason.NODES: "the node budget ran out",
+    Reason.SECONDS: "the time budget ran out",
+    Reason.WIDTHS: "no beam width of the schedule found a winning line",
+    Reason.LEVELS: "no winning line within the cap on its length",
+    Reason.PROOF_GAVE_UP: "the exhaustive search met a level too large to hold",
+    Reason.REJECTED: "the engine's line was refused by the rules engine",
+}
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("code", required=False)
+@deal_options
+@budget_options
+@click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty.")
+@click.option("--progress/--no-progress", default=None, help="Show a progress bar.  [default: when stderr is a terminal]")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"code", "status", "solution", "moves", "score", "nodes", "seconds"}.')
+def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: str, max_nodes: int,
+           max_seconds: float | None, deal_on_empty: bool, progress: bool | None, as_json: bool) -> None:
+    """Find out whether a deal can be won, and print a winning line.
+
+    The deal is a game CODE, or an explicit deal: --deck "104 cards" with --suits
+    and --rule. The search knows the face-down cards and the stock. A line it
+    finds is replayed by the rules checker before the deal is called verified.
+
+    \b
+    Exit status: 0 verified, 1 unwinnable (the whole game was searched),
+    3 unknown (the budget ran out), 2 bad input, 130 interrupted.
+    """
+    from spider_solver.verify import load_engine, solve
+
+    deal = load_deal(code, deck_text, deck_suits, deck_rule)
+    load_engine(lambda message: click.echo(message + "...", err=True))
+    result = solve(
+        deal,
+        max_nodes=max_nodes,
+        max_seconds=max_seconds,
+        deal_on_empty=deal_on_empty,
+        progress=sys.stderr.isatty() if progress is None else progress,
+    )
+    if result.reason is Reason.INTERRUPTED:
+        click.echo("interrupted", err=True)
+        sys.exit(ExitStatus.INTERRUPTED)
+    if as_json:
+        echo_json({
+            "code": result.code,
+            "status": str(result.status),
+            "solution": list(result.solution),
+            "moves": result.moves,
+            "score": result.score,
+            "nodes": result.nodes,
+            "seconds": result.seconds,
+        })
+    else:
+        figures = f"{result.nodes:,} nodes, {result.seconds:.2f} s"
+        if result.status is Status.VERIFIED:
+            click.echo(f"{deal.name}: verified, won in {plural(result.moves or 0, 'move')}, score {result.score} "
+                       f"({figures})")
+            click.echo(" ".join(result.solution))
+        elif result.status is Status.UNWINNABLE:
+            click.echo(f"{deal.name}: unwinnable, the whole game was searched ({figures})")
+        else:
+            click.echo(f"{deal.name}: unknown, {UNKNOWN_BECAUSE[result.reason]} ({figures})")
+    sys.exit(EXIT_BY_STATUS[result.status])

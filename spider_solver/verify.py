@@ -1,0 +1,182 @@
+"""The verification layer: ``solve(deal) -> SolveResult``, and checking a stored line.
+
+The search engine (:mod:`spider_solver.engine`) only reports what it found: a line,
+why it stopped, its counters. This module decides what that proves. A line is
+replayed on the reference rules engine from the deal's initial layout, and only a
+line that plays to a win makes the deal ``verified``; an exhaustive search that found
+nothing makes it ``unwinnable``; everything else is ``unknown`` (README, "Three honest
+outcomes"). :func:`check_solution` applies the same replay to a line stored in a
+catalog.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Sequence
+
+from spider_solver.errors import InvalidBudgetError, SpiderError
+from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
+from spider_solver.rules import Deal, GameCode, replay
+
+#: Default budget: nodes first (deterministic), seconds second (a safety net). At
+#: 1.0-1.5 million nodes a second on one core here, the nodes run out before the
+#: seconds, so the default outcome does not depend on the machine's load.
+DEFAULT_MAX_NODES = 25_000_000
+DEFAULT_MAX_SECONDS = 30.0
+#: The largest budgets accepted: 10**15 nodes (years of search) and 10**7 seconds
+#: (about 115 days); both far beyond any real use, and within what SQLite and the
+#: engine's 64-bit counters hold.
+MAX_NODES_LIMIT = 10**15
+MAX_SECONDS_LIMIT = 1e7
+
+
+def check_budget(max_nodes: int, max_seconds: float | None) -> None:
+    """Refuse a budget out of range (InvalidBudgetError): nodes from 1 to
+    ``MAX_NODES_LIMIT``, seconds finite and positive up to ``MAX_SECONDS_LIMIT`` or None."""
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or not 1 <= max_nodes <= MAX_NODES_LIMIT:
+        raise InvalidBudgetError(f"invalid max_nodes {max_nodes!r}: expected a whole number from 1 to {MAX_NODES_LIMIT}")
+    if max_seconds is not None and (
+        isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
+        or not math.isfinite(max_seconds) or not 0 < max_seconds <= MAX_SECONDS_LIMIT
+    ):
+        raise InvalidBudgetError(
+            f"invalid max_seconds {max_seconds!r}: expected a number of seconds above 0 and at most "
+            f"{MAX_SECONDS_LIMIT:g}, or None for no limit"
+        )
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What a search found. ``solution`` is in action notation, empty unless verified."""
+
+    code: str | None
+    status: Status
+    solution: tuple[str, ...] = ()
+    #: Actions in the solution (moves and deals), or None.
+    moves: int | None = None
+    #: Final score of the solution as the app counts it, or None.
+    score: int | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    max_nodes: int = DEFAULT_MAX_NODES
+    max_seconds: float | None = DEFAULT_MAX_SECONDS
+    #: Why the search stopped; by default ``won`` for a verified result and
+    #: ``exhausted`` for an unwinnable one (an unknown result must say).
+    reason: Reason | None = None
+    #: Per-attempt figures (width, nodes, ...), for benchmarks and debugging.
+    attempts: tuple[dict, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        # Plain strings are accepted (a result read back from JSON); members are stored.
+        status = Status(self.status)
+        default = DEFAULT_REASON.get(status)
+        reason = default if self.reason is None else Reason(self.reason)
+        if reason not in REASONS_BY_STATUS[status]:
+            raise ValueError(f"a {status} result cannot stop for the reason {self.reason!r}")
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "reason", reason)
+
+    def to_dict(self) -> dict:
+        """A plain-data form (enums as their string values), as JSON and the catalog take it."""
+        data = asdict(self)
+        data["status"], data["reason"] = str(self.status), str(self.reason)
+        data["solution"] = list(self.solution)
+        data["attempts"] = [dict(a) for a in self.attempts]
+        return data
+
+
+def coerce_deal(deal: Deal | GameCode | str) -> Deal:
+    if isinstance(deal, Deal):
+        return deal
+    return Deal.from_code(deal)
+
+
+def solve(
+    deal: Deal | GameCode | str,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    deal_on_empty: bool = False,
+    progress: bool = False,
+) -> SolveResult:
+    """Search for a winning line of ``deal`` within the budget, and verify it.
+
+    ``deal`` is a :class:`Deal`, a :class:`GameCode` or a game code string.
+    The same deal, budget and version give the same result and the same line on
+    every machine, unless ``max_seconds`` cuts the search short first. A budget out
+    of range raises :class:`~spider_solver.errors.InvalidBudgetError`.
+    """
+    from spider_solver.engine.driver import run_search
+
+    check_budget(max_nodes, max_seconds)
+    deal = coerce_deal(deal)
+    found = run_search(deal, max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty,
+                       progress=progress)
+    status, reason = Status.UNKNOWN, found.reason
+    solution: tuple[str, ...] = ()
+    moves = score = None
+    if found.actions is not None:
+        result = replay(deal, found.actions, deal_on_empty=deal_on_empty, undo_limit=0)
+        if result.won:
+            status, solution, moves, score = Status.VERIFIED, tuple(result.played), result.moves, result.score
+        else:  # pragma: no cover - the engines disagree; never call that verified
+            reason = Reason.REJECTED
+            print(f"warning: {deal.name}: the engine's line was refused by the rules engine: {result.error}",
+                  file=sys.stderr)
+    elif found.reason is Reason.EXHAUSTED:
+        status = Status.UNWINNABLE
+    return SolveResult(
+        code=str(deal.code) if deal.code else None,
+        status=status,
+        solution=solution,
+        moves=moves,
+        score=score,
+        nodes=found.nodes,
+        seconds=found.seconds,
+        max_nodes=max_nodes,
+        max_seconds=max_seconds,
+        reason=reason,
+        attempts=found.attempts,
+    )
+
+
+def check_solution(code: str, solution: Sequence[str], *, moves: int | None, score: int | None) -> str | None:
+    """Replay a stored verified line of the deal ``code`` on the reference rules engine:
+    None if it wins with the stored move count and score, else what is wrong, in words."""
+    try:
+        result = replay(Deal.from_code(code), solution)
+    except SpiderError as error:
+        return f"cannot replay: {error}"
+    if result.error is not None:
+        error = result.error
+        return f"action {error.index + 1} ({error.action!r}) refused: {error.message}"
+    if not result.won:
+        return (f"does not win: after {result.moves} actions {result.runs_removed} of "
+                f"{Deal.from_code(code).variant.runs} runs are removed and {result.stock_left} cards are in the stock")
+    if moves != result.moves:
+        return f"wins, but in {result.moves} actions, not the {moves} stored"
+    if score != result.score:
+        return f"wins, but with score {result.score}, not the {score} stored"
+    return None
+
+
+#: What the engine's first-use message says.
+COMPILE_MESSAGE = "compiling the search engine once for this install (a minute or two); later runs start at once"
+
+
+def load_engine(say: Callable[[str], None] | None = None) -> None:
+    """Compile the engine (first use of an install, with a message through ``say``) or
+    load it from numba's cache: one function for every command and the batch."""
+    from spider_solver.engine import is_compiled, warm_up
+
+    if say is not None and not is_compiled():
+        say(COMPILE_MESSAGE)
+    warm_up()
+
+
+__all__ = [
+    "COMPILE_MESSAGE", "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "MAX_NODES_LIMIT", "MAX_SECONDS_LIMIT",
+    "SolveResult", "check_budget", "check_solution", "load_engine", "solve",
+]

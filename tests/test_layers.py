@@ -1,0 +1,96 @@
+"""The package's imports run one way: each layer depends only on the layers below it.
+
+The test parses every module's imports (top-level and inside functions alike) with
+``ast`` and fails on any arrow that runs against the order below.
+"""
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "spider_solver"
+
+#: The layers, bottom first; a module may import its own layer and those below.
+LAYERS = [
+    {"errors", "outcomes", "version"},
+    {"rules"},
+    {"engine"},
+    {"verify"},
+    {"catalog"},
+    {"batch", "export"},
+    {"cli"},
+    {"__init__", "__main__"},
+]
+LEVEL = {name: level for level, names in enumerate(LAYERS) for name in names}
+
+
+def layer_of(module: str) -> str:
+    """``spider_solver.rules.board`` -> ``rules``; the package itself -> ``__init__``."""
+    parts = module.split(".")
+    assert parts[0] == "spider_solver", module
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def imports_of(path: Path) -> set[str]:
+    module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                name = f"{base}.{node.module}" if node.module else base
+            else:
+                name = node.module or ""
+            found.add(name)
+            # ``from spider_solver import verify`` imports the module ``verify``.
+            if name == "spider_solver":
+                found.update(f"spider_solver.{alias.name}" for alias in node.names
+                             if (PACKAGE / alias.name).exists() or (PACKAGE / f"{alias.name}.py").exists())
+    return {name for name in found if name.split(".")[0] == "spider_solver"}
+
+
+def arrows() -> list[tuple[str, str]]:
+    result = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = layer_of(".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts))
+        for name in imports_of(path):
+            result.append((source, layer_of(name)))
+    return result
+
+
+def test_every_module_belongs_to_a_layer():
+    names = {path.stem if path.parent == PACKAGE else path.relative_to(PACKAGE).parts[0]
+             for path in PACKAGE.rglob("*.py")}
+    assert names <= set(LEVEL), sorted(names - set(LEVEL))
+
+
+def test_no_import_runs_upward():
+    upward = sorted({(a, b) for a, b in arrows() if a != b and b != "__init__" and LEVEL[b] > LEVEL[a]})
+    assert upward == []
+
+
+def test_only_the_package_root_imports_the_package_root():
+    assert sorted({a for a, b in arrows() if b == "__init__" and a not in ("__init__", "__main__")}) == []
+
+
+def test_the_checker_sees_an_upward_arrow(tmp_path):
+    """The parser is not blind: a function-level import of the engine from rules is found."""
+    module = tmp_path / "spider_solver" / "rules" / "bad.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("def f():\n    from spider_solver.engine.driver import run_search\n    from . import board\n")
+    global PACKAGE
+    saved, PACKAGE = PACKAGE, tmp_path / "spider_solver"
+    try:
+        assert imports_of(module) == {"spider_solver.engine.driver", "spider_solver.rules"}
+    finally:
+        PACKAGE = saved
+
+
+def test_the_import_graph_is_the_documented_one():
+    """The layers that really depend on each other (the closing note of issue 7 lists them)."""
+    graph = sorted({(a, b) for a, b in arrows() if a != b})
+    assert ("engine", "rules") in graph and ("verify", "engine") in graph and ("catalog", "verify") in graph
+    assert not any(b in ("verify", "catalog", "batch", "export", "cli") for a, b in graph if a == "engine")
+    assert not any(b not in ("errors", "outcomes", "version") for a, b in graph if a == "rules")
