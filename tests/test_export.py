@@ -126,3 +126,11 @@ def test_bad_input_exits_2_without_a_traceback(catalog, tmp_path, args, message)
     assert message in result.stderr
     assert "Traceback" not in result.output and result.stdout == ""
     assert not (tmp_path / "missing.sqlite").exists()
+
+
+def test_the_schema_names_every_status_and_reason():
+    from spider_solver.outcomes import Reason, Status
+
+    item = SCHEMA["$defs"]["deal"]["properties"]
+    assert item["status"]["enum"] == [str(status) for status in Status]
+    assert item["reason"]["enum"] == [str(reason) for reason in Reason]
