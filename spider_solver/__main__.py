@@ -3,4 +3,4 @@
 from spider_solver.cli import main
 
 if __name__ == "__main__":
-    main(prog_name="spider-solve")
+    main()

@@ -42,7 +42,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from spider_solver.errors import CatalogError
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
-from spider_solver.rules import MAX_DEAL, GameCode, Variant
+from spider_solver.rules import MAX_DEAL, GameCode, Rule, Variant
 from spider_solver.verify import SolveResult
 
 SCHEMA_VERSION = 2
@@ -198,7 +198,7 @@ def row_values(result: SolveResult | Mapping[str, Any], *, solver_version: str, 
     data = result.to_dict() if isinstance(result, SolveResult) else dict(result)
     code = GameCode.parse(data.get("code") or "")
     try:
-        status = Status(data.get("status"))
+        status = Status(str(data.get("status")))
     except ValueError:
         raise CatalogError(
             f"invalid status {data.get('status')!r} for {str(code)!r}: expected one of {', '.join(Status)}"
@@ -378,7 +378,9 @@ class Catalog:
         the mapping (set by the worker that solved it) wins over the argument.
         """
         if solver_version is None:
-            from spider_solver.version import __version__ as solver_version
+            from spider_solver.version import __version__
+
+            solver_version = __version__
         values = row_values(result, solver_version=solver_version, solved_at=solved_at or utc_now())
         try:
             with self.transaction() as db:
@@ -411,7 +413,7 @@ class Catalog:
         except sqlite3.Error as error:
             raise CatalogError(f"cannot plan a batch in catalog {str(self.path)!r}: {error}") from None
 
-    def _plan(self, suits: int, rule: str, count: int, start: int | None, max_nodes: int,
+    def _plan(self, suits: int, rule: Rule, count: int, start: int | None, max_nodes: int,
               max_seconds: float | None) -> Plan:
         with self.transaction() as db:
             if start is None:

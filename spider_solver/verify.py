@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 from spider_solver.errors import InvalidBudgetError, SpiderError
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
@@ -47,6 +47,10 @@ def check_budget(max_nodes: int, max_seconds: float | None) -> None:
         )
 
 
+#: The reason a result gets when none is given: filled in from its status.
+_BY_STATUS = cast(Reason, None)
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """What a search found. ``solution`` is in action notation, empty unless verified."""
@@ -64,7 +68,7 @@ class SolveResult:
     max_seconds: float | None = DEFAULT_MAX_SECONDS
     #: Why the search stopped; by default ``won`` for a verified result and
     #: ``exhausted`` for an unwinnable one (an unknown result must say).
-    reason: Reason | None = None
+    reason: Reason = _BY_STATUS
     #: Per-attempt figures (width, nodes, ...), for benchmarks and debugging.
     attempts: tuple[dict, ...] = field(default=(), compare=False)
 
@@ -150,8 +154,8 @@ def check_solution(code: str, solution: Sequence[str], *, moves: int | None, sco
     except SpiderError as error:
         return f"cannot replay: {error}"
     if result.error is not None:
-        error = result.error
-        return f"action {error.index + 1} ({error.action!r}) refused: {error.message}"
+        refused = result.error
+        return f"action {refused.index + 1} ({refused.action!r}) refused: {refused.message}"
     if not result.won:
         return (f"does not win: after {result.moves} actions {result.runs_removed} of "
                 f"{Deal.from_code(code).variant.runs} runs are removed and {result.stock_left} cards are in the stock")

@@ -20,6 +20,7 @@ import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
 from typing import Any, Callable
 
 from spider_solver.errors import SchedulerError
@@ -41,7 +42,7 @@ class Pool:
     #: Local worker processes: the children that were not there before the pool started.
     _before: frozenset[int] = field(default_factory=frozenset, repr=False)
 
-    def workers(self) -> list[multiprocessing.Process]:
+    def workers(self) -> list[BaseProcess]:
         """The pool's local worker processes still alive."""
         return [child for child in multiprocessing.active_children() if child.pid not in self._before]
 

@@ -136,7 +136,7 @@ def run_batch_command(*, suits: str, count: int, rule: str, start: int | None, w
     """The batch with the options as the parameter types left them; its exit status."""
     from spider_solver.batch import Options, exit_status, run_batch
     from spider_solver.catalog import DEFAULT_CATALOG
-    from spider_solver.rules import Variant
+    from spider_solver.rules import Variant, parse_rule
     from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 
     if start is not None and start + count - 1 > DEAL_NUMBER.high:
@@ -147,7 +147,7 @@ def run_batch_command(*, suits: str, count: int, rule: str, start: int | None, w
     ctx = click.get_current_context()
     seconds_given = ctx.get_parameter_source("max_seconds") == ParameterSource.COMMANDLINE
     options = Options(
-        variant=Variant(suits=int(suits), rule=rule.lower()), count=count, start=start, workers=workers,
+        variant=Variant(suits=int(suits), rule=parse_rule(rule)), count=count, start=start, workers=workers,
         catalog=catalog or DEFAULT_CATALOG, max_nodes=max_nodes or DEFAULT_MAX_NODES,
         max_seconds=max_seconds if seconds_given else DEFAULT_MAX_SECONDS, scheduler=scheduler, quiet=quiet,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import cast
 
 import click
 
@@ -63,17 +64,17 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
     The JSON Schema is data/export.schema.json.
     """
     from spider_solver.catalog import Catalog
-    from spider_solver.export import atomic_file, write_export
-    from spider_solver.rules import Variant
+    from spider_solver.export import Format, atomic_file, write_export
+    from spider_solver.rules import Variant, parse_rule
 
     if suits is not None and rule is not None:
-        rule = Variant(suits=int(suits), rule=rule.lower()).rule  # one suit is always classic
+        rule = Variant(suits=int(suits), rule=parse_rule(rule)).rule  # one suit is always classic
     with Catalog(catalog, create=False) as db:
         entries = db.entries(suits=None if suits is None else int(suits), rule=rule and rule.lower(),
                              status=status and status.lower())
         if output == "-":
             try:
-                count = write_export(entries, sys.stdout, fmt.lower())
+                count = write_export(entries, sys.stdout, cast(Format, fmt.lower()))
                 sys.stdout.flush()
             except BrokenPipeError:  # the reader stopped early (| head): no message
                 import os
@@ -82,5 +83,5 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
                 sys.exit(ExitStatus.NOT_WON)
         else:
             with atomic_file(output) as stream:
-                count = write_export(entries, stream, fmt.lower())
+                count = write_export(entries, stream, cast(Format, fmt.lower()))
     click.echo(f"exported {plural(count, 'deal')}" + ("" if output == "-" else f" to {output}"), err=True)

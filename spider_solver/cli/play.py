@@ -96,7 +96,7 @@ def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
 
     if deck_text is not None and code is not None and not code.strip().upper().startswith("SP"):
         # With --deck there is no CODE: click put the first action there.
-        code, actions = None, (code, *actions)
+        actions, code = (code, *actions), None
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
     tokens = list(actions)
     if log_file is not None:
@@ -115,7 +115,7 @@ def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
             f"{plural(result.runs_removed, 'run')} removed, {plural(result.stock_left, 'card')} in stock"
         )
     if result.error is not None:
-        error = result.error
-        click.echo(f"error: action {error.index + 1} ({error.action!r}) refused: {error.message}", err=True)
+        refused = result.error
+        click.echo(f"error: action {refused.index + 1} ({refused.action!r}) refused: {refused.message}", err=True)
         sys.exit(ExitStatus.BAD_INPUT)
     sys.exit(ExitStatus.OK if result.won else ExitStatus.NOT_WON)
