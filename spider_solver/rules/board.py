@@ -5,8 +5,11 @@ is a few plain lines, undo keeps whole snapshots, nothing is cached. The search
 engine is checked against it, and every solution is replayed on it before it is
 called verified.
 
-Columns are 0-based inside this module (``self.columns[0]`` is column 1); the
-notation and every message use 1-based column numbers.
+Columns are numbered from 1, as in the notation, in every method that takes or
+returns a column (``face_up(1)``, ``movable(1)``, ``targets(1, 2)``, ``Move(3, 7)``)
+and in every message. Only the lists that hold the position (``columns``, ``down``,
+and those of :class:`Position`) are plain Python sequences indexed from 0:
+``columns[c - 1]`` is column c.
 """
 
 from __future__ import annotations
@@ -46,6 +49,13 @@ class Board:
     ``push(action)`` plays an action or raises :class:`IllegalActionError` with the
     rule that refuses it; ``pop()`` undoes the last one. ``undo_limit`` is how many
     actions can be undone (100 in the app; ``None`` for unlimited).
+
+    Columns are numbered from 1 to ``variant.columns``, as in the notation, in every
+    method: ``face_up(c)``, ``movable(c)``, ``targets(c, n)``, the moves of
+    ``legal_moves()``; a column outside that range is refused with :class:`ValueError`
+    (``targets`` answers ``[]``). The attributes ``columns`` and ``down`` are the
+    position's lists, indexed from 0 like any Python list: ``columns[c - 1]`` is
+    column c.
     """
 
     def __init__(self, deal: Deal, *, deal_on_empty: bool = False, undo_limit: int | None = DEFAULT_UNDO_LIMIT) -> None:
@@ -83,16 +93,24 @@ class Board:
         return self.runs_removed == self.variant.runs
 
     def face_up(self, column: int) -> list[Card]:
-        """The face-up cards of a column (0-based), from the deepest to the last."""
-        return self.columns[column][self.down[column] :]
+        """The face-up cards of a column (numbered from 1), from the deepest to the last."""
+        c = self._index(column)
+        return self.columns[c][self.down[c] :]
 
     def movable(self, column: int) -> int:
-        """Size of the largest group that can leave a column (0-based); 0 if empty."""
+        """Size of the largest group that can leave a column (numbered from 1); 0 if empty."""
         cards = self.face_up(column)
         size = 1 if cards else 0
         while size < len(cards) and self._follows(cards[-size - 1], cards[-size]):
             size += 1
         return size
+
+    def _index(self, column: int) -> int:
+        """The list index of ``column`` (numbered from 1); refuse a column that does not exist."""
+        n = self.variant.columns
+        if isinstance(column, bool) or not isinstance(column, int) or not 1 <= column <= n:
+            raise ValueError(f"invalid column {column!r}: columns are numbered 1 to {n}")
+        return column - 1
 
     def _follows(self, upper: Card, lower: Card) -> bool:
         """True if ``lower`` may lie on ``upper`` inside a group under this rule."""
@@ -170,7 +188,7 @@ class Board:
         count = move.count
         if count is None:
             if target is None:
-                count = self.movable(move.src - 1)
+                count = self.movable(move.src)
             else:
                 count = target.rank - src[-1].rank
                 if count < 1:
@@ -233,7 +251,7 @@ class Board:
         for s, src in enumerate(self.columns):
             if not src:
                 continue
-            largest = self.movable(s)
+            largest = self.movable(s + 1)
             for d, dst in enumerate(self.columns):
                 if d == s:
                     continue

@@ -88,7 +88,7 @@ def test_a_card_goes_onto_one_rank_higher_whatever_its_suit():
 
 def test_classic_group_must_be_one_suit():
     board = play(two_suits(CLASSIC), "2>1")  # column 1: 3♠ 2♥, column 2 empty
-    assert board.movable(0) == 1
+    assert board.movable(1) == 1
     assert refused(board, "1>2/2") == "cannot play '1>2/2': under the Classic rule a group must be one suit: 2♥ lies on 3♠"
     # F>T onto an empty column moves the largest movable group: here one card.
     assert board.push(parse_action("1>2")) == Move(1, 2, 1)
@@ -97,7 +97,7 @@ def test_classic_group_must_be_one_suit():
 
 def test_relaxed_group_may_mix_suits():
     board = play(two_suits(RELAXED), "2>1")
-    assert board.movable(0) == 2
+    assert board.movable(1) == 2
     assert board.push(parse_action("1>2")) == Move(1, 2, 2)
     assert board.columns == [[], cards("3S 2H"), cards("3H")]
 
@@ -111,14 +111,14 @@ def mixed_group(rule):
 
 def test_classic_refuses_the_group_that_fits_when_its_suits_mix():
     board = mixed_group(CLASSIC)
-    assert board.face_up(0) == cards("5H 4H 3S 2S")
-    assert board.movable(0) == 2
+    assert board.face_up(1) == cards("5H 4H 3S 2S")
+    assert board.movable(1) == 2
     assert refused(board, "1>2") == "cannot play '1>2': under the Classic rule a group must be one suit: 3♠ lies on 4♥"
 
 
 def test_relaxed_moves_the_group_that_fits_whatever_its_suits():
     board = mixed_group(RELAXED)
-    assert board.movable(0) == 4
+    assert board.movable(1) == 4
     assert board.push(parse_action("1>2")) == Move(1, 2, 3)  # 4♥ 3♠ 2♠ onto 5♠
     assert board.columns == [cards("5H"), cards("AH 2H AS 5S 4H 3S 2S")]
 
@@ -127,10 +127,10 @@ def test_group_size_has_no_limit():
     # One suit, ranks A-8, two columns; three deals: 7♠ 6♠ 5♠ 4♠ | 8♠ A♠ 2♠ 3♠.
     board = make_board(["7S", "8S"], ["6S AS", "5S 2S", "4S 3S"], suits=1, ranks=8, runs=1, columns=2, layout=2)
     play(board, "D D D")
-    assert (board.movable(0), board.movable(1)) == (4, 1)
+    assert (board.movable(1), board.movable(2)) == (4, 1)
     play(board, "2>1 2>1 2>1")  # 3♠, 2♠, A♠ one by one onto column 1
-    assert board.face_up(0) == cards("7S 6S 5S 4S 3S 2S AS")
-    assert board.movable(0) == 7
+    assert board.face_up(1) == cards("7S 6S 5S 4S 3S 2S AS")
+    assert board.movable(1) == 7
     assert board.push(parse_action("1>2")) == Move(1, 2, 7)  # all seven onto 8♠, which completes the run
     assert board.is_won()
 
@@ -165,7 +165,7 @@ def test_a_move_turns_up_the_uncovered_card():
     board.push_notation("2>1")  # 2♠ onto 3♠ uncovers the 3♠ of column 2
     assert board.columns == [cards("AS 3S 2S"), cards("3S")]
     assert board.down == [1, 0]
-    assert board.face_up(1) == cards("3S")
+    assert board.face_up(2) == cards("3S")
 
 
 def test_f_to_t_picks_the_group_whose_first_card_fits():
@@ -208,7 +208,7 @@ def test_a_card_onto_one_that_is_not_one_rank_higher():
 
 def test_a_group_onto_a_card_that_does_not_fit_its_first_card():
     board = play(one_suit(), "2>1 1>2")  # A♠ 3♠ | 3♠ 2♠
-    assert board.face_up(1) == cards("3S 2S")
+    assert board.face_up(2) == cards("3S 2S")
     assert refused(board, "2>1/2") == (
         "cannot play '2>1/2': 3♠ cannot go onto 3♠, a group goes only onto a card exactly one rank higher "
         "than its first card"
@@ -356,7 +356,7 @@ def test_thirteen_cards_from_king_to_ace_with_a_gap_are_no_run():
     rest = "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S 2S".split()
     board = make_board([first[0]], first[1:] + rest, suits=1, ranks=13, runs=2, columns=1, layout=1)
     play(board, " ".join(["D"] * 12))
-    assert len(board.face_up(0)) == 13
+    assert len(board.face_up(1)) == 13
     assert board.runs_removed == 0
 
 
@@ -377,8 +377,8 @@ def test_a_full_size_run_leaves():
         suits=1, ranks=13, runs=2, columns=2, layout=4,
     )
     play(board, "D D D D D")
-    assert board.face_up(0) == cards("KS QS JS TS 9S 8S")
-    assert board.face_up(1) == cards("7S 6S 5S 4S 3S 2S")
+    assert board.face_up(1) == cards("KS QS JS TS 9S 8S")
+    assert board.face_up(2) == cards("7S 6S 5S 4S 3S 2S")
     assert board.push(parse_action("2>1")) == Move(2, 1, 6)
     assert board.columns == [cards("KS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"), cards("AS")]
     assert board.runs_removed == 0  # twelve cards, no ace yet
@@ -515,6 +515,22 @@ def test_negative_undo_limit():
 
 
 # -- legal moves, placement help, notation, position --------------------------------
+
+
+def test_columns_are_numbered_from_1_in_every_method():
+    board = mixed_group(RELAXED)  # 5♥ 4♥ 3♠ 2♠ | A♥ 2♥ A♠ 5♠
+    assert (board.face_up(1), board.face_up(2)) == (cards("5H 4H 3S 2S"), cards("AH 2H AS 5S"))
+    assert (board.movable(1), board.movable(2)) == (4, 1)
+    assert board.face_up(2) == board.columns[1][board.down[1]:]  # the lists are plain, indexed from 0
+    assert board.targets(1, 3) == [2]
+    assert board.legal_moves() == [Move(1, 2, 3), DealRow()]
+    for column in (0, 3, -1, True, 1.0, "1"):
+        with pytest.raises(ValueError, match=rf"^invalid column {column!r}: columns are numbered 1 to 2$"):
+            board.movable(column)
+        with pytest.raises(ValueError, match=rf"^invalid column {column!r}: columns are numbered 1 to 2$"):
+            board.face_up(column)
+    assert board.targets(0, 1) == board.targets(3, 1) == []  # no column there: nowhere to go
+
 
 
 def test_legal_moves_list_every_action_with_its_group_size():

@@ -33,8 +33,8 @@ def test_only_the_last_card_of_each_column_is_face_up():
     board = Board(Deal.from_code(CODE))
     assert board.down == [5, 5, 5, 5, 4, 4, 4, 4, 4, 4]
     assert sum(board.down) == 44
-    for c in range(10):
-        assert board.face_up(c) == [board.columns[c][-1]]
+    for c in range(1, 11):
+        assert board.face_up(c) == [board.columns[c - 1][-1]]
 
 
 def test_the_stock_is_the_other_50_cards_in_deck_order():
