@@ -1,4 +1,5 @@
-"""The board: every rule of RULES.md ("Moves", "Score and counters") on hand-built positions.
+"""The board: every rule of RULES.md §5 Moves to RULES.md §8 Score and undo, and the
+helpers of RULES.md §13 Frontend helpers, on hand-built positions.
 
 Positions are built from explicit deals, mostly of shrunken variants (3 to 5 ranks,
 1 to 3 columns), so that each test shows the whole position it is about. Columns are

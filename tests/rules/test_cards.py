@@ -1,4 +1,4 @@
-"""Cards and their text forms (RULES.md, "Cards")."""
+"""Cards and their text forms (RULES.md §2 Cards)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Game codes SP1-S<k><r>-<deal> and the shuffle behind them (RULES.md, "Game code")."""
+"""Game codes SP1-S<k><r>-<deal> and the shuffle behind them (RULES.md §9 Game code)."""
 
 import itertools
 

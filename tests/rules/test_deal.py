@@ -1,4 +1,4 @@
-"""Deals: the layout, the stock order, explicit deals (RULES.md, "Layout", "Explicit deals")."""
+"""Deals: the layout, the stock order, explicit deals (RULES.md §4 Layout and stock, RULES.md §10 Explicit deals)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The action notation D, F>T, F>T/N, U (RULES.md, "Action notation")."""
+"""The action notation D, F>T, F>T/N, U (RULES.md §11 Action notation)."""
 
 import pytest
 from hypothesis import given

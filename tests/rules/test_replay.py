@@ -1,4 +1,4 @@
-"""The rules checker: replaying game logs and solutions, and scoring them."""
+"""The rules checker: replaying game logs and solutions, and scoring them (RULES.md §12 Replay)."""
 
 import pytest
 from tests.rules.scripted_win import DECK_TEXT, LAYOUT, STOCK, WIN, WIN_TEXT, WITH_UNDOS

@@ -1,4 +1,4 @@
-"""Suit counts, their compositions, the two rules, and shrunken test variants."""
+"""Suit counts, their compositions, the two rules, and shrunken test variants (RULES.md §3 Variants)."""
 
 from collections import Counter
 
