@@ -11,7 +11,7 @@ import pytest
 
 from spider_solver.errors import IllegalActionError
 from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, RUN_BONUS, START_SCORE, Board, Position
-from spider_solver.rules.cards import SPADES, parse_cards
+from spider_solver.rules.cards import HEARTS, SPADES, parse_cards
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.notation import DealRow, Move, Undo, parse_action
 from spider_solver.rules.variant import CLASSIC, RELAXED, Variant
@@ -242,6 +242,22 @@ def test_a_named_group_with_a_gap():
     assert refused(board, "1>2/2") == "cannot play '1>2/2': a group must go down one rank at a time: 2♠ lies on 4♠"
 
 
+def test_the_first_rule_that_fails_is_the_one_reported():
+    """RULES.md §5.4 Which rule refuses a move: the checks run in a fixed order."""
+    board = play(three_columns(), "3>2")  # 3♠ | 2♠ A♠ | empty
+    assert refused(board, "3>2") == "cannot play '3>2': column 3 is empty"  # before the ace
+    assert refused(board, "1>2/5") == "cannot play '1>2/5': no card goes onto an ace (A♠ ends column 2)"  # before the size
+    with pytest.raises(IllegalActionError, match=r"^cannot play '4>4': source column 4 does not exist"):
+        board.push(Move(4, 4))  # before "the same column"
+    with pytest.raises(IllegalActionError, match=r"^cannot play '1>1/0': source and target are the same column$"):
+        board.push(Move(1, 1, 0))  # before the size
+    board = play(gapped(), "D D")  # 5♠ 4♠ 2♠ | 3♠ A♠ 5♠, all face up
+    # A gap in the ranks is reported before the size of the column, the size before the face-down cards.
+    assert refused(board, "1>2/5") == "cannot play '1>2/5': a group must go down one rank at a time: 2♠ lies on 4♠"
+    board = one_suit()  # A♠ (down) 3♠ | 3♠ (down) 2♠
+    assert refused(board, "2>1/3") == "cannot play '2>1/3': column 2 holds only 2 cards"
+
+
 # -- deals ------------------------------------------------------------------------
 
 
@@ -266,6 +282,12 @@ def test_deal_refused_while_several_columns_are_empty():
     board.push_notation("1>3")
     assert board.columns == [[], cards("2S AS"), cards("3S")]
     assert refused(board, "D") == "cannot deal while column 1 is empty: put a card there first"
+
+
+def test_an_empty_stock_is_reported_before_empty_columns():
+    board = play(two_suits(), "D 1>3 3>1")  # a run left column 1 empty, and the stock is empty
+    assert board.columns[0] == []
+    assert refused(board, "D") == "cannot deal: the stock is empty"
 
 
 def test_deal_on_empty_allows_dealing_with_empty_columns():
@@ -330,6 +352,23 @@ def test_a_deal_completes_runs_in_some_columns_only():
     assert board.runs_removed == 2  # spades and hearts left; diamonds and clubs got the wrong ace
     assert board.columns == [[], [], cards("3D 2D AC"), cards("3C 2C AD")]
     assert board.score == 500 - 2 + 200
+
+
+def test_runs_leave_column_by_column_and_removed_keeps_their_order():
+    # Two suits, ranks A-3: columns 3♥ | 3♠; the second deal completes both runs.
+    board = make_board(["3H", "3S"], ["2H 2S", "AH AS"], suits=2, ranks=3, runs=2, columns=2, layout=2)
+    play(board, "D D")
+    assert board.removed == [HEARTS, SPADES]  # column 1 first, not suit order
+    assert board.is_won()
+
+
+def test_the_board_lets_the_winning_action_be_undone():
+    board = play(one_suit(), "2>1 D 1>2")
+    assert board.is_won() and board.legal_moves() == []
+    assert board.is_legal(Undo())  # only a game log refuses actions after the win (RULES.md §12 Replay)
+    board.pop()
+    assert not board.is_won()
+    assert (board.runs_removed, board.moves, board.score) == (1, 2, 598)
 
 
 def test_a_run_must_be_one_suit_under_both_rules():
@@ -486,6 +525,33 @@ def test_default_undo_limit_is_100():
     assert board.position() == after_first
 
 
+def test_after_150_actions_the_last_100_can_be_undone_and_new_actions_again():
+    board = make_board(["3S", "2S", "3S"], ["AS AS 2S"], suits=1, ranks=3, runs=2, columns=3, layout=3)
+    positions = [board.position()]
+    board.push_notation("2>1")
+    positions.append(board.position())
+    while board.moves < 150:
+        board.push_notation("1>3" if board.moves % 2 else "3>1")
+        positions.append(board.position())
+    for _ in range(100):
+        board.pop()
+    assert board.position() == positions[50]
+    assert (board.moves, board.score) == (50, 450)
+    assert refused(board, "U") == "nothing more to undo: only the last 100 actions can be undone"
+    board.push_notation("3>1")  # the 2♠ went to column 3 at action 50: bring it back
+    board.push_notation("1>3")
+    board.pop()
+    board.pop()
+    assert board.position() == positions[50]
+
+
+def test_with_undo_turned_off_a_new_board_has_nothing_to_undo():
+    board = one_suit(undo_limit=0)
+    assert refused(board, "U") == "nothing to undo: no action has been made"
+    board.push_notation("2>1")
+    assert refused(board, "U") == "cannot undo: undo is turned off (undo limit 0)"
+
+
 @pytest.mark.parametrize("limit", [None, 2, 0])
 def test_other_undo_limits(limit):
     board = make_board(["3S", "2S", "3S"], ["AS AS 2S"], undo_limit=limit, suits=1, ranks=3, runs=2, columns=3,
@@ -561,6 +627,7 @@ def test_targets_are_the_columns_a_group_may_go_to():
     board = play(two_suits(RELAXED), "2>1")
     assert board.targets(1, 2) == [2]  # 3♠ 2♥ only onto the empty column
     assert board.targets(3, 1) == [2]
+    assert board.targets(1, 3) == []  # larger than the largest group: nowhere
 
 
 def test_canonical_notation_writes_the_size_only_onto_an_empty_column():
@@ -575,6 +642,14 @@ def test_canonical_notation_writes_the_size_only_onto_an_empty_column():
     assert play(two_suits(RELAXED), "2>1").notation(parse_action("1>2")) == "1>2/2"
     with pytest.raises(IllegalActionError):
         board.notation(DealRow())
+
+
+def test_every_refusal_is_a_value_error():
+    from spider_solver import errors
+
+    for name in ("InvalidCardError", "InvalidVariantError", "InvalidCodeError", "InvalidDealError",
+                 "InvalidActionError", "IllegalActionError"):
+        assert issubclass(getattr(errors, name), ValueError)
 
 
 def test_push_returns_the_action_as_played():

@@ -4,7 +4,7 @@ import pytest
 
 from spider_solver.errors import InvalidDealError, InvalidVariantError
 from spider_solver.rules.board import Board
-from spider_solver.rules.cards import Card, parse_cards
+from spider_solver.rules.cards import Card, format_cards, parse_cards
 from spider_solver.rules.codes import GameCode
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.variant import RELAXED, Variant
@@ -68,6 +68,11 @@ def test_explicit_deal_round_trips_through_its_text():
     # Commas, new lines, 10 and lower case are accepted too.
     messy = ",\n".join(str(card).lower().replace("t", "10") for card in deal.cards)
     assert Deal.from_text(messy, "4", "C").cards == deal.cards
+
+
+def test_explicit_deal_in_display_form():
+    deal = Deal.from_code(CODE)
+    assert Deal.from_text(format_cards(deal.cards, symbols=True), 4).cards == deal.cards
 
 
 def test_explicit_deal_of_one_suit():

@@ -115,6 +115,12 @@ def test_bad_notation_in_a_log(deal):
     assert result.error.message == "invalid action '11>3': source column 11 does not exist (columns are 1 to 10)"
 
 
+def test_the_error_index_counts_tokens_from_0_across_the_items_of_a_list(deal):
+    result = replay(deal, ["D D", "D,2>1", "D"])  # tokens D D D 2>1 D: the fourth is refused
+    assert (result.error.index, result.error.action) == (3, "2>1")
+    assert result.played == ("D", "D", "D")
+
+
 def test_refused_deals_and_undos_in_a_log(deal):
     assert replay(deal, "U").error == ReplayError(0, "U", "nothing to undo: no action has been made")
     six = replay(deal, "D D D D D D").error
