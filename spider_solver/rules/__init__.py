@@ -1,6 +1,10 @@
 """The reference rules engine: plain Python, no numpy, no numba.
 
-It implements ``RULES.md`` and is the oracle everything else is checked against.
+It implements ``RULES.md``, the rules contract of the project, and is the oracle
+everything else is checked against. Each module cites the sections it implements;
+the conventions that hold everywhere (columns numbered from 1 in every public method,
+lenient input and canonical output) are RULES.md §1 Conventions, and the helpers a
+frontend calls are RULES.md §13 Frontend helpers.
 """
 
 from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, RUN_BONUS, START_SCORE, Board, Position

@@ -1,12 +1,17 @@
 """The board: a position you push actions on and pop them from.
 
-This is the reference implementation of RULES.md, written to be read: every rule
-is a few plain lines, undo keeps whole snapshots, nothing is cached. The search
-engine is checked against it, and every solution is replayed on it before it is
-called verified.
+This is the reference implementation of the rules of play, written to be read:
+every rule is a few plain lines, undo keeps whole snapshots, nothing is cached. The
+search engine is checked against it, and every solution is replayed on it before it
+is called verified. It implements RULES.md §5 Moves, RULES.md §6 Deals, RULES.md
+§7 Runs and the win, RULES.md §8 Score and undo, and the helpers of RULES.md
+§13 Frontend helpers.
 
-Columns are 0-based inside this module (``self.columns[0]`` is column 1); the
-notation and every message use 1-based column numbers.
+Columns are numbered from 1, as in the notation, in every method that takes or
+returns a column (``face_up(1)``, ``movable(1)``, ``targets(1, 2)``, ``Move(3, 7)``)
+and in every message. Only the lists that hold the position (``columns``, ``down``,
+and those of :class:`Position`) are plain Python sequences indexed from 0:
+``columns[c - 1]`` is column c (RULES.md §1 Conventions).
 """
 
 from __future__ import annotations
@@ -46,6 +51,13 @@ class Board:
     ``push(action)`` plays an action or raises :class:`IllegalActionError` with the
     rule that refuses it; ``pop()`` undoes the last one. ``undo_limit`` is how many
     actions can be undone (100 in the app; ``None`` for unlimited).
+
+    Columns are numbered from 1 to ``variant.columns``, as in the notation, in every
+    method: ``face_up(c)``, ``movable(c)``, ``targets(c, n)``, the moves of
+    ``legal_moves()``; a column outside that range is refused with :class:`ValueError`
+    (``targets`` answers ``[]``). The attributes ``columns`` and ``down`` are the
+    position's lists, indexed from 0 like any Python list: ``columns[c - 1]`` is
+    column c.
     """
 
     def __init__(self, deal: Deal, *, deal_on_empty: bool = False, undo_limit: int | None = DEFAULT_UNDO_LIMIT) -> None:
@@ -83,16 +95,27 @@ class Board:
         return self.runs_removed == self.variant.runs
 
     def face_up(self, column: int) -> list[Card]:
-        """The face-up cards of a column (0-based), from the deepest to the last."""
-        return self.columns[column][self.down[column] :]
+        """The face-up cards of a column (numbered from 1), from the deepest to the last."""
+        c = self._index(column)
+        return self.columns[c][self.down[c] :]
 
     def movable(self, column: int) -> int:
-        """Size of the largest group that can leave a column (0-based); 0 if empty."""
+        """Size of the largest group that can leave a column (numbered from 1); 0 if empty.
+
+        RULES.md §5.1 Groups.
+        """
         cards = self.face_up(column)
         size = 1 if cards else 0
         while size < len(cards) and self._follows(cards[-size - 1], cards[-size]):
             size += 1
         return size
+
+    def _index(self, column: int) -> int:
+        """The list index of ``column`` (numbered from 1); refuse a column that does not exist."""
+        n = self.variant.columns
+        if isinstance(column, bool) or not isinstance(column, int) or not 1 <= column <= n:
+            raise ValueError(f"invalid column {column!r}: columns are numbered 1 to {n}")
+        return column - 1
 
     def _follows(self, upper: Card, lower: Card) -> bool:
         """True if ``lower`` may lie on ``upper`` inside a group under this rule."""
@@ -113,7 +136,11 @@ class Board:
     # -- checking actions ----------------------------------------------------
 
     def check(self, action: Action) -> Action:
-        """Return the action with its group size filled in, or raise with the rule that refuses it."""
+        """Return the action with its group size filled in, or raise with the rule that refuses it.
+
+        The checks and their order are RULES.md §5.4 Which rule refuses a move; the
+        messages are listed in RULES.md §13.3 Rule reminders.
+        """
         if isinstance(action, DealRow):
             self._check_deal()
             return action
@@ -170,7 +197,7 @@ class Board:
         count = move.count
         if count is None:
             if target is None:
-                count = self.movable(move.src - 1)
+                count = self.movable(move.src)
             else:
                 count = target.rank - src[-1].rank
                 if count < 1:
@@ -228,12 +255,15 @@ class Board:
             )
 
     def legal_moves(self) -> list[Action]:
-        """Every legal action, group sizes filled in: moves by source then target, then the deal."""
+        """Every legal action, group sizes filled in: moves by source then target, then the deal.
+
+        RULES.md §13.2 Legal moves.
+        """
         actions: list[Action] = []
         for s, src in enumerate(self.columns):
             if not src:
                 continue
-            largest = self.movable(s)
+            largest = self.movable(s + 1)
             for d, dst in enumerate(self.columns):
                 if d == s:
                     continue
@@ -250,14 +280,18 @@ class Board:
     def targets(self, column: int, count: int) -> list[int]:
         """Columns (1-based) the group of ``count`` cards from ``column`` (1-based) may go to.
 
-        This is the placement help a frontend highlights while a group is dragged.
+        This is the placement help a frontend highlights while a group is dragged
+        (RULES.md §13.1 Placement help).
         """
         return [d for d in range(1, self.variant.columns + 1) if d != column and self.is_legal(Move(column, d, count))]
 
     # -- playing -------------------------------------------------------------
 
     def push(self, action: Action) -> Action:
-        """Play an action (``Undo`` undoes); return it as played, group size filled in."""
+        """Play an action (``Undo`` undoes); return it as played, group size filled in.
+
+        The steps of an action are RULES.md §5.3 After the move.
+        """
         action = self.check(action)
         if isinstance(action, Undo):
             self.pop()
@@ -283,7 +317,10 @@ class Board:
         return self.push(self.parse_action(text))
 
     def pop(self) -> None:
-        """Undo the last action: cards, face-down cards, removed runs, score and counter."""
+        """Undo the last action: cards, face-down cards, removed runs, score and counter.
+
+        RULES.md §8.2 Undo.
+        """
         self._check_undo()
         position = self._history.pop()
         self.columns = [list(column) for column in position.columns]
@@ -294,7 +331,10 @@ class Board:
         self.moves = position.moves
 
     def _remove_runs(self) -> int:
-        """Remove every completed one-suit run (king down to ace) that ends a column."""
+        """Remove every completed one-suit run (king down to ace) that ends a column.
+
+        RULES.md §7 Runs and the win.
+        """
         ranks = self.variant.ranks
         removed = 0
         for c, column in enumerate(self.columns):
@@ -320,7 +360,10 @@ class Board:
         return parse_action(text, columns=self.variant.columns)
 
     def notation(self, action: Action) -> str:
-        """The canonical notation of an action in this position: ``/N`` only onto an empty column."""
+        """The canonical notation of an action in this position: ``/N`` only onto an empty column.
+
+        RULES.md §11 Action notation.
+        """
         action = self.check(action)
         if isinstance(action, Move) and self.columns[action.dst - 1]:
             return f"{action.src}>{action.dst}"

@@ -1,9 +1,10 @@
-"""Cards, suits, ranks and their text forms.
+"""Cards, suits, ranks and their text forms (RULES.md §2 Cards).
 
 A card is a small immutable value: ``Card(rank, suit)`` with rank 1 (ace) to 13
 (king) and suit 0..3 in the order spades, hearts, diamonds, clubs. Its short text
 form is rank then suit letter (``TS``, ``AD``, ``KH``; ``10S`` is accepted on
-input); its display form uses the suit symbol (``10♠``, ``A♦``).
+input); its display form uses the suit symbol (``10♠``, ``A♦``). Only ASCII letters
+are case-folded (RULES.md §1 Conventions).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """Game codes ``SP1-S<k><r>-<deal>`` and the shuffle behind them.
 
 The code names the suit count, the rule and a deal number 0 <= n < 2**35 written as
-7 characters of the RFC 4648 base32 alphabet, most significant first. The deal
-number seeds SplitMix64, which drives a Fisher-Yates shuffle of the unshuffled
-deck (RULES.md, "From deal number to cards"). Frontends in other languages must
-reproduce this byte for byte; ``data/deal_vectors.json`` pins it.
+7 characters of the RFC 4648 base32 alphabet, most significant first (RULES.md
+§9 Game code). The deal number seeds SplitMix64, which drives a Fisher-Yates
+shuffle of the unshuffled deck (RULES.md §9.1 From deal number to cards).
+Frontends in other languages must reproduce this byte for byte;
+``data/deal_vectors.json`` pins it (RULES.md §9.2 Check values and test vectors).
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """A deal: the cards in deck order and the variant they are played under.
 
-A deal comes from a game code (the shuffle of RULES.md) or is given explicitly
-as its cards in deck order, which must hold exactly the composition of the suit
-count. The first ``variant.layout`` cards go into the columns in rows; the rest
-is the stock, dealt ``variant.columns`` cards at a time.
+A deal comes from a game code (the shuffle of RULES.md §9.1 From deal number to
+cards) or is given explicitly as its cards in deck order, which must hold exactly
+the composition of the suit count (RULES.md §10 Explicit deals). The first
+``variant.layout`` cards go into the columns in rows; the rest is the stock, dealt
+``variant.columns`` cards at a time (RULES.md §4 Layout and stock).
 """
 
 from __future__ import annotations

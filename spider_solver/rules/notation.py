@@ -1,6 +1,7 @@
-"""Actions and their notation: ``D``, ``F>T``, ``F>T/N``, ``U``.
+"""Actions and their notation: ``D``, ``F>T``, ``F>T/N``, ``U`` (RULES.md §11 Action notation).
 
-Columns are numbered from 1 in the notation and in these objects. Parsing checks
+Columns are numbered from 1 in the notation and in these objects (RULES.md
+§1 Conventions). Parsing checks
 only the form; whether the position allows an action is the board's business
 (:meth:`spider_solver.rules.board.Board.check`). A ``Move`` with ``count=None``
 means "the group the rules pick"; :meth:`Board.resolve` fills the count in.

@@ -1,4 +1,8 @@
-"""The rules checker: replay a game log and score it exactly as the app does."""
+"""The rules checker: replay a game log and score it exactly as the app does.
+
+RULES.md §12 Replay: the result's fields, the 0-based index of the first refused
+action, and the refusal of any action after the win.
+"""
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
-"""The variant: suit count, rule, and the size of the game.
+"""The variant: suit count, rule, and the size of the game (RULES.md §3 Variants).
 
 The real game is ``Variant(suits=k, rule=...)``: 8 runs of 13 ranks (104 cards),
-10 columns, 54 cards in the layout, 5 deals of 10. Tests shrink the game
-(``ranks=3, columns=4, ...``) so that tiny deals can be searched exhaustively;
+10 columns, 54 cards in the layout, 5 deals of 10. The suit count sets the
+composition (RULES.md §3.1 Suit counts), the rule which groups may move (RULES.md
+§3.2 Classic and Relaxed). Tests shrink the game (``ranks=3, columns=4, ...``) so
+that tiny deals can be searched exhaustively (RULES.md §3.3 Shrunken test variants);
 every rule is written once, in terms of these numbers.
 """
 

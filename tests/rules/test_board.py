@@ -1,4 +1,5 @@
-"""The board: every rule of RULES.md ("Moves", "Score and counters") on hand-built positions.
+"""The board: every rule of RULES.md §5 Moves to RULES.md §8 Score and undo, and the
+helpers of RULES.md §13 Frontend helpers, on hand-built positions.
 
 Positions are built from explicit deals, mostly of shrunken variants (3 to 5 ranks,
 1 to 3 columns), so that each test shows the whole position it is about. Columns are
@@ -10,7 +11,7 @@ import pytest
 
 from spider_solver.errors import IllegalActionError
 from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, RUN_BONUS, START_SCORE, Board, Position
-from spider_solver.rules.cards import SPADES, parse_cards
+from spider_solver.rules.cards import HEARTS, SPADES, parse_cards
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.notation import DealRow, Move, Undo, parse_action
 from spider_solver.rules.variant import CLASSIC, RELAXED, Variant
@@ -88,7 +89,7 @@ def test_a_card_goes_onto_one_rank_higher_whatever_its_suit():
 
 def test_classic_group_must_be_one_suit():
     board = play(two_suits(CLASSIC), "2>1")  # column 1: 3♠ 2♥, column 2 empty
-    assert board.movable(0) == 1
+    assert board.movable(1) == 1
     assert refused(board, "1>2/2") == "cannot play '1>2/2': under the Classic rule a group must be one suit: 2♥ lies on 3♠"
     # F>T onto an empty column moves the largest movable group: here one card.
     assert board.push(parse_action("1>2")) == Move(1, 2, 1)
@@ -97,7 +98,7 @@ def test_classic_group_must_be_one_suit():
 
 def test_relaxed_group_may_mix_suits():
     board = play(two_suits(RELAXED), "2>1")
-    assert board.movable(0) == 2
+    assert board.movable(1) == 2
     assert board.push(parse_action("1>2")) == Move(1, 2, 2)
     assert board.columns == [[], cards("3S 2H"), cards("3H")]
 
@@ -111,14 +112,14 @@ def mixed_group(rule):
 
 def test_classic_refuses_the_group_that_fits_when_its_suits_mix():
     board = mixed_group(CLASSIC)
-    assert board.face_up(0) == cards("5H 4H 3S 2S")
-    assert board.movable(0) == 2
+    assert board.face_up(1) == cards("5H 4H 3S 2S")
+    assert board.movable(1) == 2
     assert refused(board, "1>2") == "cannot play '1>2': under the Classic rule a group must be one suit: 3♠ lies on 4♥"
 
 
 def test_relaxed_moves_the_group_that_fits_whatever_its_suits():
     board = mixed_group(RELAXED)
-    assert board.movable(0) == 4
+    assert board.movable(1) == 4
     assert board.push(parse_action("1>2")) == Move(1, 2, 3)  # 4♥ 3♠ 2♠ onto 5♠
     assert board.columns == [cards("5H"), cards("AH 2H AS 5S 4H 3S 2S")]
 
@@ -127,10 +128,10 @@ def test_group_size_has_no_limit():
     # One suit, ranks A-8, two columns; three deals: 7♠ 6♠ 5♠ 4♠ | 8♠ A♠ 2♠ 3♠.
     board = make_board(["7S", "8S"], ["6S AS", "5S 2S", "4S 3S"], suits=1, ranks=8, runs=1, columns=2, layout=2)
     play(board, "D D D")
-    assert (board.movable(0), board.movable(1)) == (4, 1)
+    assert (board.movable(1), board.movable(2)) == (4, 1)
     play(board, "2>1 2>1 2>1")  # 3♠, 2♠, A♠ one by one onto column 1
-    assert board.face_up(0) == cards("7S 6S 5S 4S 3S 2S AS")
-    assert board.movable(0) == 7
+    assert board.face_up(1) == cards("7S 6S 5S 4S 3S 2S AS")
+    assert board.movable(1) == 7
     assert board.push(parse_action("1>2")) == Move(1, 2, 7)  # all seven onto 8♠, which completes the run
     assert board.is_won()
 
@@ -165,7 +166,7 @@ def test_a_move_turns_up_the_uncovered_card():
     board.push_notation("2>1")  # 2♠ onto 3♠ uncovers the 3♠ of column 2
     assert board.columns == [cards("AS 3S 2S"), cards("3S")]
     assert board.down == [1, 0]
-    assert board.face_up(1) == cards("3S")
+    assert board.face_up(2) == cards("3S")
 
 
 def test_f_to_t_picks_the_group_whose_first_card_fits():
@@ -208,7 +209,7 @@ def test_a_card_onto_one_that_is_not_one_rank_higher():
 
 def test_a_group_onto_a_card_that_does_not_fit_its_first_card():
     board = play(one_suit(), "2>1 1>2")  # A♠ 3♠ | 3♠ 2♠
-    assert board.face_up(1) == cards("3S 2S")
+    assert board.face_up(2) == cards("3S 2S")
     assert refused(board, "2>1/2") == (
         "cannot play '2>1/2': 3♠ cannot go onto 3♠, a group goes only onto a card exactly one rank higher "
         "than its first card"
@@ -241,6 +242,22 @@ def test_a_named_group_with_a_gap():
     assert refused(board, "1>2/2") == "cannot play '1>2/2': a group must go down one rank at a time: 2♠ lies on 4♠"
 
 
+def test_the_first_rule_that_fails_is_the_one_reported():
+    """RULES.md §5.4 Which rule refuses a move: the checks run in a fixed order."""
+    board = play(three_columns(), "3>2")  # 3♠ | 2♠ A♠ | empty
+    assert refused(board, "3>2") == "cannot play '3>2': column 3 is empty"  # before the ace
+    assert refused(board, "1>2/5") == "cannot play '1>2/5': no card goes onto an ace (A♠ ends column 2)"  # before the size
+    with pytest.raises(IllegalActionError, match=r"^cannot play '4>4': source column 4 does not exist"):
+        board.push(Move(4, 4))  # before "the same column"
+    with pytest.raises(IllegalActionError, match=r"^cannot play '1>1/0': source and target are the same column$"):
+        board.push(Move(1, 1, 0))  # before the size
+    board = play(gapped(), "D D")  # 5♠ 4♠ 2♠ | 3♠ A♠ 5♠, all face up
+    # A gap in the ranks is reported before the size of the column, the size before the face-down cards.
+    assert refused(board, "1>2/5") == "cannot play '1>2/5': a group must go down one rank at a time: 2♠ lies on 4♠"
+    board = one_suit()  # A♠ (down) 3♠ | 3♠ (down) 2♠
+    assert refused(board, "2>1/3") == "cannot play '2>1/3': column 2 holds only 2 cards"
+
+
 # -- deals ------------------------------------------------------------------------
 
 
@@ -265,6 +282,12 @@ def test_deal_refused_while_several_columns_are_empty():
     board.push_notation("1>3")
     assert board.columns == [[], cards("2S AS"), cards("3S")]
     assert refused(board, "D") == "cannot deal while column 1 is empty: put a card there first"
+
+
+def test_an_empty_stock_is_reported_before_empty_columns():
+    board = play(two_suits(), "D 1>3 3>1")  # a run left column 1 empty, and the stock is empty
+    assert board.columns[0] == []
+    assert refused(board, "D") == "cannot deal: the stock is empty"
 
 
 def test_deal_on_empty_allows_dealing_with_empty_columns():
@@ -331,6 +354,23 @@ def test_a_deal_completes_runs_in_some_columns_only():
     assert board.score == 500 - 2 + 200
 
 
+def test_runs_leave_column_by_column_and_removed_keeps_their_order():
+    # Two suits, ranks A-3: columns 3♥ | 3♠; the second deal completes both runs.
+    board = make_board(["3H", "3S"], ["2H 2S", "AH AS"], suits=2, ranks=3, runs=2, columns=2, layout=2)
+    play(board, "D D")
+    assert board.removed == [HEARTS, SPADES]  # column 1 first, not suit order
+    assert board.is_won()
+
+
+def test_the_board_lets_the_winning_action_be_undone():
+    board = play(one_suit(), "2>1 D 1>2")
+    assert board.is_won() and board.legal_moves() == []
+    assert board.is_legal(Undo())  # only a game log refuses actions after the win (RULES.md §12 Replay)
+    board.pop()
+    assert not board.is_won()
+    assert (board.runs_removed, board.moves, board.score) == (1, 2, 598)
+
+
 def test_a_run_must_be_one_suit_under_both_rules():
     for rule in (CLASSIC, RELAXED):
         board = make_board(["3S", "3H"], ["2H 2S", "AS AH"], rule=rule, suits=2, ranks=3, runs=2, columns=2, layout=2)
@@ -356,7 +396,7 @@ def test_thirteen_cards_from_king_to_ace_with_a_gap_are_no_run():
     rest = "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S 2S".split()
     board = make_board([first[0]], first[1:] + rest, suits=1, ranks=13, runs=2, columns=1, layout=1)
     play(board, " ".join(["D"] * 12))
-    assert len(board.face_up(0)) == 13
+    assert len(board.face_up(1)) == 13
     assert board.runs_removed == 0
 
 
@@ -377,8 +417,8 @@ def test_a_full_size_run_leaves():
         suits=1, ranks=13, runs=2, columns=2, layout=4,
     )
     play(board, "D D D D D")
-    assert board.face_up(0) == cards("KS QS JS TS 9S 8S")
-    assert board.face_up(1) == cards("7S 6S 5S 4S 3S 2S")
+    assert board.face_up(1) == cards("KS QS JS TS 9S 8S")
+    assert board.face_up(2) == cards("7S 6S 5S 4S 3S 2S")
     assert board.push(parse_action("2>1")) == Move(2, 1, 6)
     assert board.columns == [cards("KS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"), cards("AS")]
     assert board.runs_removed == 0  # twelve cards, no ace yet
@@ -485,6 +525,33 @@ def test_default_undo_limit_is_100():
     assert board.position() == after_first
 
 
+def test_after_150_actions_the_last_100_can_be_undone_and_new_actions_again():
+    board = make_board(["3S", "2S", "3S"], ["AS AS 2S"], suits=1, ranks=3, runs=2, columns=3, layout=3)
+    positions = [board.position()]
+    board.push_notation("2>1")
+    positions.append(board.position())
+    while board.moves < 150:
+        board.push_notation("1>3" if board.moves % 2 else "3>1")
+        positions.append(board.position())
+    for _ in range(100):
+        board.pop()
+    assert board.position() == positions[50]
+    assert (board.moves, board.score) == (50, 450)
+    assert refused(board, "U") == "nothing more to undo: only the last 100 actions can be undone"
+    board.push_notation("3>1")  # the 2♠ went to column 3 at action 50: bring it back
+    board.push_notation("1>3")
+    board.pop()
+    board.pop()
+    assert board.position() == positions[50]
+
+
+def test_with_undo_turned_off_a_new_board_has_nothing_to_undo():
+    board = one_suit(undo_limit=0)
+    assert refused(board, "U") == "nothing to undo: no action has been made"
+    board.push_notation("2>1")
+    assert refused(board, "U") == "cannot undo: undo is turned off (undo limit 0)"
+
+
 @pytest.mark.parametrize("limit", [None, 2, 0])
 def test_other_undo_limits(limit):
     board = make_board(["3S", "2S", "3S"], ["AS AS 2S"], undo_limit=limit, suits=1, ranks=3, runs=2, columns=3,
@@ -517,6 +584,22 @@ def test_negative_undo_limit():
 # -- legal moves, placement help, notation, position --------------------------------
 
 
+def test_columns_are_numbered_from_1_in_every_method():
+    board = mixed_group(RELAXED)  # 5♥ 4♥ 3♠ 2♠ | A♥ 2♥ A♠ 5♠
+    assert (board.face_up(1), board.face_up(2)) == (cards("5H 4H 3S 2S"), cards("AH 2H AS 5S"))
+    assert (board.movable(1), board.movable(2)) == (4, 1)
+    assert board.face_up(2) == board.columns[1][board.down[1]:]  # the lists are plain, indexed from 0
+    assert board.targets(1, 3) == [2]
+    assert board.legal_moves() == [Move(1, 2, 3), DealRow()]
+    for column in (0, 3, -1, True, 1.0, "1"):
+        with pytest.raises(ValueError, match=rf"^invalid column {column!r}: columns are numbered 1 to 2$"):
+            board.movable(column)
+        with pytest.raises(ValueError, match=rf"^invalid column {column!r}: columns are numbered 1 to 2$"):
+            board.face_up(column)
+    assert board.targets(0, 1) == board.targets(3, 1) == []  # no column there: nowhere to go
+
+
+
 def test_legal_moves_list_every_action_with_its_group_size():
     assert two_suits().legal_moves() == [Move(2, 1, 1), Move(2, 3, 1), DealRow()]
     board = play(two_suits(RELAXED), "2>1")  # 3♠ 2♥ | empty | 3♥
@@ -544,6 +627,7 @@ def test_targets_are_the_columns_a_group_may_go_to():
     board = play(two_suits(RELAXED), "2>1")
     assert board.targets(1, 2) == [2]  # 3♠ 2♥ only onto the empty column
     assert board.targets(3, 1) == [2]
+    assert board.targets(1, 3) == []  # larger than the largest group: nowhere
 
 
 def test_canonical_notation_writes_the_size_only_onto_an_empty_column():
@@ -558,6 +642,14 @@ def test_canonical_notation_writes_the_size_only_onto_an_empty_column():
     assert play(two_suits(RELAXED), "2>1").notation(parse_action("1>2")) == "1>2/2"
     with pytest.raises(IllegalActionError):
         board.notation(DealRow())
+
+
+def test_every_refusal_is_a_value_error():
+    from spider_solver import errors
+
+    for name in ("InvalidCardError", "InvalidVariantError", "InvalidCodeError", "InvalidDealError",
+                 "InvalidActionError", "IllegalActionError"):
+        assert issubclass(getattr(errors, name), ValueError)
 
 
 def test_push_returns_the_action_as_played():

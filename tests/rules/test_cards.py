@@ -1,4 +1,4 @@
-"""Cards and their text forms (RULES.md, "Cards")."""
+"""Cards and their text forms (RULES.md §2 Cards)."""
 
 import pytest
 
@@ -17,6 +17,7 @@ def test_ranks_go_from_ace_low_to_king_high():
     assert Card.parse("AS").rank == 1
     assert Card.parse("KS").rank == 13
     assert Card.parse("AS") < Card.parse("2S") < Card.parse("KS")
+    assert Card.parse("AS") < Card.parse("AH") < Card.parse("AD") < Card.parse("AC") < Card.parse("2S")  # then suit
 
 
 @pytest.mark.parametrize(
@@ -59,6 +60,8 @@ def test_every_card_round_trips_through_both_forms():
         ("KX", "the suit must be one of S H D C"),
         ("K", "expected a rank"),
         ("Aſ", "the suit must be one of"),  # 'ſ'.upper() == 'S': no look-alikes
+        ("1X", "the suit must be one of"),  # the suit is checked before the rank
+        ("T S", "the rank must be one of"),  # no space inside a card
         ("ıS", "the rank must be one of"),
     ],
 )
@@ -82,3 +85,4 @@ def test_parse_and_format_card_lists():
     assert format_cards(cards) == "8S QC 4H TD"
     assert format_cards(cards, symbols=True) == "8♠ Q♣ 4♥ 10♦"
     assert parse_cards("") == []
+    assert parse_cards("\u00a0TS\u2003AH\t") == [Card(10, SPADES), Card(1, HEARTS)]  # any Unicode white space

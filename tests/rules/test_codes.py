@@ -1,4 +1,4 @@
-"""Game codes SP1-S<k><r>-<deal> and the shuffle behind them (RULES.md, "Game code")."""
+"""Game codes SP1-S<k><r>-<deal> and the shuffle behind them (RULES.md §9 Game code)."""
 
 import itertools
 
@@ -34,6 +34,24 @@ def test_fisher_yates_runs_from_the_end():
     first = next(splitmix64(0))
     deck = shuffle_deck(0, Variant(suits=4))
     assert deck[103] == Variant(suits=4).unshuffled()[first % 104]
+
+
+def test_deal_3_draws_card_61_first_so_its_last_card_is_the_second_ten_of_spades():
+    """RULES.md §9.2 Check values and test vectors: 0x1d0b14e4db018fed mod 104 = 61."""
+    assert 0x1D0B14E4DB018FED % 104 == 61
+    unshuffled = Variant(suits=4).unshuffled()
+    assert str(unshuffled[61]) == "TS" and unshuffled.index(unshuffled[61]) == 9  # the second copy
+    assert str(shuffle_deck(3, Variant(suits=4))[103]) == "TS"
+
+
+def test_a_shrunken_variant_shuffles_its_own_deck_by_the_same_recipe():
+    variant = Variant(suits=2, ranks=4, runs=4, columns=3, layout=7)  # 16 cards
+    deck = variant.unshuffled()
+    rng = splitmix64(12345)
+    for i in range(len(deck) - 1, 0, -1):
+        j = next(rng) % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    assert shuffle_deck(12345, variant) == deck
 
 
 def test_shuffle_keeps_the_composition():
@@ -163,6 +181,12 @@ def test_a_code_that_is_not_text():
 def test_bad_suit_count_in_a_constructed_code():
     with pytest.raises(InvalidVariantError):
         GameCode(3, CLASSIC, 0)
+    with pytest.raises(InvalidVariantError, match=r"^unknown rule 'C': expected 'classic' or 'relaxed'$"):
+        GameCode(4, "C", 0)  # the constructor takes the rule's name, the code its letter
+
+
+def test_surrounding_unicode_white_space_is_ignored():
+    assert canonical_code("\u00a0sp1-s4c-aaaaaad\u2003\n") == "SP1-S4C-AAAAAAD"
 
 
 @given(

@@ -1,10 +1,10 @@
-"""Deals: the layout, the stock order, explicit deals (RULES.md, "Layout", "Explicit deals")."""
+"""Deals: the layout, the stock order, explicit deals (RULES.md §4 Layout and stock, RULES.md §10 Explicit deals)."""
 
 import pytest
 
 from spider_solver.errors import InvalidDealError, InvalidVariantError
 from spider_solver.rules.board import Board
-from spider_solver.rules.cards import Card, parse_cards
+from spider_solver.rules.cards import Card, format_cards, parse_cards
 from spider_solver.rules.codes import GameCode
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.variant import RELAXED, Variant
@@ -33,8 +33,8 @@ def test_only_the_last_card_of_each_column_is_face_up():
     board = Board(Deal.from_code(CODE))
     assert board.down == [5, 5, 5, 5, 4, 4, 4, 4, 4, 4]
     assert sum(board.down) == 44
-    for c in range(10):
-        assert board.face_up(c) == [board.columns[c][-1]]
+    for c in range(1, 11):
+        assert board.face_up(c) == [board.columns[c - 1][-1]]
 
 
 def test_the_stock_is_the_other_50_cards_in_deck_order():
@@ -68,6 +68,11 @@ def test_explicit_deal_round_trips_through_its_text():
     # Commas, new lines, 10 and lower case are accepted too.
     messy = ",\n".join(str(card).lower().replace("t", "10") for card in deal.cards)
     assert Deal.from_text(messy, "4", "C").cards == deal.cards
+
+
+def test_explicit_deal_in_display_form():
+    deal = Deal.from_code(CODE)
+    assert Deal.from_text(format_cards(deal.cards, symbols=True), 4).cards == deal.cards
 
 
 def test_explicit_deal_of_one_suit():

@@ -1,4 +1,4 @@
-"""The action notation D, F>T, F>T/N, U (RULES.md, "Action notation")."""
+"""The action notation D, F>T, F>T/N, U (RULES.md §11 Action notation)."""
 
 import pytest
 from hypothesis import given
@@ -21,6 +21,8 @@ from spider_solver.rules.notation import DealRow, Move, Undo, parse_action, pars
         ("2>5/3", Move(2, 5, 3)),
         ("2>5/13", Move(2, 5, 13)),
         ("02>5", Move(2, 5)),
+        ("1>2/01", Move(1, 2, 1)),
+        ("\t3>7\n", Move(3, 7)),
     ],
 )
 def test_parse_action(text, action):
@@ -52,6 +54,10 @@ def test_print_parse_round_trip(text):
         ("3>11", "target column 11 does not exist (columns are 1 to 10)"),
         ("3>0", "target column 0 does not exist"),
         ("3>4/0", "a group holds at least 1 card"),
+        ("3>4/00", "a group holds at least 1 card"),
+        ("3>3/0", "a group holds at least 1 card"),  # checked before the same column
+        ("0>0", "source column 0 does not exist"),  # the source first
+        ("D D", "expected D, U"),  # one token at a time
         ("3>3", "source and target are the same column"),
     ],
 )
@@ -75,6 +81,8 @@ def test_tokens_are_separated_by_spaces_commas_and_new_lines():
     assert parse_actions(text) == [DealRow(), Move(3, 7), Move(2, 5, 3), Undo(), Move(10, 1), DealRow()]
     assert parse_actions(["D 3>7", "U"]) == [DealRow(), Move(3, 7), Undo()]
     assert split_actions("") == []
+    assert split_actions("D\u00a0U\u2003,\u20283>7") == ["D", "U", "3>7"]  # any Unicode white space
+    assert split_actions("3 > 4") == ["3", ">", "4"]  # no white space inside a token
 
 
 actions = st.one_of(

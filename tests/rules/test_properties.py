@@ -58,7 +58,7 @@ def check_invariants(board):
         # Face-down cards are the first down[c] cards, always under a face-up card.
         assert 0 <= board.down[c] < len(column) or (board.down[c] == 0 and not column)
         # A finished run never stays on the table.
-        up = board.face_up(c)
+        up = board.face_up(c + 1)
         for suit in variant.suits_in_play():
             assert up[-variant.ranks :] != run_cards(board, suit)[::-1]
     assert board.is_won() == (board.runs_removed == variant.runs)

@@ -1,4 +1,4 @@
-"""The rules checker: replaying game logs and solutions, and scoring them."""
+"""The rules checker: replaying game logs and solutions, and scoring them (RULES.md §12 Replay)."""
 
 import pytest
 from tests.rules.scripted_win import DECK_TEXT, LAYOUT, STOCK, WIN, WIN_TEXT, WITH_UNDOS
@@ -113,6 +113,12 @@ def test_bad_notation_in_a_log(deal):
     assert result.error == ReplayError(1, "3-5", "invalid action '3-5': expected D, U, F>T or F>T/N (for example 3>7 or 2>5/3)")
     result = replay(deal, "D 11>3")
     assert result.error.message == "invalid action '11>3': source column 11 does not exist (columns are 1 to 10)"
+
+
+def test_the_error_index_counts_tokens_from_0_across_the_items_of_a_list(deal):
+    result = replay(deal, ["D D", "D,2>1", "D"])  # tokens D D D 2>1 D: the fourth is refused
+    assert (result.error.index, result.error.action) == (3, "2>1")
+    assert result.played == ("D", "D", "D")
 
 
 def test_refused_deals_and_undos_in_a_log(deal):

@@ -1,4 +1,4 @@
-"""Suit counts, their compositions, the two rules, and shrunken test variants."""
+"""Suit counts, their compositions, the two rules, and shrunken test variants (RULES.md §3 Variants)."""
 
 from collections import Counter
 
@@ -95,8 +95,12 @@ def test_shrunken_variant():
         ({"rule": "spider"}, "unknown rule 'spider'"),
         ({"ranks": 14}, "invalid ranks 14"),
         ({"ranks": 0}, "invalid ranks 0"),
+        ({"rule": "C"}, "unknown rule 'C': expected 'classic' or 'relaxed'"),  # full names only
         ({"runs": 6}, "invalid runs 6"),  # not a multiple of 4 suits
+        ({"runs": 0}, "invalid runs 0: expected a positive multiple of the suit count"),
         ({"columns": 11}, "invalid columns 11"),
+        ({"columns": 0}, "invalid columns 0: expected 1 to 10"),
+        ({"runs": 16}, "invalid size: 16 runs of 13 ranks make 208 cards; the game has at most 104"),
         ({"layout": 5}, "invalid layout 5"),
         ({"layout": 55}, "do not make whole deals of 10"),
     ],

@@ -1,4 +1,9 @@
-"""data/deal_vectors.json: equal to what the code deals now, and true to RULES.md."""
+"""data/deal_vectors.json: equal to what the code deals now, and true to RULES.md §9 Game code.
+
+The second port below is written from the text of the repository's RULES.md (RULES.md
+§9.1 From deal number to cards), not from spider_solver/rules/codes.py, as a frontend in
+another language would write it, and checked against RULES.md §9.2 Check values and test vectors.
+"""
 
 import importlib.util
 import json
@@ -65,10 +70,13 @@ def test_relaxed_codes_deal_the_same_cards_as_classic():
 
 
 def independent_port(suits, number):
-    """RULES.md's recipe written again from its text, as a frontend would."""
-    mask = 2**64 - 1
+    """RULES.md §9.1 From deal number to cards, written again from its text, as a frontend would."""
+    mask = 2**64 - 1  # "all arithmetic is on 64-bit unsigned integers, modulo 2^64"
+    # Step 1: the unshuffled deck, 8/k times each of the k suits in the order of
+    # RULES.md §2 Cards (S H D C), ranks A..K; cards in the short text form of RULES.md §2 Cards.
     ranks, letters = "A23456789TJQK", "SHDC"[:suits]
     deck = [rank + suit for _ in range(8 // suits) for suit in letters for rank in ranks]
+    # Step 2: SplitMix64 with state s = n, the deal number.
     state = number
 
     def next_value():
@@ -79,9 +87,11 @@ def independent_port(suits, number):
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
         return z ^ (z >> 31)
 
+    # Step 3: Fisher-Yates from the end: for i = 103 down to 1, j = next() mod (i + 1).
     for i in range(103, 0, -1):
         j = next_value() % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
+    # Step 4: the deck order, written as the vectors write it (RULES.md §9.2 Check values and test vectors).
     return " ".join(deck)
 
 

@@ -1,0 +1,162 @@
+"""RULES.md exists, and every section that the code and the documents cite exists in it.
+
+A citation is written ``RULES.md §5 Moves``: the section number, then its title, so that
+a reader finds it without opening the file and a renumbering cannot go unnoticed. Inside
+RULES.md a bare ``§5`` is enough.
+"""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "RULES.md"
+
+#: ``## 5. Moves`` and ``### 9.1 From deal number to cards``.
+HEADING = re.compile(r"^#{2,3} (\d+(?:\.\d+)?)\.? (.+?)\s*$", re.MULTILINE)
+CITATION = re.compile(r"§(\d+(?:\.\d+)?)")
+#: Older references by name: RULES.md, "Game code" / RULES.md ("From deal number to cards").
+NAMED = re.compile(r"RULES\.md[,:]? \(?[\"'“]([^\"'”]+)[\"'”]")
+LINK = re.compile(r"RULES\.md#([\w-]+)")
+
+
+def sections():
+    """Section number -> title, from RULES.md's headings."""
+    return dict(HEADING.findall(RULES.read_text(encoding="utf-8")))
+
+
+def slug(title):
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
+def citing_files():
+    """Every file of the project that may cite RULES.md, except RULES.md itself."""
+    files = [ROOT / "README.md"]
+    for folder, patterns in (("spider_solver", ["*.py"]), ("tests", ["*.py"]), ("data", ["*.py", "*.json", "*.sql"]),
+                             ("benchmarks", ["*.py", "*.md"])):
+        for pattern in patterns:
+            files.extend(sorted((ROOT / folder).rglob(pattern)))
+    return [path for path in files if path.is_file() and path != Path(__file__).resolve()]
+
+
+def flatten(text):
+    """Join wrapped lines: a line break, the indentation and a comment leader become one space."""
+    return re.sub(r"\s*\n\s*(?:#\s*)?", " ", text)
+
+
+def test_rules_md_is_at_the_root_with_numbered_sections_in_order():
+    assert RULES.is_file()
+    numbers = [number for number in sections() if "." not in number]
+    assert numbers == [str(n) for n in range(1, len(numbers) + 1)]
+    assert len(numbers) >= 10
+    for number in sections():
+        if "." in number:
+            assert number.split(".")[0] in numbers
+
+
+def test_every_citation_names_an_existing_section_by_number_and_title():
+    known = sections()
+    cited = {}
+    for path in citing_files():
+        text = flatten(path.read_text(encoding="utf-8"))
+        for match in CITATION.finditer(text):
+            number = match[1]
+            where = f"{path.relative_to(ROOT)}: {text[max(0, match.start() - 30) : match.end() + 40]!r}"
+            assert number in known, f"no section §{number} in RULES.md, cited by {where}"
+            assert text[match.end() :].lstrip().startswith(known[number]), (
+                f"§{number} is titled {known[number]!r} in RULES.md; cite it as 'RULES.md §{number} "
+                f"{known[number]}' in {where}"
+            )
+            cited.setdefault(number, []).append(path)
+    # The rules engine cites the sections it implements.
+    assert len(cited) >= 10
+
+
+def test_every_rules_module_cites_rules_md():
+    for path in sorted((ROOT / "spider_solver" / "rules").glob("*.py")):
+        assert "RULES.md §" in flatten(path.read_text(encoding="utf-8")), path.name
+
+
+def test_references_by_name_and_links_point_to_existing_headings():
+    titles = set(sections().values())
+    anchors = {slug(f"{number} {title}") for number, title in sections().items()}
+    for path in citing_files():
+        text = flatten(path.read_text(encoding="utf-8"))
+        for name in NAMED.findall(text):
+            assert name in titles, f"{path.relative_to(ROOT)} refers to RULES.md section {name!r}, which does not exist"
+        for anchor in LINK.findall(text):
+            assert anchor in anchors, f"{path.relative_to(ROOT)} links to RULES.md#{anchor}, which does not exist"
+    # RULES.md's own table of contents.
+    rules = RULES.read_text(encoding="utf-8")
+    for anchor in re.findall(r"\]\(#([\w-]+)\)", rules):
+        assert anchor in anchors, f"RULES.md links to #{anchor}, which does not exist"
+
+
+def test_rules_md_cites_only_its_own_sections():
+    known = sections()
+    for number in CITATION.findall(RULES.read_text(encoding="utf-8")):
+        assert number in known, f"RULES.md cites §{number}, which does not exist"
+
+
+def test_the_repository_does_not_depend_on_the_shared_brief():
+    for path in [RULES, *citing_files()]:
+        assert "/work/shared" not in path.read_text(encoding="utf-8"), path
+
+
+# -- the examples RULES.md gives are what the engine does ---------------------------
+
+
+def section(number):
+    """The text of one section of RULES.md, up to the next heading of its level or above."""
+    text = RULES.read_text(encoding="utf-8")
+    level = "##" if "." not in number else "###"
+    start = re.search(rf"^{level} {re.escape(number)}\.? ", text, re.MULTILINE).start()
+    end = re.compile(r"^#{2,%d} " % len(level), re.MULTILINE).search(text, start + 1)
+    return text[start : end.start() if end else len(text)]
+
+
+def test_the_layout_example_is_the_layout_of_its_code():
+    from spider_solver.rules import Board, Deal, format_cards
+
+    board = Board(Deal.from_code("SP1-S4C-AAAAAAD"))
+    found = re.findall(r"column (\d+): +\[([^\]]*)\] (\w+)", section("4"))
+    shown = {int(c): (down.split(), up) for c, down, up in found}
+    assert sorted(shown) == list(range(1, 11))
+    for c, (down, up) in shown.items():
+        assert down == [str(card) for card in board.columns[c - 1][:-1]]
+        assert board.down[c - 1] == len(down)
+        assert [str(card) for card in board.face_up(c)] == [up]
+    first_deal = re.search(r"its first deal puts `([^`]+)` on columns 1 to 10", section("4"))[1]
+    assert first_deal == format_cards(board.deal.stock()[:10])
+
+
+def test_the_check_values_are_those_of_the_code_and_of_the_vectors():
+    import itertools
+    import json
+
+    from spider_solver.rules import splitmix64
+
+    text = section("9.2")
+    data = json.loads((ROOT / "data" / "deal_vectors.json").read_text(encoding="utf-8"))
+    vectors = {entry["seed"]: entry["outputs"] for entry in data["splitmix64"]["values"]}
+    from_0 = re.search(r"from s = 0 returns first ((?:`0x[0-9a-f]+`,?\s*)+)", text)[1]
+    from_3 = re.search(r"From s = 3 it\s+returns ((?:`0x[0-9a-f]+`,?\s*)+)", text)[1]
+    for seed, shown in ((0, from_0), (3, from_3)):
+        values = re.findall(r"0x[0-9a-f]+", shown)
+        assert values == vectors[str(seed)][: len(values)]
+        assert [int(v, 16) for v in values] == list(itertools.islice(splitmix64(seed), len(values)))
+    assert "mod 104 = 61" in text and int(vectors["3"][0], 16) % 104 == 61
+
+
+def test_the_helper_examples_are_what_the_board_answers():
+    from spider_solver.rules import Board, Deal, replay
+
+    board = Board(Deal.from_code("SP1-S4C-AAAAAAD"))
+    assert "`targets(9, 1)` is `[4, 5]`" in section("13.1") and board.targets(9, 1) == [4, 5]
+    listed = re.search(r"`SP1-S4C-AAAAAAD`, `([^`]+)`", section("13.2"))[1]
+    assert listed == " ".join(board.notation(action) for action in board.legal_moves())
+    result = replay(board.deal, "9>4 D 1>2")
+    assert "`won=False, moves=2, score=498`" in flatten(section("12"))
+    assert (result.won, result.moves, result.score) == (False, 2, 498)
+    assert (result.error.index, result.error.action) == (2, "1>2")
+    assert flatten(result.error.message) in flatten(section("12"))
