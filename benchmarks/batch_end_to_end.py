@@ -67,7 +67,9 @@ def main() -> int:
             print(f"spider-solve exited with status {status}", file=sys.stderr)
             return status
         db = sqlite3.connect(catalog)
-        rows = db.execute("SELECT status, seconds, moves, max_nodes, max_seconds, solver_version FROM results").fetchall()
+        rows = db.execute(
+            "SELECT status, seconds, moves, max_nodes, max_seconds, solver_version FROM results"
+        ).fetchall()
         db.close()
         if args.keep:
             shutil.copy(catalog, args.keep)

@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 #: The reporting set: never tuned on.
-REPORT_DEALS = range(0, 2000)
+REPORT_DEALS = range(2000)
 #: What a deal that the beam does not win costs in the objective, in actions.
 LOST_LENGTH = 300
 DEFAULT_CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "spider_tune_cache.json"

@@ -6,6 +6,7 @@
 (Card.parse('8S'), Card.parse('TS'))
 """
 
+from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import (
     Board,
     Card,
@@ -18,7 +19,6 @@ from spider_solver.rules import (
     parse_action,
     replay,
 )
-from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.verify import SolveResult, solve
 from spider_solver.version import __version__
 

@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 from spider_solver.errors import CatalogError
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
@@ -141,7 +142,7 @@ def statements(script: str) -> list[str]:
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True)
@@ -273,7 +274,9 @@ class Catalog:
             if not create:
                 raise CatalogError(f"no catalog at {shown!r}: run a batch first, or give --catalog")
             if not self.path.parent.is_dir():
-                raise CatalogError(f"cannot create catalog {shown!r}: directory {str(self.path.parent)!r} does not exist")
+                raise CatalogError(
+                    f"cannot create catalog {shown!r}: directory {str(self.path.parent)!r} does not exist"
+                )
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
         except sqlite3.Error as error:
@@ -419,7 +422,8 @@ class Catalog:
             if start is None:
                 resumed = [
                     row[0] for row in db.execute(
-                        "SELECT code FROM pending WHERE suits = ? AND rule = ? ORDER BY deal LIMIT ?", (suits, rule, count)
+                        "SELECT code FROM pending WHERE suits = ? AND rule = ? ORDER BY deal LIMIT ?",
+                        (suits, rule, count),
                     )
                 ]
                 first = self._next_deal(suits, rule)
@@ -429,7 +433,9 @@ class Catalog:
                 resumed = []
                 numbers = range(start, start + count)
             if numbers and numbers[-1] > MAX_DEAL:
-                raise CatalogError(f"deal numbers {numbers[0]} to {numbers[-1]} go past the last deal number {MAX_DEAL}")
+                raise CatalogError(
+                    f"deal numbers {numbers[0]} to {numbers[-1]} go past the last deal number {MAX_DEAL}"
+                )
             new = [(str(GameCode(suits, rule, n)), n) for n in numbers]
             if start is not None:
                 settled = self._settled([code for code, _ in new], max_nodes, max_seconds)
@@ -478,7 +484,9 @@ class Catalog:
         row = self.db.execute("SELECT * FROM results WHERE code = ?", (str(GameCode.parse(code)),)).fetchone()
         return None if row is None else Entry.from_row(row)
 
-    def entries(self, *, suits: int | None = None, rule: str | None = None, status: str | None = None) -> Iterator[Entry]:
+    def entries(
+        self, *, suits: int | None = None, rule: str | None = None, status: str | None = None
+    ) -> Iterator[Entry]:
         """Rows of ``results`` ordered by suit count, rule and deal number, optionally filtered."""
         where, args = self._filter(suits, rule, status)
         for row in self.db.execute(f"SELECT * FROM results{where} ORDER BY suits, rule, deal", args):
@@ -512,4 +520,6 @@ class Catalog:
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
 
 
-__all__ = ["APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "MIGRATIONS", "Plan", "SCHEMA", "SCHEMA_VERSION"]
+__all__ = [
+    "APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "MIGRATIONS", "Plan", "SCHEMA", "SCHEMA_VERSION",
+]

@@ -16,9 +16,10 @@ import errno
 import json
 import os
 import tempfile
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Iterable, Iterator, Literal, TextIO
+from typing import Literal, TextIO
 
 from spider_solver.catalog import Entry
 
@@ -39,12 +40,14 @@ def write_export(entries: Iterable[Entry], stream: TextIO, fmt: Format = "json")
             stream.write(("\n" if count == 1 else ",\n") + json.dumps(entry.to_dict(), ensure_ascii=False))
         stream.write("\n]\n" if count else "]\n")
     elif fmt == "jsonl":
-        for count, entry in enumerate(entries, 1):
+        for entry in entries:
             stream.write(json.dumps(entry.to_dict(), ensure_ascii=False) + "\n")
+            count += 1
     elif fmt == "csv":
         writer = csv.DictWriter(stream, fieldnames=FIELDS, lineterminator="\n")
         writer.writeheader()
-        for count, entry in enumerate(entries, 1):
+        for entry in entries:
+            count += 1
             row = entry.to_dict()
             row["solution"] = " ".join(row["solution"])
             writer.writerow({name: "" if row[name] is None else row[name] for name in FIELDS})
@@ -71,8 +74,6 @@ def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
         os.chmod(temporary, 0o666 & ~umask)  # mkstemp made it private; give it the usual mode
         os.replace(temporary, target)
     except BaseException:
-        try:
+        with suppress(FileNotFoundError):
             os.unlink(temporary)
-        except FileNotFoundError:
-            pass
         raise

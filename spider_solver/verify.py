@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Sequence, cast
+from typing import cast
 
 from spider_solver.errors import InvalidBudgetError, SpiderError
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
@@ -36,7 +37,9 @@ def check_budget(max_nodes: int, max_seconds: float | None) -> None:
     """Refuse a budget out of range (InvalidBudgetError): nodes from 1 to
     ``MAX_NODES_LIMIT``, seconds finite and positive up to ``MAX_SECONDS_LIMIT`` or None."""
     if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or not 1 <= max_nodes <= MAX_NODES_LIMIT:
-        raise InvalidBudgetError(f"invalid max_nodes {max_nodes!r}: expected a whole number from 1 to {MAX_NODES_LIMIT}")
+        raise InvalidBudgetError(
+            f"invalid max_nodes {max_nodes!r}: expected a whole number from 1 to {MAX_NODES_LIMIT}"
+        )
     if max_seconds is not None and (
         isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
         or not math.isfinite(max_seconds) or not 0 < max_seconds <= MAX_SECONDS_LIMIT

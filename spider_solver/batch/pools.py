@@ -18,10 +18,11 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
-from typing import Any, Callable
+from typing import Any
 
 from spider_solver.errors import SchedulerError
 
@@ -150,7 +151,8 @@ def probe(address: str) -> None:
     try:
         socket.create_connection((host, int(port)), timeout=SCHEDULER_TIMEOUT).close()
     except (OSError, UnicodeError, ValueError) as error:
-        raise SchedulerError(f"cannot reach the scheduler {address[:80]!r}: {getattr(error, 'strerror', None) or error}") from None
+        why = getattr(error, "strerror", None) or error
+        raise SchedulerError(f"cannot reach the scheduler {address[:80]!r}: {why}") from None
 
 
 __all__ = ["Pool", "cluster_pool", "die_with_parent", "init_worker", "local_pool", "probe"]

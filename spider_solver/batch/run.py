@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, TextIO
 
 from spider_solver.batch.pools import Pool, cluster_pool, local_pool
 from spider_solver.batch.report import Report

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -48,10 +49,8 @@ def warm_engine() -> None:
     that the loading is not counted in its first deal's seconds."""
     from spider_solver.verify import load_engine
 
-    try:
+    with contextlib.suppress(Exception):  # the real deals will report whatever is wrong
         load_engine()
-    except Exception:  # the real deals will report whatever is wrong
-        pass
 
 
 #: The batch's task: solve and verify each deal.

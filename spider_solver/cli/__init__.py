@@ -25,16 +25,25 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import click
 from click.core import ParameterSource
 
+from spider_solver.cli.params import (
+    CONTEXT_SETTINGS,
+    COUNT,
+    DEAL_NUMBER,
+    NODES,
+    RULE,
+    SECONDS,
+    SUITS,
+    WORKERS,
+    catalog_option,
+)
 from spider_solver.errors import SpiderError
 from spider_solver.outcomes import ExitStatus
-from spider_solver.cli.params import (
-    CONTEXT_SETTINGS, COUNT, DEAL_NUMBER, RULE, SECONDS, SUITS, WORKERS, NODES, catalog_option,
-)
 from spider_solver.version import __version__
 
 

@@ -27,7 +27,8 @@ UNKNOWN_BECAUSE = {
 @deal_options
 @budget_options
 @click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty.")
-@click.option("--progress/--no-progress", default=None, help="Show a progress bar.  [default: when stderr is a terminal]")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar.  [default: when stderr is a terminal]")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"code", "status", "solution", "moves", "score", "nodes", "seconds"}.')
 def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: str, max_nodes: int,
