@@ -256,3 +256,12 @@ def test_bad_input_exits_2_with_a_message(tmp_path, args, message):
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert text.read_text().startswith("shopping list")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--count", "3", "show", "SP1-S4C-AAAAAAD"], "batch option --count applies only when no command is given"),
+    (["--suits", "1", "--quiet", "check"], "batch options --suits, --quiet apply only when no command is given"),
+])
+def test_batch_options_with_a_command_are_refused(args, words):
+    result = invoke(*args)
+    assert result.exit_code == 2 and result.stderr.splitlines()[0] == f"error: {words}"

@@ -133,8 +133,9 @@ def cli(ctx: click.Context, **options: Any) -> None:
     if ctx.invoked_subcommand is not None:
         if given:
             names = ", ".join("--" + name.replace("_", "-") for name in given)
-            raise click.UsageError(f"batch option{'s' if len(given) > 1 else ''} {names} apply only when no "
-                                   "command is given")
+            many = len(given) > 1
+            raise click.UsageError(f"batch option{'s' if many else ''} {names} appl{'y' if many else 'ies'} only "
+                                   "when no command is given")
         return
     ctx.exit(run_batch_command(**options))
 
