@@ -188,3 +188,25 @@ def test_the_auto_place_examples_are_what_the_board_answers():
         with pytest.raises(ValueError) as info:
             call()
         assert str(info.value) == message
+
+
+def test_the_rule_reminders_list_every_message_the_engine_refuses_an_action_with():
+    """RULES.md §13.3 Rule reminders is the complete list: each IllegalActionError of the
+    rules engine has a message there of its form, and each message there is one the engine writes."""
+    import ast
+
+    patterns = []
+    for path in sorted((ROOT / "spider_solver" / "rules").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalActionError":
+                (message,) = node.args
+                parts = message.values if isinstance(message, ast.JoinedStr) else [message]
+                patterns.append("".join(
+                    re.escape(part.value) if isinstance(part, ast.Constant) else ".*?" for part in parts
+                ))
+    assert len(patterns) >= 15
+    listed = re.findall(r"`((?:cannot|nothing)[^`]+)`", flatten(section("13.3")))
+    for pattern in patterns:
+        assert any(re.fullmatch(pattern, message) for message in listed), f"not in RULES.md §13.3: {pattern}"
+    for message in listed:
+        assert any(re.fullmatch(pattern, message) for pattern in patterns), f"no such message: {message}"
