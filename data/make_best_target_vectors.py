@@ -62,6 +62,22 @@ CASES = [
 ]
 
 
+#: Cases that only a position with an empty column can show, and those that also need a
+#: column with no face-down card: positions without one are not asked (only to search faster).
+NEED_AN_EMPTY_COLUMN = {"card before empty column", "empty column", "empty source", "whole column onto a card",
+                        "whole column stays"}
+NEED_A_WHOLE_GROUP = {"whole column onto a card", "whole column stays"}
+
+
+def could_show(board: Board, missing: set[str]) -> bool:
+    """False if the position cannot show any case of ``missing``."""
+    if not any(not pile for pile in board.columns):
+        missing = missing - NEED_AN_EMPTY_COLUMN
+    if not any(pile and down == 0 for pile, down in zip(board.columns, board.down, strict=True)):
+        missing = missing - NEED_A_WHOLE_GROUP
+    return bool(missing)
+
+
 def possible(suits: int, rule: str) -> list[str]:
     """The cases a suit count and rule can show: one suit has no other suit, Classic no mixed group."""
     ruled_out = set()
@@ -118,7 +134,7 @@ def cases(board: Board, column: int, count: int | None, move: Move | None) -> li
             for smaller in range(1, size) for d in board.targets(column, smaller)
         ):
             found.add("larger group before same suit")
-    if size and size == len(pile) and empties:
+    if 1 <= size <= largest and size == len(pile) and empties:
         found.add("whole column stays" if move is None else "whole column onto a card")
     return [case for case in CASES if case in found]
 
@@ -230,6 +246,8 @@ def build() -> dict:
         for number in DEAL_NUMBERS:
             code = GameCode(suits, rule, number)
             for actions, board in line(code):
+                if not could_show(board, wanted - shown):
+                    continue
                 answers = queries(board)
                 new = {case for query in answers for case in query["cases"]} - shown
                 if new:

@@ -159,6 +159,54 @@ def test_an_independent_port_reproduces_every_vector():
             assert port.targets(query["column"], size) == query["targets"]
 
 
+def port_cases(port, column, count, answer):
+    """The cases of a query, from their definitions in data/make_best_target_vectors.py, on the port's position."""
+    cards = port.columns[column - 1]
+    largest, height = port.movable(column), len(cards)
+    asked = largest if count is None else count
+    movable = 1 <= asked <= largest
+    empties = [d for d in range(1, len(port.columns) + 1) if d != column and not port.columns[d - 1]]
+    found = set()
+    if answer is None:
+        found.add("empty source" if count is None and height == 0 else "fits nowhere" if movable else "not a group")
+        if movable and asked == height and empties:
+            found.add("whole column stays")
+        return found
+    target, size = answer
+    onto = port.columns[target - 1]
+    if not onto:
+        found.add("empty column")
+    else:
+        step = 1 if suit(onto[-1]) == suit(cards[-size]) else 2
+        found.add("same suit" if step == 1 else "other suit")
+        if step == 1 and any(port.step(column, size, d) == 2 for d in port.targets(column, size)):
+            found.add("same suit before other suit")
+        if step == 2 and count is None and any(
+            port.step(column, smaller, d) == 1 for smaller in range(1, size) for d in port.targets(column, smaller)
+        ):
+            found.add("larger group before same suit")
+        if empties:
+            found.add("card before empty column")
+            if size == height:
+                found.add("whole column onto a card")
+    step = port.step(column, size, target)
+    if any(d != target and port.step(column, size, d) == step for d in port.targets(column, size)):
+        found.add("tie")
+    if len({suit(card) for card in cards[height - size :]}) > 1:
+        found.add("mixed suits")
+    if count is None and size < largest:
+        found.add("smaller group")
+    return found
+
+
+def test_every_case_named_in_the_file_holds():
+    for position in VECTORS["positions"]:
+        port = port_of(board_of(position))
+        for query in position["queries"]:
+            answer = None if query["target"] is None else (query["target"], query["size"])
+            assert set(query["cases"]) == port_cases(port, query["column"], query["count"], answer), query
+
+
 @settings(max_examples=40, deadline=None)
 @given(deals(), LINES)
 def test_the_port_and_the_engine_agree_over_random_play(deal, choices):
