@@ -281,9 +281,65 @@ class Board:
         """Columns (1-based) the group of ``count`` cards from ``column`` (1-based) may go to.
 
         This is the placement help a frontend highlights while a group is dragged
-        (RULES.md §13.1 Placement help).
+        (RULES.md §13.1 Placement help): exactly the columns ``d`` for which
+        ``check(Move(column, d, count))`` accepts the move, ascending; ``[]`` when the
+        group cannot move at all, even for a column or count out of range.
         """
         return [d for d in range(1, self.variant.columns + 1) if d != column and self.is_legal(Move(column, d, count))]
+
+    def best_move(self, column: int, count: int | None = None) -> Move | None:
+        """The move auto-place (a double-click) makes with the last ``count`` cards of ``column``; or None.
+
+        The group goes onto a card one rank higher of its first card's suit, else of
+        another suit, else to an empty column (never a whole column: that changes
+        nothing); the lowest-numbered column first. ``count=None`` tries the groups of
+        the column from the largest down onto a card, and only then the largest onto an
+        empty column. A group that cannot move, or fits nowhere, gives None. The move
+        has its group size filled in, ready for :meth:`push`; its target is one of
+        :meth:`targets`. RULES.md §13.6 Best column (auto-place).
+
+        A column that does not exist, or a ``count`` that is not 1 to the number of
+        cards in the column, raises :class:`ValueError`.
+        """
+        c = self._index(column)
+        if count is None:
+            largest = self.movable(column)
+            for size in range(largest, 0, -1):
+                move = self._best_onto_card(column, size)
+                if move is not None:
+                    return move
+            return self._onto_empty(column, largest)
+        height = len(self.columns[c])
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= height:
+            if not height:
+                raise ValueError(f"invalid count {count!r}: column {column} is empty")
+            cards = f"{height} card{'s' if height > 1 else ''}"
+            raise ValueError(f"invalid count {count!r}: column {column} holds {cards}, expected 1 to {height}")
+        move = self._best_onto_card(column, count)
+        return move if move is not None else self._onto_empty(column, count)
+
+    def best_target(self, column: int, count: int | None = None) -> int | None:
+        """The column auto-place sends the group to: the target of :meth:`best_move`, or None.
+
+        RULES.md §13.6 Best column (auto-place).
+        """
+        move = self.best_move(column, count)
+        return None if move is None else move.dst
+
+    def _best_onto_card(self, column: int, size: int) -> Move | None:
+        """Steps 1 and 2 of auto-place: a card of the group's first card's suit, then any card."""
+        first = self.columns[column - 1][-size]
+        cards = [d for d in self.targets(column, size) if self.columns[d - 1]]
+        same = [d for d in cards if self.columns[d - 1][-1].suit == first.suit]
+        best = same or cards
+        return Move(column, best[0], size) if best else None
+
+    def _onto_empty(self, column: int, size: int) -> Move | None:
+        """Step 3 of auto-place: the lowest empty column, unless the group is the whole column."""
+        if size == 0 or size == len(self.columns[column - 1]):
+            return None
+        empty = [d for d in self.targets(column, size) if not self.columns[d - 1]]
+        return Move(column, empty[0], size) if empty else None
 
     # -- playing -------------------------------------------------------------
 

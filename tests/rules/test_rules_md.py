@@ -152,7 +152,7 @@ def test_the_helper_examples_are_what_the_board_answers():
     from spider_solver.rules import Board, Deal, replay
 
     board = Board(Deal.from_code("SP1-S4C-AAAAAAD"))
-    assert "`targets(9, 1)` is `[4, 5]`" in section("13.1") and board.targets(9, 1) == [4, 5]
+    assert "`targets(9, 1)` is `[4, 5]`" in flatten(section("13.1")) and board.targets(9, 1) == [4, 5]
     listed = re.search(r"`SP1-S4C-AAAAAAD`, `([^`]+)`", section("13.2"))[1]
     assert listed == " ".join(board.notation(action) for action in board.legal_moves())
     result = replay(board.deal, "9>4 D 1>2")
@@ -160,3 +160,53 @@ def test_the_helper_examples_are_what_the_board_answers():
     assert (result.won, result.moves, result.score) == (False, 2, 498)
     assert (result.error.index, result.error.action) == (2, "1>2")
     assert flatten(result.error.message) in flatten(section("12"))
+
+
+def test_the_auto_place_examples_are_what_the_board_answers():
+    import pytest
+
+    from spider_solver.rules import Board, Deal, Move, Variant
+
+    board = Board(Deal.from_code("SP1-S4C-AAAAAAD"))
+    text = flatten(section("13.6"))
+    examples = re.findall(r"`best_target\((\d+)\)` is `(\w+)`", text)
+    assert len(examples) >= 3
+    for column, answer in examples:
+        assert board.best_target(int(column)) == (None if answer == "None" else int(answer)), column
+    assert "`targets(9, 1)` is `[4, 5]`" in text and board.targets(9, 1) == [4, 5]
+    assert "`best_move(9)` is `Move(9, 5, 1)`" in text and board.best_move(9) == Move(9, 5, 1)
+    # The refusals: 3♠ | 2♠ | A♠ in a shrunken game; A♠ onto 2♠ empties column 3.
+    small = Board(Deal.from_columns(["3S", "2S", "AS"], ["3S 2S AS"], Variant(1, ranks=3, runs=2, columns=3, layout=3)))
+    small.push_notation("3>2")
+    calls = {
+        "invalid column 0: columns are numbered 1 to 10": lambda: board.best_target(0),
+        "invalid count 0: column 1 holds 6 cards, expected 1 to 6": lambda: board.best_target(1, 0),
+        "invalid count 1: column 3 is empty": lambda: small.best_target(3, 1),
+    }
+    assert sorted(re.findall(r"`(invalid (?:count|column) [^`]+)`", text)) == sorted(calls)
+    for message, call in calls.items():
+        with pytest.raises(ValueError) as info:
+            call()
+        assert str(info.value) == message
+
+
+def test_the_rule_reminders_list_every_message_the_engine_refuses_an_action_with():
+    """RULES.md §13.3 Rule reminders is the complete list: each IllegalActionError of the
+    rules engine has a message there of its form, and each message there is one the engine writes."""
+    import ast
+
+    patterns = []
+    for path in sorted((ROOT / "spider_solver" / "rules").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalActionError":
+                (message,) = node.args
+                parts = message.values if isinstance(message, ast.JoinedStr) else [message]
+                patterns.append("".join(
+                    re.escape(part.value) if isinstance(part, ast.Constant) else ".*?" for part in parts
+                ))
+    assert len(patterns) >= 15
+    listed = re.findall(r"`((?:cannot|nothing)[^`]+)`", flatten(section("13.3")))
+    for pattern in patterns:
+        assert any(re.fullmatch(pattern, message) for message in listed), f"not in RULES.md §13.3: {pattern}"
+    for message in listed:
+        assert any(re.fullmatch(pattern, message) for pattern in patterns), f"no such message: {message}"
