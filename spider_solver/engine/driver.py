@@ -25,7 +25,7 @@ from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
 from spider_solver.engine.search import STEP_OUT_OF_NODES, STEP_OVERFLOW, STEP_WON, step_level
 from spider_solver.engine.shorten import shorten
-from spider_solver.engine.tt import tt_new, tt_store
+from spider_solver.engine.tt import TT_FORGOTTEN, TT_STORED, tt_new, tt_store
 from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DEALS
 
 #: Beam widths per stratum, tried in turn while the budget lasts, by suit count.
@@ -49,6 +49,13 @@ MAX_TT_BITS = 25
 #: positions in one level: a bound on its memory (about 100 bytes a candidate).
 MAX_PROOF_LEVEL = 400_000
 PROOF_TT_BITS = 22
+#: The smallest transposition table a beam gets, 2**MIN_TT_BITS slots.
+MIN_TT_BITS = 16
+#: Candidate buffers start at this many candidates a position of the level (they
+#: grow when a level needs more).
+CANDIDATES_PER_POSITION = 64
+#: The exhaustive run's level buffers start with room for this many positions.
+PROOF_LEVEL_ROOM = 1024
 
 
 @dataclass
@@ -104,7 +111,7 @@ class Budget:
 
 def tt_bits_for(width: int, strata: int, max_levels: int) -> int:
     expected = min(width, UNLIMITED) * strata * max_levels
-    return max(16, min(MAX_TT_BITS, int(expected).bit_length()))
+    return max(MIN_TT_BITS, min(MAX_TT_BITS, int(expected).bit_length()))
 
 
 class _Buffers:
@@ -147,8 +154,8 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     tt_store(table, tt_info, keys[0])
     parents: list[np.ndarray] = []
     moves: list[np.ndarray] = []
-    level_room = 1024 if exhaustive else width * strata
-    buffers = _Buffers(64 * level_room, level_room)
+    level_room = PROOF_LEVEL_ROOM if exhaustive else width * strata
+    buffers = _Buffers(CANDIDATES_PER_POSITION * level_room, level_room)
     cut = False
     try:
         while True:
@@ -176,7 +183,7 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
                 if outcome != STEP_OVERFLOW:
                     break
                 # Nothing was kept: give the level more room and play it again.
-                buffers.grow(max(2 * buffers.candidates, 64 * n_states),
+                buffers.grow(max(2 * buffers.candidates, CANDIDATES_PER_POSITION * n_states),
                              2 * buffers.level if exhaustive else buffers.level)
             if outcome == STEP_OUT_OF_NODES:
                 attempt.outcome = "nodes"
@@ -199,7 +206,7 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
             attempt.levels = len(parents)
     except KeyboardInterrupt:
         attempt.outcome = "interrupted"
-    attempt.tt_stored, attempt.tt_forgotten = int(tt_info[0]), int(tt_info[1])
+    attempt.tt_stored, attempt.tt_forgotten = int(tt_info[TT_STORED]), int(tt_info[TT_FORGOTTEN])
     attempt.seconds = time.perf_counter() - started
     return attempt
 

@@ -14,8 +14,13 @@ import numpy as np
 from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
 from spider_solver.engine.position import key_from_scratch, new_position, pack, unpack
 from spider_solver.engine.types import (
+    H_DEALT,
+    H_REMOVED,
+    MAX_COLUMNS,
     MOVE_DEAL,
+    RANK_MASK,
     STATE_BYTES,
+    SUIT_MASK,
     SUIT_SHIFT,
     VP_COLUMNS,
     VP_DEAL_ON_EMPTY,
@@ -32,11 +37,13 @@ from spider_solver.rules.notation import Action
 
 
 def card_byte(card: Card) -> int:
+    """The face-up card byte of a reference card (see :mod:`~spider_solver.engine.types`)."""
     return card.rank | card.suit << SUIT_SHIFT
 
 
 def byte_card(value: int) -> Card:
-    return Card(value & 15, (value >> SUIT_SHIFT) & 3)
+    """The reference card of a card byte (its F bit ignored)."""
+    return Card(value & RANK_MASK, (value >> SUIT_SHIFT) & SUIT_MASK)
 
 
 def variant_params(deal: Deal, deal_on_empty: bool) -> np.ndarray:
@@ -65,7 +72,8 @@ class Game:
     @classmethod
     def from_deal(cls, deal: Deal, *, deal_on_empty: bool = False) -> Game:
         vp = variant_params(deal, deal_on_empty)
-        stock = np.array([card_byte(c) for c in deal.stock()] + [0] * 10, dtype=np.uint8)
+        # Zero padding of one row past the stock: no kernel reads it, none overruns.
+        stock = np.array([card_byte(c) for c in deal.stock()] + [0] * MAX_COLUMNS, dtype=np.uint8)
         start, key = state_from_board(Board(deal))
         return cls(deal, deal_on_empty, vp, stock, start, key)
 
@@ -95,8 +103,8 @@ def state_from_board(board: Board) -> tuple[np.ndarray, np.uint64]:
         down[c] = board.down[c]
         for i, card in enumerate(column):
             cols[c, i] = card_byte(card)
-    hdr[0] = board.dealt
-    hdr[1] = board.runs_removed
+    hdr[H_DEALT] = board.dealt
+    hdr[H_REMOVED] = board.runs_removed
     state = np.zeros(STATE_BYTES, dtype=np.uint8)
     pack(cols, lens, down, hdr, state)
     return state, np.uint64(key_from_scratch(cols, lens, down, hdr, ZOBRIST, DEALT_KEYS))
@@ -107,7 +115,7 @@ def columns_of_state(state: np.ndarray, ncols: int) -> tuple[tuple[tuple[Card, .
     cols, lens, down, hdr, _ = new_position()
     unpack(state, cols, lens, down, hdr)
     columns = tuple(tuple(byte_card(int(b)) for b in cols[c, : lens[c]]) for c in range(ncols))
-    return columns, tuple(int(d) for d in down[:ncols]), int(hdr[0]), int(hdr[1])
+    return columns, tuple(int(d) for d in down[:ncols]), int(hdr[H_DEALT]), int(hdr[H_REMOVED])
 
 
 def same_position(state: np.ndarray, position: Position) -> bool:

@@ -14,27 +14,35 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.types import KERNEL
-
 from spider_solver.engine.types import (
     CARD_CELLS,
     FACE_DOWN,
+    FACE_UP_MASK,
     H_DEALT,
     H_REMOVED,
     HDR_SIZE,
+    INLINE,
+    KERNEL,
     MAX_COLUMNS,
     MAX_HEIGHT,
     MOVE_DEAL,
+    OFF_CARDS,
     OFF_DEALT,
     OFF_LENS,
     OFF_REMOVED,
-    RANK_MASK,
+    OFF_RESERVED,
     STATE_BYTES,
-    SUIT_SHIFT,
-    UNDO_SUITS,
-    UNDO_TURNED,
     VP_COLUMNS,
     VP_RANKS,
+    VP_RUNS,
+    decode_move,
+    make_card,
+    rank_of,
+    suit_of,
+    undo_removed,
+    undo_suit,
+    undo_turned,
+    undone_suit,
 )
 
 
@@ -53,7 +61,7 @@ def new_position():
 @njit(**KERNEL)
 def unpack(state, cols, lens, down, hdr):
     """Load a packed state into the working arrays (the key travels separately)."""
-    p = 0
+    p = OFF_CARDS
     for c in range(MAX_COLUMNS):
         n = state[OFF_LENS + c]
         lens[c] = n
@@ -62,7 +70,7 @@ def unpack(state, cols, lens, down, hdr):
             b = state[p + i]
             if b & FACE_DOWN:
                 d += 1
-            cols[c, i] = b & (FACE_DOWN - 1)
+            cols[c, i] = b & FACE_UP_MASK
         down[c] = d
         p += n
     hdr[H_DEALT] = state[OFF_DEALT]
@@ -71,8 +79,8 @@ def unpack(state, cols, lens, down, hdr):
 
 @njit(**KERNEL)
 def pack(cols, lens, down, hdr, state):
-    """Write the working arrays into a packed state (all 128 bytes)."""
-    p = 0
+    """Write the working arrays into a packed state (all STATE_BYTES bytes)."""
+    p = OFF_CARDS
     for c in range(MAX_COLUMNS):
         n = lens[c]
         d = down[c]
@@ -83,11 +91,11 @@ def pack(cols, lens, down, hdr, state):
             state[p + i] = b
         state[OFF_LENS + c] = n
         p += n
-    for i in range(p, CARD_CELLS):
+    for i in range(p, OFF_CARDS + CARD_CELLS):
         state[i] = 0
     state[OFF_DEALT] = hdr[H_DEALT]
     state[OFF_REMOVED] = hdr[H_REMOVED]
-    for i in range(OFF_REMOVED + 1, STATE_BYTES):
+    for i in range(OFF_RESERVED, STATE_BYTES):
         state[i] = 0
 
 
@@ -104,52 +112,52 @@ def key_from_scratch(cols, lens, down, hdr, zob, zdealt):
     return key
 
 
-@njit(inline="always", **KERNEL)
+@njit(**INLINE)
 def run_ends_column(cols, lens, down, c, ranks):
     """True if column c ends in ``ranks`` face-up cards of one suit, king down to ace."""
     n = lens[c]
     if n - down[c] < ranks:
         return False
     last = cols[c, n - 1]
-    if last & RANK_MASK != 1:
+    if rank_of(last) != 1:
         return False
-    suit_bits = last & ~RANK_MASK
+    suit = suit_of(last)
     for i in range(1, ranks):
-        if cols[c, n - 1 - i] != suit_bits | (i + 1):
+        if cols[c, n - 1 - i] != make_card(i + 1, suit):
             return False
     return True
 
 
-@njit(inline="always", **KERNEL)
+@njit(**INLINE)
 def _remove_run(cols, lens, down, hdr, zob, c, ranks, key):
     """Take the run ending column c away, turn up what it uncovers; return (key, info bits)."""
     n = lens[c]
-    suit = (cols[c, n - 1] >> SUIT_SHIFT) & 3
+    suit = suit_of(cols[c, n - 1])
     for i in range(n - ranks, n):
         key ^= zob[c, i, cols[c, i]]
     n -= ranks
     lens[c] = n
     hdr[H_REMOVED] += 1
-    info = (1 << c) | (suit << (UNDO_SUITS + 2 * c))
+    info = undo_removed(c) | undo_suit(suit, c)
     if n > 0 and down[c] == n:
         b = cols[c, n - 1]
         key ^= zob[c, n - 1, b | FACE_DOWN] ^ zob[c, n - 1, b]
         down[c] = n - 1
-        info |= 1 << (UNDO_TURNED + c)
+        info |= undo_turned(c)
     return key, info
 
 
-@njit(inline="always", **KERNEL)
+@njit(**INLINE)
 def _restore_run(cols, lens, down, hdr, zob, c, ranks, info, key):
     """Undo ``_remove_run`` on column c."""
     n = lens[c]
-    if info & (1 << (UNDO_TURNED + c)):
+    if info & undo_turned(c):
         b = cols[c, n - 1]
         key ^= zob[c, n - 1, b] ^ zob[c, n - 1, b | FACE_DOWN]
         down[c] = n
-    suit_bits = ((info >> (UNDO_SUITS + 2 * c)) & 3) << SUIT_SHIFT
+    suit = undone_suit(info, c)
     for i in range(ranks):
-        b = suit_bits | (ranks - i)
+        b = make_card(ranks - i, suit)
         cols[c, n + i] = b
         key ^= zob[c, n + i, b]
     lens[c] = n + ranks
@@ -180,9 +188,7 @@ def do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move):
                 k, bits = _remove_run(cols, lens, down, hdr, zob, c, ranks, k)
                 info |= bits
     else:
-        src = move & 15
-        dst = (move >> 4) & 15
-        count = (move >> 8) & 127
+        src, dst, count = decode_move(move)
         ns = lens[src] - count
         nd = lens[dst]
         for i in range(count):
@@ -195,7 +201,7 @@ def do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move):
             b = cols[src, ns - 1]
             k ^= zob[src, ns - 1, b | FACE_DOWN] ^ zob[src, ns - 1, b]
             down[src] = ns - 1
-            info |= 1 << (UNDO_TURNED + src)
+            info |= undo_turned(src)
         if run_ends_column(cols, lens, down, dst, ranks):
             k, bits = _remove_run(cols, lens, down, hdr, zob, dst, ranks, k)
             info |= bits
@@ -211,7 +217,7 @@ def undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info):
     if move == MOVE_DEAL:
         ncols = vp[VP_COLUMNS]
         for c in range(ncols):
-            if info & (1 << c):
+            if info & undo_removed(c):
                 k = _restore_run(cols, lens, down, hdr, zob, c, ranks, info, k)
         d = hdr[H_DEALT] - 1
         hdr[H_DEALT] = d
@@ -221,13 +227,11 @@ def undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info):
             k ^= zob[c, n, cols[c, n]]
             lens[c] = n
     else:
-        src = move & 15
-        dst = (move >> 4) & 15
-        count = (move >> 8) & 127
-        if info & (1 << dst):
+        src, dst, count = decode_move(move)
+        if info & undo_removed(dst):
             k = _restore_run(cols, lens, down, hdr, zob, dst, ranks, info, k)
         ns = lens[src]
-        if info & (1 << (UNDO_TURNED + src)):
+        if info & undo_turned(src):
             b = cols[src, ns - 1]
             k ^= zob[src, ns - 1, b] ^ zob[src, ns - 1, b | FACE_DOWN]
             down[src] = ns
@@ -243,4 +247,4 @@ def undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info):
 
 @njit(**KERNEL)
 def is_won(hdr, vp):
-    return hdr[H_REMOVED] == vp[2]
+    return hdr[H_REMOVED] == vp[VP_RUNS]

@@ -26,19 +26,28 @@ from spider_solver.engine.evaluate import column_cost, evaluate
 from spider_solver.engine.movegen import gen_moves
 from spider_solver.engine.position import do_move, new_position, pack, undo_move, unpack
 from spider_solver.engine.tt import tt_probe, tt_store
+from spider_solver.engine.evaluate import W_RUN
 from spider_solver.engine.types import (
+    CLASS_PLAIN,
     H_DEALT,
     H_REMOVED,
     MAX_COLUMNS,
     MAX_MOVES,
-    CLASS_SHIFT,
-    MOVE_DEAL,
     MODE_SEARCH,
-    MOVE_MASK,
+    MOVE_DEAL,
     OFF_DEALT,
+    TIER_CLASSED,
+    TIER_PLAIN,
     VP_RUNS,
+    move_class,
+    move_dst,
+    move_src,
+    in_strata,
+    order_key,
+    plain_move,
+    strata_below,
+    stratum_bit,
 )
-from spider_solver.engine.evaluate import W_RUN
 
 NO_WIN = -1
 OUT_OF_NODES = -2
@@ -71,7 +80,7 @@ def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, we
     n_cand = start
     nodes = 0
     for i in range(n_states):
-        if not (strata_mask >> states[i, OFF_DEALT]) & 1:
+        if not in_strata(strata_mask, states[i, OFF_DEALT]):
             continue
         unpack(states[i], cols, lens, down, hdr)
         key[0] = keys[i]
@@ -82,9 +91,9 @@ def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, we
         for j in range(n_moves):
             if nodes >= node_limit:
                 return n_cand, nodes, OUT_OF_NODES, 0
-            if search and ((moves[j] >> CLASS_SHIFT) != 0) != (tier == 1):
+            if search and (move_class(moves[j]) != CLASS_PLAIN) != (tier == TIER_CLASSED):
                 continue
-            move = moves[j] & MOVE_MASK
+            move = plain_move(moves[j])
             removed_before = hdr[H_REMOVED]
             info = do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move)
             nodes += 1
@@ -96,8 +105,8 @@ def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, we
                 if move == MOVE_DEAL:
                     score = evaluate(cols, lens, down, hdr, weights, scratch)
                 else:
-                    src = move & 15
-                    dst = (move >> 4) & 15
+                    src = move_src(move)
+                    dst = move_dst(move)
                     score = (total - costs[src] - costs[dst]
                              + column_cost(cols, lens, down, src, weights)
                              + column_cost(cols, lens, down, dst, weights)
@@ -122,10 +131,10 @@ def select_level(start, n_cand, cand_key, cand_score, cand_stratum, width, count
     True if a new position was left out.
     """
     n = n_cand - start
-    order_key = np.empty(n, dtype=np.int64)
+    sort_keys = np.empty(n, dtype=np.int64)
     for i in range(n):
-        order_key[i] = (np.int64(cand_stratum[start + i]) << 40) + (cand_score[start + i] + (np.int64(1) << 39))
-    order = np.argsort(order_key, kind="mergesort")
+        sort_keys[i] = order_key(np.int64(cand_stratum[start + i]), cand_score[start + i])
+    order = np.argsort(sort_keys, kind="mergesort")
     truncated = False
     for o in order:
         idx = start + o
@@ -186,10 +195,10 @@ def step_level(states, keys, n_states, vp, zob, zdealt, stock, weights, mode, wi
     caller grows the buffers and calls again. If the classed tier runs out of
     room it stops early and the level counts as truncated.
     """
-    all_strata = (1 << strata) - 1
+    all_strata = strata_below(strata)
     counts = np.zeros(strata, dtype=np.int64)
     n_cand, nodes, won_parent, won_move = expand_level(
-        states, keys, n_states, all_strata, vp, zob, zdealt, stock, weights, mode, 0, table,
+        states, keys, n_states, all_strata, vp, zob, zdealt, stock, weights, mode, TIER_PLAIN, table,
         cand_parent, cand_move, cand_key, cand_score, cand_stratum, 0, node_limit)
     if n_cand == OVERFLOW:
         return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
@@ -207,11 +216,11 @@ def step_level(states, keys, n_states, vp, zob, zdealt, stock, weights, mode, wi
         for i in range(n_states):
             s = states[i, OFF_DEALT]
             if counts[s] < width:
-                mask |= 1 << s
+                mask |= stratum_bit(s)
         if mask:
             start = n_cand
             n_cand, more, won_parent, won_move = expand_level(
-                states, keys, n_states, mask, vp, zob, zdealt, stock, weights, mode, 1, table,
+                states, keys, n_states, mask, vp, zob, zdealt, stock, weights, mode, TIER_CLASSED, table,
                 cand_parent, cand_move, cand_key, cand_score, cand_stratum, start, node_limit - nodes)
             nodes += more
             if won_parent == OUT_OF_NODES:

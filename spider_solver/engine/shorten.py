@@ -24,14 +24,7 @@ from numba import njit
 
 from spider_solver.engine.movegen import gen_moves, is_legal
 from spider_solver.engine.position import do_move, new_position, pack, undo_move, unpack
-from spider_solver.engine.types import (
-    H_REMOVED,
-    MAX_MOVES,
-    MODE_SEARCH,
-    MOVE_MASK,
-    STATE_BYTES,
-    VP_RUNS,
-)
+from spider_solver.engine.types import H_REMOVED, MAX_MOVES, MODE_SEARCH, STATE_BYTES, VP_RUNS, plain_move
 
 SHORTCUT_DEPTH = 2
 PAIR_WINDOW = 12
@@ -39,6 +32,15 @@ PAIR_WINDOW = 12
 RESCAN = 10
 SHORTCUT_MODE = MODE_SEARCH
 NOT_WON = -1
+#: The layout of ``found``, the best shortcut so far: the index on the line it
+#: reaches, its length, then its moves.
+FOUND_TARGET = 0
+FOUND_LENGTH = 1
+FOUND_MOVES = 2
+#: The line's key index has at least LOAD_FACTOR slots a key (a power of two).
+LOAD_FACTOR = 4
+#: An empty slot of the key index; a key not on the line.
+NOT_FOUND = -1
 
 
 @njit(cache=True)
@@ -60,7 +62,7 @@ def _index(keys, n, slots, where):
     """Hash the line's keys: ``where`` maps a key to its last index on the line."""
     mask = slots.shape[0] - 1
     slots[:] = 0
-    where[:] = -1
+    where[:] = NOT_FOUND
     for k in range(n + 1):
         h = np.int64(keys[k] & np.uint64(mask))
         while where[h] >= 0 and slots[h] != keys[k]:
@@ -77,12 +79,12 @@ def _lookup(slots, where, key):
         if slots[h] == key:
             return where[h]
         h = (h + 1) & mask
-    return -1
+    return NOT_FOUND
 
 
 @njit(cache=True)
 def _best_shortcut(state, key0, i, depth, vp, zob, zdealt, stock, slots, where, found):
-    """The shortcut from position i that saves the most: ``found = (j, length, moves...)``.
+    """The shortcut from position i that saves the most, written into ``found``.
 
     Iterative depth-first search, up to ``depth`` plies.
     Returns the number of actions saved (0 if none).
@@ -106,7 +108,7 @@ def _best_shortcut(state, key0, i, depth, vp, zob, zdealt, stock, slots, where, 
             if ply >= 0:
                 undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, played[ply], infos[ply])
             continue
-        move = moves[ply, cursor[ply]] & MOVE_MASK
+        move = plain_move(moves[ply, cursor[ply]])
         cursor[ply] += 1
         infos[ply] = do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move)
         played[ply] = move
@@ -114,10 +116,10 @@ def _best_shortcut(state, key0, i, depth, vp, zob, zdealt, stock, slots, where, 
         saving = j - i - (ply + 1)
         if j >= 0 and saving > best:
             best = saving
-            found[0] = j
-            found[1] = ply + 1
+            found[FOUND_TARGET] = j
+            found[FOUND_LENGTH] = ply + 1
             for p in range(ply + 1):
-                found[2 + p] = played[p]
+                found[FOUND_MOVES + p] = played[p]
         if ply + 1 < depth and hdr[H_REMOVED] != runs:
             ply += 1
             counts[ply] = gen_moves(cols, lens, down, hdr, vp, SHORTCUT_MODE, moves[ply])
@@ -151,11 +153,11 @@ def _shortcuts(start, start_key, vp, zob, zdealt, stock, moves, n, first, depth,
     i = first
     while i < n:
         if _best_shortcut(states[i], keys[i], i, depth, vp, zob, zdealt, stock, slots, where, found) > 0:
-            j = found[0]
-            length = found[1]
+            j = found[FOUND_TARGET]
+            length = found[FOUND_LENGTH]
             tail = moves[j:n].copy()
             for p in range(length):
-                moves[i + p] = found[2 + p]
+                moves[i + p] = found[FOUND_MOVES + p]
             moves[i + length:i + length + tail.shape[0]] = tail
             n = i + length + tail.shape[0]
             _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys)
@@ -167,7 +169,7 @@ def _shortcuts(start, start_key, vp, zob, zdealt, stock, moves, n, first, depth,
 
 @njit(cache=True)
 def _delete_pair(vp, zob, zdealt, stock, moves, n, window, states, keys):
-    """Drop the latest pair of actions whose removal still wins; return (new length, i) or (n, -1)."""
+    """Drop the latest pair of actions whose removal still wins; return (new length, i) or (n, NOT_FOUND)."""
     for i in range(n - 1, -1, -1):
         for j in range(i + 1, min(n, i + window)):
             end = _play_from(states[i], keys[i], vp, zob, zdealt, stock, moves, i + 1, n, j)
@@ -179,7 +181,7 @@ def _delete_pair(vp, zob, zdealt, stock, moves, n, window, states, keys):
                         moves[k] = moves[m]
                         k += 1
                 return k, i
-    return n, -1
+    return n, NOT_FOUND
 
 
 @njit(cache=True)
@@ -190,11 +192,11 @@ def shorten_line(start, start_key, vp, zob, zdealt, stock, line, depth, window):
     states = np.zeros((n + 1, STATE_BYTES), dtype=np.uint8)
     keys = np.zeros(n + 1, dtype=np.uint64)
     size = 1
-    while size < 4 * (n + 1):
+    while size < LOAD_FACTOR * (n + 1):
         size *= 2
     slots = np.zeros(size, dtype=np.uint64)
     where = np.zeros(size, dtype=np.int64)
-    found = np.zeros(2 + depth, dtype=np.int64)
+    found = np.zeros(FOUND_MOVES + depth, dtype=np.int64)
     _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys)
     _index(keys, n, slots, where)
     first = 0
@@ -202,7 +204,7 @@ def shorten_line(start, start_key, vp, zob, zdealt, stock, line, depth, window):
         n = _shortcuts(start, start_key, vp, zob, zdealt, stock, moves, n, first, depth, states, keys, slots, where,
                        found)
         n, i = _delete_pair(vp, zob, zdealt, stock, moves, n, window, states, keys)
-        if i < 0:
+        if i == NOT_FOUND:
             return moves[:n].copy()
         _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys)
         _index(keys, n, slots, where)

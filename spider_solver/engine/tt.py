@@ -6,7 +6,7 @@ Layout: one ``uint64`` array of ``2**bits`` slots; a slot holds a full 64-bit ke
 lines). When all of them are taken, the key replaces the one in its home slot:
 the table never grows and never refuses, it forgets. Forgetting a key only means
 a position may be searched twice; it never hides one, so exhaustive proofs stay
-sound. ``info[0]`` counts stored keys, ``info[1]`` counts keys forgotten.
+sound. ``info[TT_STORED]`` counts stored keys, ``info[TT_FORGOTTEN]`` keys forgotten.
 """
 
 from __future__ import annotations
@@ -14,14 +14,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.types import KERNEL
+from spider_solver.engine.types import INLINE, KERNEL
 
+#: Slots looked at from a key's home slot on (64 bytes: one or two cache lines).
 PROBES = 8
+#: The counters in ``info``.
+TT_STORED = 0
+TT_FORGOTTEN = 1
+TT_INFO_SIZE = 2
+#: What an empty slot holds, and what a key equal to it is stored as.
+EMPTY = 0
+ZERO_KEY_AS = 1
 
 
 def tt_new(bits: int) -> tuple[np.ndarray, np.ndarray]:
     """A table of ``2**bits`` slots (8 bytes each) and its counters."""
-    return np.zeros(1 << bits, dtype=np.uint64), np.zeros(2, dtype=np.int64)
+    return np.zeros(1 << bits, dtype=np.uint64), np.zeros(TT_INFO_SIZE, dtype=np.int64)
 
 
 def tt_clear(table: np.ndarray, info: np.ndarray) -> None:
@@ -29,9 +37,9 @@ def tt_clear(table: np.ndarray, info: np.ndarray) -> None:
     info[:] = 0
 
 
-@njit(inline="always", **KERNEL)
+@njit(**INLINE)
 def _slot_key(key):
-    return key if key != 0 else np.uint64(1)
+    return key if key != EMPTY else np.uint64(ZERO_KEY_AS)
 
 
 @njit(**KERNEL)
@@ -44,7 +52,7 @@ def tt_probe(table, key):
         k = table[(home + i) & mask]
         if k == key:
             return True
-        if k == 0:
+        if k == EMPTY:
             return False
     return False
 
@@ -60,10 +68,10 @@ def tt_store(table, info, key):
         k = table[slot]
         if k == key:
             return False
-        if k == 0:
+        if k == EMPTY:
             table[slot] = key
-            info[0] += 1
+            info[TT_STORED] += 1
             return True
     table[home] = key
-    info[1] += 1
+    info[TT_FORGOTTEN] += 1
     return True
