@@ -23,7 +23,15 @@ import numpy as np
 
 from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
-from spider_solver.engine.search import STEP_OUT_OF_NODES, STEP_OVERFLOW, STEP_WON, step_level
+from spider_solver.engine.search import (
+    STEP_OUT_OF_NODES,
+    STEP_OVERFLOW,
+    STEP_WON,
+    BeamParams,
+    Candidates,
+    NextLevel,
+    step_level,
+)
 from spider_solver.engine.shorten import shorten
 from spider_solver.engine.tt import TT_FORGOTTEN, TT_STORED, tt_new, tt_store
 from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DEALS
@@ -115,7 +123,10 @@ def tt_bits_for(width: int, strata: int, max_levels: int) -> int:
 
 
 class _Buffers:
-    """The arrays one level works in, grown when a level needs more room."""
+    """The arrays one level works in (``cand``, ``next``), grown when a level needs more room.
+
+    ``groups`` holds them again as plain tuples, the form step_level takes.
+    """
 
     def __init__(self, candidates: int, level: int) -> None:
         self.candidates = 0
@@ -125,20 +136,23 @@ class _Buffers:
     def grow(self, candidates: int, level: int) -> None:
         if candidates > self.candidates:
             self.candidates = candidates
-            self.cand = (
-                np.empty(candidates, dtype=np.int64),  # parent
-                np.empty(candidates, dtype=np.int64),  # move
-                np.empty(candidates, dtype=np.uint64),  # key
-                np.empty(candidates, dtype=np.int64),  # score
-                np.empty(candidates, dtype=np.int64),  # stratum
+            self.cand = Candidates(
+                parent=np.empty(candidates, dtype=np.int64),
+                move=np.empty(candidates, dtype=np.int64),
+                key=np.empty(candidates, dtype=np.uint64),
+                score=np.empty(candidates, dtype=np.int64),
+                stratum=np.empty(candidates, dtype=np.int64),
             )
         if level > self.level:
             self.level = level
-            self.selected = np.empty(level, dtype=np.int64)
-            self.next_states = np.empty((level, STATE_BYTES), dtype=np.uint8)
-            self.next_keys = np.empty(level, dtype=np.uint64)
-            self.level_parent = np.empty(level, dtype=np.int64)
-            self.level_move = np.empty(level, dtype=np.int64)
+            self.next = NextLevel(
+                selected=np.empty(level, dtype=np.int64),
+                states=np.empty((level, STATE_BYTES), dtype=np.uint8),
+                keys=np.empty(level, dtype=np.uint64),
+                parent=np.empty(level, dtype=np.int64),
+                move=np.empty(level, dtype=np.int64),
+            )
+        self.groups = (tuple(self.cand), tuple(self.next))
 
 
 def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
@@ -148,10 +162,14 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
     exhaustive = width >= UNLIMITED
-    table, tt_info = tt_new(PROOF_TT_BITS if exhaustive else tt_bits_for(width, strata, max_levels))
+    tt = tt_new(PROOF_TT_BITS if exhaustive else tt_bits_for(width, strata, max_levels))
+    # step_level gets plain tuples: numba types them in C at each call, NamedTuples in Python.
+    params = tuple(BeamParams(weights, mode, width, strata))
+    tables = tuple(game.tables)
+    tt_arrays = tuple(tt)
     states = game.start.reshape(1, STATE_BYTES).copy()
     keys = np.array([game.start_key], dtype=np.uint64)
-    tt_store(table, tt_info, keys[0])
+    tt_store(tt, keys[0])
     parents: list[np.ndarray] = []
     moves: list[np.ndarray] = []
     level_room = PROOF_LEVEL_ROOM if exhaustive else width * strata
@@ -175,9 +193,7 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
                 break
             while True:
                 outcome, kept, nodes, truncated, won_parent, won_move = step_level(
-                    states, keys, n_states, game.vp, game.zobrist, game.dealt_keys, game.stock, weights, mode,
-                    width, strata, table, tt_info, *buffers.cand, buffers.selected, buffers.next_states,
-                    buffers.next_keys, buffers.level_parent, buffers.level_move, budget.max_nodes - budget.nodes)
+                    (states, keys), tables, params, tt_arrays, *buffers.groups, budget.max_nodes - budget.nodes)
                 attempt.nodes += nodes
                 budget.spend(nodes)
                 if outcome != STEP_OVERFLOW:
@@ -198,15 +214,15 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
                 attempt.outcome = "won"
                 break
             cut = cut or truncated
-            parents.append(buffers.level_parent[:kept].astype(np.int32))
-            moves.append(buffers.level_move[:kept].astype(np.int32))
-            states = buffers.next_states[:kept].copy()
-            keys = buffers.next_keys[:kept].copy()
+            parents.append(buffers.next.parent[:kept].astype(np.int32))
+            moves.append(buffers.next.move[:kept].astype(np.int32))
+            states = buffers.next.states[:kept].copy()
+            keys = buffers.next.keys[:kept].copy()
             attempt.peak_level = max(attempt.peak_level, kept)
             attempt.levels = len(parents)
     except KeyboardInterrupt:
         attempt.outcome = "interrupted"
-    attempt.tt_stored, attempt.tt_forgotten = int(tt_info[TT_STORED]), int(tt_info[TT_FORGOTTEN])
+    attempt.tt_stored, attempt.tt_forgotten = int(tt.info[TT_STORED]), int(tt.info[TT_FORGOTTEN])
     attempt.seconds = time.perf_counter() - started
     return attempt
 

@@ -47,7 +47,8 @@ DEFAULT_WEIGHTS = np.array([9, 0, 9, 7, 7, 36, 7, 5, 2, 0], dtype=np.int64)
 
 
 @njit(**INLINE)
-def column_cost(cols, lens, down, c, weights):
+def column_cost(pos, c, weights):
+    cols, lens, down, _, _ = pos
     n = lens[c]
     if n == 0:
         return -weights[W_EMPTY]
@@ -75,10 +76,11 @@ def column_cost(cols, lens, down, c, weights):
 
 
 @njit(**KERNEL)
-def evaluate(cols, lens, down, hdr, weights, costs):
+def evaluate(pos, weights, costs):
     """The evaluation of the whole position; ``costs[c]`` receives each column's share."""
+    hdr = pos.hdr
     total = -weights[W_RUN] * hdr[H_REMOVED]
     for c in range(MAX_COLUMNS):
-        costs[c] = column_cost(cols, lens, down, c, weights)
+        costs[c] = column_cost(pos, c, weights)
         total += costs[c]
     return total

@@ -29,6 +29,7 @@ from spider_solver.engine.types import (
     VP_RELAXED,
     VP_RUNS,
     VP_SIZE,
+    Tables,
     decode_move,
     encode_move,
 )
@@ -68,6 +69,11 @@ class Game:
     start_key: np.uint64
     zobrist: np.ndarray = field(default_factory=lambda: ZOBRIST)
     dealt_keys: np.ndarray = field(default_factory=lambda: DEALT_KEYS)
+    #: The arrays above as the kernels take them.
+    tables: Tables = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.tables = Tables(self.vp, self.zobrist, self.dealt_keys, self.stock)
 
     @classmethod
     def from_deal(cls, deal: Deal, *, deal_on_empty: bool = False) -> Game:
@@ -97,7 +103,8 @@ def move_code(action: Action) -> int:
 
 def state_from_board(board: Board) -> tuple[np.ndarray, np.uint64]:
     """Pack a reference board's position; return the state and its key from scratch."""
-    cols, lens, down, hdr, _ = new_position()
+    pos = new_position()
+    cols, lens, down, hdr, _ = pos
     for c, column in enumerate(board.columns):
         lens[c] = len(column)
         down[c] = board.down[c]
@@ -106,14 +113,15 @@ def state_from_board(board: Board) -> tuple[np.ndarray, np.uint64]:
     hdr[H_DEALT] = board.dealt
     hdr[H_REMOVED] = board.runs_removed
     state = np.zeros(STATE_BYTES, dtype=np.uint8)
-    pack(cols, lens, down, hdr, state)
-    return state, np.uint64(key_from_scratch(cols, lens, down, hdr, ZOBRIST, DEALT_KEYS))
+    pack(pos, state)
+    return state, np.uint64(key_from_scratch(pos, ZOBRIST, DEALT_KEYS))
 
 
 def columns_of_state(state: np.ndarray, ncols: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int, int]:
     """(columns, down, dealt, removed) of a packed state, in the reference engine's terms."""
-    cols, lens, down, hdr, _ = new_position()
-    unpack(state, cols, lens, down, hdr)
+    pos = new_position()
+    unpack(state, pos)
+    cols, lens, down, hdr, _ = pos
     columns = tuple(tuple(byte_card(int(b)) for b in cols[c, : lens[c]]) for c in range(ncols))
     return columns, tuple(int(d) for d in down[:ncols]), int(hdr[H_DEALT]), int(hdr[H_REMOVED])
 

@@ -70,8 +70,9 @@ def _in_field(value, c):
 
 
 @njit(**INLINE)
-def movable(cols, lens, down, c, relaxed):
+def movable(pos, c, relaxed):
     """Size of the largest group that can leave column c (0 if it is empty)."""
+    cols, lens, down, _, _ = pos
     n = lens[c]
     if n == 0:
         return 0
@@ -101,12 +102,13 @@ def can_deal(lens, hdr, vp):
 
 
 @njit(**KERNEL)
-def gen_moves(cols, lens, down, hdr, vp, mode, out):
+def gen_moves(pos, vp, mode, out):
     """Write the moves of this position into ``out``; return how many.
 
     In ``MODE_SEARCH`` a move may carry a class (``CLASS_*``) that the search
     plays in a second tier; strip it with ``plain_move`` before playing.
     """
+    cols, lens, down, hdr, _ = pos
     ncols = vp[VP_COLUMNS]
     relaxed = vp[VP_RELAXED] != 0
     search = mode == MODE_SEARCH
@@ -122,7 +124,7 @@ def gen_moves(cols, lens, down, hdr, vp, mode, out):
                 first_empty = c
         else:
             tops |= _in_field(np.int64(rank_of(cols[c, lens[c] - 1])), c)
-            groups |= _in_field(movable(cols, lens, down, c, relaxed), c)
+            groups |= _in_field(movable(pos, c, relaxed), c)
     n = 0
     for s in range(ncols):
         group = _field(groups, s)
@@ -174,15 +176,16 @@ def _moves_to_empty(cols, ls, s, d, group, first_empty, relaxed, search, out, n)
 
 
 @njit(**KERNEL)
-def is_legal(cols, lens, down, hdr, vp, move):
+def is_legal(pos, vp, move):
     """True if ``move`` is legal here (any move code, e.g. from a solution being shortened)."""
+    cols, lens, _, hdr, _ = pos
     if move == MOVE_DEAL:
         return can_deal(lens, hdr, vp)
     ncols = vp[VP_COLUMNS]
     src, dst, count = decode_move(move)
     if src >= ncols or dst >= ncols or src == dst or count < 1:
         return False
-    if count > movable(cols, lens, down, src, vp[VP_RELAXED] != 0):
+    if count > movable(pos, src, vp[VP_RELAXED] != 0):
         return False
     ld = lens[dst]
     if ld == 0:

@@ -1,6 +1,8 @@
 """The working position: pack/unpack, the key from scratch, do_move / undo_move.
 
-Layouts are documented in :mod:`spider_solver.engine.types`. Contracts:
+Layouts are documented in :mod:`spider_solver.engine.types`. Kernels take the
+working arrays as one :class:`~spider_solver.engine.types.Position` (``pos``) and a
+game's tables as one :class:`~spider_solver.engine.types.Tables`. Contracts:
 
 * ``do_move`` assumes the move is legal (movegen made it); it returns the undo
   information that ``undo_move`` needs to restore the position exactly, key
@@ -35,6 +37,7 @@ from spider_solver.engine.types import (
     VP_COLUMNS,
     VP_RANKS,
     VP_RUNS,
+    Position,
     decode_move,
     make_card,
     rank_of,
@@ -48,8 +51,8 @@ from spider_solver.engine.types import (
 
 @njit(cache=True)
 def new_position():
-    """Empty working arrays ``(cols, lens, down, hdr, key)``; kernels and Python alike."""
-    return (
+    """An empty working :class:`Position`; kernels and Python alike."""
+    return Position(
         np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.uint8),
         np.zeros(MAX_COLUMNS, dtype=np.int64),
         np.zeros(MAX_COLUMNS, dtype=np.int64),
@@ -59,8 +62,9 @@ def new_position():
 
 
 @njit(**KERNEL)
-def unpack(state, cols, lens, down, hdr):
-    """Load a packed state into the working arrays (the key travels separately)."""
+def unpack(state, pos):
+    """Load a packed state into the working position (the key travels separately)."""
+    cols, lens, down, hdr, _ = pos
     p = OFF_CARDS
     for c in range(MAX_COLUMNS):
         n = state[OFF_LENS + c]
@@ -78,8 +82,9 @@ def unpack(state, cols, lens, down, hdr):
 
 
 @njit(**KERNEL)
-def pack(cols, lens, down, hdr, state):
-    """Write the working arrays into a packed state (all STATE_BYTES bytes)."""
+def pack(pos, state):
+    """Write the working position into a packed state (all STATE_BYTES bytes)."""
+    cols, lens, down, hdr, _ = pos
     p = OFF_CARDS
     for c in range(MAX_COLUMNS):
         n = lens[c]
@@ -100,7 +105,9 @@ def pack(cols, lens, down, hdr, state):
 
 
 @njit(**KERNEL)
-def key_from_scratch(cols, lens, down, hdr, zob, zdealt):
+def key_from_scratch(pos, zob, zdealt):
+    """The position's key from its definition (``pos.key`` is not read)."""
+    cols, lens, down, hdr, _ = pos
     key = zdealt[hdr[H_DEALT]]
     for c in range(MAX_COLUMNS):
         d = down[c]
@@ -113,8 +120,9 @@ def key_from_scratch(cols, lens, down, hdr, zob, zdealt):
 
 
 @njit(**INLINE)
-def run_ends_column(cols, lens, down, c, ranks):
+def run_ends_column(pos, c, ranks):
     """True if column c ends in ``ranks`` face-up cards of one suit, king down to ace."""
+    cols, lens, down, _, _ = pos
     n = lens[c]
     if n - down[c] < ranks:
         return False
@@ -129,8 +137,9 @@ def run_ends_column(cols, lens, down, c, ranks):
 
 
 @njit(**INLINE)
-def _remove_run(cols, lens, down, hdr, zob, c, ranks, key):
+def _remove_run(pos, zob, c, ranks, key):
     """Take the run ending column c away, turn up what it uncovers; return (key, info bits)."""
+    cols, lens, down, hdr, _ = pos
     n = lens[c]
     suit = suit_of(cols[c, n - 1])
     for i in range(n - ranks, n):
@@ -148,8 +157,9 @@ def _remove_run(cols, lens, down, hdr, zob, c, ranks, key):
 
 
 @njit(**INLINE)
-def _restore_run(cols, lens, down, hdr, zob, c, ranks, info, key):
+def _restore_run(pos, zob, c, ranks, info, key):
     """Undo ``_remove_run`` on column c."""
+    cols, lens, down, hdr, _ = pos
     n = lens[c]
     if info & undo_turned(c):
         b = cols[c, n - 1]
@@ -166,8 +176,10 @@ def _restore_run(cols, lens, down, hdr, zob, c, ranks, info, key):
 
 
 @njit(**KERNEL)
-def do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move):
+def do_move(pos, tables, move):
     """Play a legal move or deal; return its undo information."""
+    cols, lens, down, hdr, key = pos
+    vp, zob, zdealt, stock = tables
     ranks = vp[VP_RANKS]
     k = key[0]
     info = 0
@@ -184,8 +196,8 @@ def do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move):
         k ^= zdealt[d] ^ zdealt[d + 1]
         hdr[H_DEALT] = d + 1
         for c in range(ncols):
-            if run_ends_column(cols, lens, down, c, ranks):
-                k, bits = _remove_run(cols, lens, down, hdr, zob, c, ranks, k)
+            if run_ends_column(pos, c, ranks):
+                k, bits = _remove_run(pos, zob, c, ranks, k)
                 info |= bits
     else:
         src, dst, count = decode_move(move)
@@ -202,23 +214,25 @@ def do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move):
             k ^= zob[src, ns - 1, b | FACE_DOWN] ^ zob[src, ns - 1, b]
             down[src] = ns - 1
             info |= undo_turned(src)
-        if run_ends_column(cols, lens, down, dst, ranks):
-            k, bits = _remove_run(cols, lens, down, hdr, zob, dst, ranks, k)
+        if run_ends_column(pos, dst, ranks):
+            k, bits = _remove_run(pos, zob, dst, ranks, k)
             info |= bits
     key[0] = k
     return info
 
 
 @njit(**KERNEL)
-def undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info):
+def undo_move(pos, tables, move, info):
     """Take back ``move``, given the information ``do_move`` returned for it."""
+    cols, lens, down, hdr, key = pos
+    vp, zob, zdealt, _ = tables
     ranks = vp[VP_RANKS]
     k = key[0]
     if move == MOVE_DEAL:
         ncols = vp[VP_COLUMNS]
         for c in range(ncols):
             if info & undo_removed(c):
-                k = _restore_run(cols, lens, down, hdr, zob, c, ranks, info, k)
+                k = _restore_run(pos, zob, c, ranks, info, k)
         d = hdr[H_DEALT] - 1
         hdr[H_DEALT] = d
         k ^= zdealt[d + 1] ^ zdealt[d]
@@ -229,7 +243,7 @@ def undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info):
     else:
         src, dst, count = decode_move(move)
         if info & undo_removed(dst):
-            k = _restore_run(cols, lens, down, hdr, zob, dst, ranks, info, k)
+            k = _restore_run(pos, zob, dst, ranks, info, k)
         ns = lens[src]
         if info & undo_turned(src):
             b = cols[src, ns - 1]

@@ -11,6 +11,8 @@ sound. ``info[TT_STORED]`` counts stored keys, ``info[TT_FORGOTTEN]`` keys forgo
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -27,14 +29,21 @@ EMPTY = 0
 ZERO_KEY_AS = 1
 
 
-def tt_new(bits: int) -> tuple[np.ndarray, np.ndarray]:
+class TranspositionTable(NamedTuple):
+    """The slots and the counters, as the kernels take them."""
+
+    slots: np.ndarray  # uint64[2**bits]
+    info: np.ndarray  # int64[TT_INFO_SIZE]
+
+
+def tt_new(bits: int) -> TranspositionTable:
     """A table of ``2**bits`` slots (8 bytes each) and its counters."""
-    return np.zeros(1 << bits, dtype=np.uint64), np.zeros(TT_INFO_SIZE, dtype=np.int64)
+    return TranspositionTable(np.zeros(1 << bits, dtype=np.uint64), np.zeros(TT_INFO_SIZE, dtype=np.int64))
 
 
-def tt_clear(table: np.ndarray, info: np.ndarray) -> None:
-    table[:] = 0
-    info[:] = 0
+def tt_clear(tt: TranspositionTable) -> None:
+    tt.slots[:] = EMPTY
+    tt.info[:] = 0
 
 
 @njit(**INLINE)
@@ -43,8 +52,9 @@ def _slot_key(key):
 
 
 @njit(**KERNEL)
-def tt_probe(table, key):
+def tt_probe(tt, key):
     """True if ``key`` is stored."""
+    table = tt.slots
     key = _slot_key(key)
     mask = table.shape[0] - 1
     home = np.int64(key & np.uint64(mask))
@@ -58,8 +68,9 @@ def tt_probe(table, key):
 
 
 @njit(**KERNEL)
-def tt_store(table, info, key):
+def tt_store(tt, key):
     """Store ``key``; return False if it was already there."""
+    table, info = tt
     key = _slot_key(key)
     mask = table.shape[0] - 1
     home = np.int64(key & np.uint64(mask))
