@@ -2,7 +2,8 @@
 
 ``Game`` turns a :class:`~spider_solver.rules.Deal` into the arrays the kernels
 take (variant parameters, stock bytes, the packed initial state and its key) and
-turns move codes back into :mod:`spider_solver.rules.notation` actions.
+turns move codes back into :mod:`spider_solver.rules.notation` actions. It refuses
+a variant the kernels cannot represent (:func:`check_engine_limits`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from spider_solver.engine.position import key_from_scratch, new_position, pack, 
 from spider_solver.engine.types import (
     H_DEALT,
     H_REMOVED,
+    MAX_CARDS,
     MAX_COLUMNS,
+    MAX_DEALS,
+    MAX_RANK,
     MOVE_DEAL,
     RANK_MASK,
     STATE_BYTES,
@@ -33,7 +37,8 @@ from spider_solver.engine.types import (
     decode_move,
     encode_move,
 )
-from spider_solver.rules import Board, Card, Deal, DealRow, Move, Position, RELAXED
+from spider_solver.errors import InvalidVariantError
+from spider_solver.rules import Board, Card, Deal, DealRow, Move, Position, RELAXED, Variant
 from spider_solver.rules.notation import Action
 
 
@@ -45,6 +50,20 @@ def card_byte(card: Card) -> int:
 def byte_card(value: int) -> Card:
     """The reference card of a card byte (its F bit ignored)."""
     return Card(value & RANK_MASK, (value >> SUIT_SHIFT) & SUIT_MASK)
+
+
+def check_engine_limits(variant: Variant) -> None:
+    """Refuse, with :class:`InvalidVariantError`, a variant the kernels cannot represent.
+
+    ``Variant`` refuses more than 104 cards or 10 columns already; the engine's own
+    limit is on deals: the beam keeps one stratum per number of deals made, as a bit
+    of an int64 mask (``MAX_STRATA``), so at most ``MAX_DEALS`` deals.
+    """
+    limits = (("deals", variant.deals, MAX_DEALS), ("cards", variant.cards, MAX_CARDS),
+              ("columns", variant.columns, MAX_COLUMNS), ("ranks", variant.ranks, MAX_RANK))
+    for name, value, limit in limits:
+        if value > limit:
+            raise InvalidVariantError(f"the search engine handles at most {limit} {name}: variant has {value!r}")
 
 
 def variant_params(deal: Deal, deal_on_empty: bool) -> np.ndarray:
@@ -77,6 +96,7 @@ class Game:
 
     @classmethod
     def from_deal(cls, deal: Deal, *, deal_on_empty: bool = False) -> Game:
+        check_engine_limits(deal.variant)
         vp = variant_params(deal, deal_on_empty)
         # Zero padding of one row past the stock: no kernel reads it, none overruns.
         stock = np.array([card_byte(c) for c in deal.stock()] + [0] * MAX_COLUMNS, dtype=np.uint8)
