@@ -98,7 +98,7 @@ class Game:
     def from_deal(cls, deal: Deal, *, deal_on_empty: bool = False) -> Game:
         check_engine_limits(deal.variant)
         vp = variant_params(deal, deal_on_empty)
-        # Zero padding of one row past the stock: no kernel reads it, none overruns.
+        # One row of zeros past the stock, a margin: do_move reads a deal's row only while deals remain.
         stock = np.array([card_byte(c) for c in deal.stock()] + [0] * MAX_COLUMNS, dtype=np.uint8)
         start, key = state_from_board(Board(deal))
         return cls(deal, deal_on_empty, vp, stock, start, key)

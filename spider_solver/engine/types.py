@@ -36,17 +36,17 @@ Packed state (beam storage), ``STATE_BYTES`` = 128 bytes
 Fields follow each other: each offset is the previous offset plus the previous
 size (checked below, at import).
 
-==============  =====  ==========================================================
-offset          bytes  content
-==============  =====  ==========================================================
-OFF_CARDS   0   104    the cards of all columns, column 1 first, deepest card
-                       first, as card bytes with the F bit set on face-down
-                       cards; then zeros (CARD_CELLS = MAX_CARDS)
-OFF_LENS    104  10    ``lens`` of columns 1..10 (MAX_COLUMNS)
-OFF_DEALT   114   1    deals made
-OFF_REMOVED 115   1    runs removed
-OFF_RESERVED 116 12    zero (reserved), up to STATE_BYTES
-==============  =====  ==========================================================
+============  ======  =====  ====================================================
+field         offset  bytes  content
+============  ======  =====  ====================================================
+OFF_CARDS     0       104    the cards of all columns, column 1 first, deepest
+                             card first, as card bytes with the F bit set on
+                             face-down cards; then zeros (CARD_CELLS = MAX_CARDS)
+OFF_LENS      104     10     ``lens`` of columns 1..10 (LENS_BYTES = MAX_COLUMNS)
+OFF_DEALT     114     1      deals made
+OFF_REMOVED   115     1      runs removed
+OFF_RESERVED  116     12     zero (reserved), up to STATE_BYTES
+============  ======  =====  ====================================================
 
 The stock is not in the state: it is fixed by the deal, and ``deals made``
 says how much of it is gone. The 64-bit key travels beside the state.
@@ -55,8 +55,8 @@ Move code (int64)
 -----------------
 ::
 
-    bits  16..      15..8    7..4   3..0
-          class     count    dst    src      (0-based columns)
+    bits  16..      15   14..8    7..4   3..0
+          class     0    count    dst    src      (0-based columns)
 
 ``encode_move(src, dst, count)``, or ``MOVE_DEAL``. ``MODE_SEARCH`` move
 generation puts a class (``CLASS_*``) above the move's 16 bits; ``plain_move``
