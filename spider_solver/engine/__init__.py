@@ -6,51 +6,37 @@ layout), ``keys`` (Zobrist tables), ``position`` (pack/unpack, do/undo), ``moveg
 ``shorten`` (solution shortening) and ``driver`` (the Python loop that owns the
 budget, the progress bar and Ctrl-C).
 
-Kernels are compiled with ``cache=True``. numba's cache does not notice when a
-kernel's callee in another file changes, so the cache directory is named after a
-digest of this package's sources: any edit here gets a fresh cache. Set
-``NUMBA_CACHE_DIR`` to choose the place yourself.
+Kernels are compiled with ``cache=True`` into a directory of their own, named after
+a digest of this package's sources (:mod:`spider_solver.engine.cache`): numba's
+cache does not notice when a kernel's callee in another file changes, so any edit
+here gets a fresh cache. Importing the package changes no numba setting: other
+numba code in the process caches where it would have. ``NUMBA_CACHE_DIR``, if set,
+is where that directory goes.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 from pathlib import Path
 
+from spider_solver.engine import cache as _cache
 
-def _cache_dir() -> str:
-    here = Path(__file__).parent
-    digest = hashlib.sha256()
-    for path in sorted(here.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "spider-solver", "numba-" + digest.hexdigest()[:16])
-
-
-if not os.environ.get("NUMBA_CACHE_DIR"):
-    import numba
-
-    numba.config.CACHE_DIR = _cache_dir()
+_cache.install()
 
 
 def is_compiled() -> bool:
     """True if this engine's kernels are in the on-disk cache for this install.
 
-    numba keeps one cache per source path, so a fresh install compiles once (90 s
-    on this 2-core machine); callers use this to say so before the wait.
+    A fresh install compiles once (90 s on this 2-core machine); callers use this to
+    say so before the wait. Asks numba where it caches the last kernel that
+    ``warm_up`` compiles, and looks for its index there.
     """
-    import numba
+    try:
+        from spider_solver.engine.shorten import shorten_line
 
-    root = Path(numba.config.CACHE_DIR or "")
-    try:  # where numba puts the cache of this file (an internal detail; a guess is harmless)
-        from numba.core.caching import _CacheLocator
-
-        cached = root / _CacheLocator.get_suitable_cache_subpath(__file__)
-    except (ImportError, AttributeError):
-        return any(root.glob("*/shorten.shorten_line-*.nbi"))
-    return any(cached.glob("shorten.shorten_line-*.nbi"))
+        cache_path = Path(shorten_line.stats.cache_path)
+    except (AttributeError, TypeError):  # NUMBA_DISABLE_JIT, or a numba without stats
+        return False
+    return any(cache_path.glob("shorten.shorten_line-*.nbi"))
 
 
 #: The deal every warm-up solves to a win, so that every kernel is compiled or loaded.

@@ -26,9 +26,17 @@ import numpy as np
 from spider_solver.outcomes import Reason
 from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
-from spider_solver.engine.search import STEP_OUT_OF_NODES, STEP_OVERFLOW, STEP_WON, step_level
+from spider_solver.engine.search import (
+    STEP_OUT_OF_NODES,
+    STEP_OVERFLOW,
+    STEP_WON,
+    BeamParams,
+    Candidates,
+    NextLevel,
+    step_level,
+)
 from spider_solver.engine.shorten import shorten
-from spider_solver.engine.tt import tt_new, tt_store
+from spider_solver.engine.tt import TT_FORGOTTEN, TT_STORED, tt_new, tt_store
 from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DEALS
 
 #: Beam widths per stratum, tried in turn while the budget lasts, by suit count.
@@ -52,6 +60,13 @@ MAX_TT_BITS = 25
 #: positions in one level: a bound on its memory (about 100 bytes a candidate).
 MAX_PROOF_LEVEL = 400_000
 PROOF_TT_BITS = 22
+#: The smallest transposition table a beam gets, 2**MIN_TT_BITS slots.
+MIN_TT_BITS = 16
+#: Candidate buffers start at this many candidates a position of the level (they
+#: grow when a level needs more).
+CANDIDATES_PER_POSITION = 64
+#: The exhaustive run's level buffers start with room for this many positions.
+PROOF_LEVEL_ROOM = 1024
 
 
 @dataclass
@@ -107,11 +122,14 @@ class Budget:
 
 def tt_bits_for(width: int, strata: int, max_levels: int) -> int:
     expected = min(width, UNLIMITED) * strata * max_levels
-    return max(16, min(MAX_TT_BITS, int(expected).bit_length()))
+    return max(MIN_TT_BITS, min(MAX_TT_BITS, int(expected).bit_length()))
 
 
 class _Buffers:
-    """The arrays one level works in, grown when a level needs more room."""
+    """The arrays one level works in (``cand``, ``next``), grown when a level needs more room.
+
+    ``groups`` holds them again as plain tuples, the form step_level takes.
+    """
 
     def __init__(self, candidates: int, level: int) -> None:
         self.candidates = 0
@@ -121,20 +139,23 @@ class _Buffers:
     def grow(self, candidates: int, level: int) -> None:
         if candidates > self.candidates:
             self.candidates = candidates
-            self.cand = (
-                np.empty(candidates, dtype=np.int64),  # parent
-                np.empty(candidates, dtype=np.int64),  # move
-                np.empty(candidates, dtype=np.uint64),  # key
-                np.empty(candidates, dtype=np.int64),  # score
-                np.empty(candidates, dtype=np.int64),  # stratum
+            self.cand = Candidates(
+                parent=np.empty(candidates, dtype=np.int64),
+                move=np.empty(candidates, dtype=np.int64),
+                key=np.empty(candidates, dtype=np.uint64),
+                score=np.empty(candidates, dtype=np.int64),
+                stratum=np.empty(candidates, dtype=np.int64),
             )
         if level > self.level:
             self.level = level
-            self.selected = np.empty(level, dtype=np.int64)
-            self.next_states = np.empty((level, STATE_BYTES), dtype=np.uint8)
-            self.next_keys = np.empty(level, dtype=np.uint64)
-            self.level_parent = np.empty(level, dtype=np.int64)
-            self.level_move = np.empty(level, dtype=np.int64)
+            self.next = NextLevel(
+                selected=np.empty(level, dtype=np.int64),
+                states=np.empty((level, STATE_BYTES), dtype=np.uint8),
+                keys=np.empty(level, dtype=np.uint64),
+                parent=np.empty(level, dtype=np.int64),
+                move=np.empty(level, dtype=np.int64),
+            )
+        self.groups = (tuple(self.cand), tuple(self.next))
 
 
 def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
@@ -144,14 +165,18 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
     exhaustive = width >= UNLIMITED
-    table, tt_info = tt_new(PROOF_TT_BITS if exhaustive else tt_bits_for(width, strata, max_levels))
+    tt = tt_new(PROOF_TT_BITS if exhaustive else tt_bits_for(width, strata, max_levels))
+    # step_level gets plain tuples: numba types them in C at each call, NamedTuples in Python.
+    params = tuple(BeamParams(weights, mode, width, strata))
+    tables = tuple(game.tables)
+    tt_arrays = tuple(tt)
     states = game.start.reshape(1, STATE_BYTES).copy()
     keys = np.array([game.start_key], dtype=np.uint64)
-    tt_store(table, tt_info, keys[0])
+    tt_store(tt, keys[0])
     parents: list[np.ndarray] = []
     moves: list[np.ndarray] = []
-    level_room = 1024 if exhaustive else width * strata
-    buffers = _Buffers(64 * level_room, level_room)
+    level_room = PROOF_LEVEL_ROOM if exhaustive else width * strata
+    buffers = _Buffers(CANDIDATES_PER_POSITION * level_room, level_room)
     cut = False
     try:
         while True:
@@ -171,15 +196,13 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
                 break
             while True:
                 outcome, kept, nodes, truncated, won_parent, won_move = step_level(
-                    states, keys, n_states, game.vp, game.zobrist, game.dealt_keys, game.stock, weights, mode,
-                    width, strata, table, tt_info, *buffers.cand, buffers.selected, buffers.next_states,
-                    buffers.next_keys, buffers.level_parent, buffers.level_move, budget.max_nodes - budget.nodes)
+                    (states, keys), tables, params, tt_arrays, *buffers.groups, budget.max_nodes - budget.nodes)
                 attempt.nodes += nodes
                 budget.spend(nodes)
                 if outcome != STEP_OVERFLOW:
                     break
                 # Nothing was kept: give the level more room and play it again.
-                buffers.grow(max(2 * buffers.candidates, 64 * n_states),
+                buffers.grow(max(2 * buffers.candidates, CANDIDATES_PER_POSITION * n_states),
                              2 * buffers.level if exhaustive else buffers.level)
             if outcome == STEP_OUT_OF_NODES:
                 attempt.outcome = "nodes"
@@ -194,15 +217,15 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
                 attempt.outcome = "won"
                 break
             cut = cut or truncated
-            parents.append(buffers.level_parent[:kept].astype(np.int32))
-            moves.append(buffers.level_move[:kept].astype(np.int32))
-            states = buffers.next_states[:kept].copy()
-            keys = buffers.next_keys[:kept].copy()
+            parents.append(buffers.next.parent[:kept].astype(np.int32))
+            moves.append(buffers.next.move[:kept].astype(np.int32))
+            states = buffers.next.states[:kept].copy()
+            keys = buffers.next.keys[:kept].copy()
             attempt.peak_level = max(attempt.peak_level, kept)
             attempt.levels = len(parents)
     except KeyboardInterrupt:
         attempt.outcome = "interrupted"
-    attempt.tt_stored, attempt.tt_forgotten = int(tt_info[0]), int(tt_info[1])
+    attempt.tt_stored, attempt.tt_forgotten = int(tt.info[TT_STORED]), int(tt.info[TT_FORGOTTEN])
     attempt.seconds = time.perf_counter() - started
     return attempt
 

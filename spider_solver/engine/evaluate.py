@@ -23,13 +23,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.types import KERNEL
-
-from spider_solver.engine.types import H_REMOVED, MAX_COLUMNS, RANK_MASK, SUIT_SHIFT
+from spider_solver.engine.types import H_REMOVED, INLINE, KERNEL, MAX_COLUMNS, SUIT_SHIFT, rank_of
 
 #: The rank of a column's ideal base card (a heuristic: shrunken variants keep it).
 KING = 13
 
+#: Indices into the weights array.
 W_DOWN = 0
 W_DOWN_COLUMN = 1
 W_SUIT_BREAK = 2
@@ -47,8 +46,9 @@ WEIGHTS_SIZE = 10
 DEFAULT_WEIGHTS = np.array([9, 0, 9, 7, 7, 36, 7, 5, 2, 0], dtype=np.int64)
 
 
-@njit(inline="always", **KERNEL)
-def column_cost(cols, lens, down, c, weights):
+@njit(**INLINE)
+def column_cost(pos, c, weights):
+    cols, lens, down, _, _ = pos
     n = lens[c]
     if n == 0:
         return -weights[W_EMPTY]
@@ -59,7 +59,8 @@ def column_cost(cols, lens, down, c, weights):
     upper = np.int64(cols[c, d])
     for i in range(d + 1, n):
         lower = np.int64(cols[c, i])
-        follows = np.int64((lower & RANK_MASK) + 1 == (upper & RANK_MASK))
+        follows = np.int64(rank_of(lower) + 1 == rank_of(upper))
+        # Two face-up card bytes differ only in the rank field: the same suit.
         same_suit = np.int64((lower ^ upper) < (1 << SUIT_SHIFT))
         rank_breaks += 1 - follows
         suit_breaks += follows & (1 - same_suit)
@@ -67,7 +68,7 @@ def column_cost(cols, lens, down, c, weights):
     cost = (weights[W_DOWN] * d + weights[W_RANK_BREAK] * rank_breaks + weights[W_SUIT_BREAK] * suit_breaks)
     if d > 0:
         cost += weights[W_DOWN_COLUMN] + weights[W_RUNS_ON_DOWN] * (rank_breaks + suit_breaks + 1)
-    elif cols[c, 0] & RANK_MASK == KING:
+    elif rank_of(cols[c, 0]) == KING:
         cost -= weights[W_KING_BASE]
     elif rank_breaks + suit_breaks == 0:
         cost -= weights[W_CLEAR_COLUMN]
@@ -75,10 +76,11 @@ def column_cost(cols, lens, down, c, weights):
 
 
 @njit(**KERNEL)
-def evaluate(cols, lens, down, hdr, weights, costs):
+def evaluate(pos, weights, costs):
     """The evaluation of the whole position; ``costs[c]`` receives each column's share."""
+    hdr = pos.hdr
     total = -weights[W_RUN] * hdr[H_REMOVED]
     for c in range(MAX_COLUMNS):
-        costs[c] = column_cost(cols, lens, down, c, weights)
+        costs[c] = column_cost(pos, c, weights)
         total += costs[c]
     return total

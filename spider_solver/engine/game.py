@@ -2,7 +2,8 @@
 
 ``Game`` turns a :class:`~spider_solver.rules.Deal` into the arrays the kernels
 take (variant parameters, stock bytes, the packed initial state and its key) and
-turns move codes back into :mod:`spider_solver.rules.notation` actions.
+turns move codes back into :mod:`spider_solver.rules.notation` actions. It refuses
+a variant the kernels cannot represent (:func:`check_engine_limits`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,16 @@ import numpy as np
 from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
 from spider_solver.engine.position import key_from_scratch, new_position, pack, unpack
 from spider_solver.engine.types import (
+    H_DEALT,
+    H_REMOVED,
+    MAX_CARDS,
+    MAX_COLUMNS,
+    MAX_DEALS,
+    MAX_RANK,
     MOVE_DEAL,
+    RANK_MASK,
     STATE_BYTES,
+    SUIT_MASK,
     SUIT_SHIFT,
     VP_COLUMNS,
     VP_DEAL_ON_EMPTY,
@@ -24,19 +33,37 @@ from spider_solver.engine.types import (
     VP_RELAXED,
     VP_RUNS,
     VP_SIZE,
+    Tables,
     decode_move,
     encode_move,
 )
-from spider_solver.rules import Board, Card, Deal, DealRow, Move, Position, RELAXED
+from spider_solver.errors import InvalidVariantError
+from spider_solver.rules import Board, Card, Deal, DealRow, Move, Position, RELAXED, Variant
 from spider_solver.rules.notation import Action
 
 
 def card_byte(card: Card) -> int:
+    """The face-up card byte of a reference card (see :mod:`~spider_solver.engine.types`)."""
     return card.rank | card.suit << SUIT_SHIFT
 
 
 def byte_card(value: int) -> Card:
-    return Card(value & 15, (value >> SUIT_SHIFT) & 3)
+    """The reference card of a card byte (its F bit ignored)."""
+    return Card(value & RANK_MASK, (value >> SUIT_SHIFT) & SUIT_MASK)
+
+
+def check_engine_limits(variant: Variant) -> None:
+    """Refuse, with :class:`InvalidVariantError`, a variant the kernels cannot represent.
+
+    ``Variant`` refuses more than 104 cards or 10 columns already; the engine's own
+    limit is on deals: the beam keeps one stratum per number of deals made, as a bit
+    of an int64 mask (``MAX_STRATA``), so at most ``MAX_DEALS`` deals.
+    """
+    limits = (("deals", variant.deals, MAX_DEALS), ("cards", variant.cards, MAX_CARDS),
+              ("columns", variant.columns, MAX_COLUMNS), ("ranks", variant.ranks, MAX_RANK))
+    for name, value, limit in limits:
+        if value > limit:
+            raise InvalidVariantError(f"the search engine handles at most {limit} {name}: variant has {value!r}")
 
 
 def variant_params(deal: Deal, deal_on_empty: bool) -> np.ndarray:
@@ -61,11 +88,18 @@ class Game:
     start_key: np.uint64
     zobrist: np.ndarray = field(default_factory=lambda: ZOBRIST)
     dealt_keys: np.ndarray = field(default_factory=lambda: DEALT_KEYS)
+    #: The arrays above as the kernels take them.
+    tables: Tables = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.tables = Tables(self.vp, self.zobrist, self.dealt_keys, self.stock)
 
     @classmethod
     def from_deal(cls, deal: Deal, *, deal_on_empty: bool = False) -> Game:
+        check_engine_limits(deal.variant)
         vp = variant_params(deal, deal_on_empty)
-        stock = np.array([card_byte(c) for c in deal.stock()] + [0] * 10, dtype=np.uint8)
+        # One row of zeros past the stock, a margin: do_move reads a deal's row only while deals remain.
+        stock = np.array([card_byte(c) for c in deal.stock()] + [0] * MAX_COLUMNS, dtype=np.uint8)
         start, key = state_from_board(Board(deal))
         return cls(deal, deal_on_empty, vp, stock, start, key)
 
@@ -89,25 +123,27 @@ def move_code(action: Action) -> int:
 
 def state_from_board(board: Board) -> tuple[np.ndarray, np.uint64]:
     """Pack a reference board's position; return the state and its key from scratch."""
-    cols, lens, down, hdr, _ = new_position()
+    pos = new_position()
+    cols, lens, down, hdr, _ = pos
     for c, column in enumerate(board.columns):
         lens[c] = len(column)
         down[c] = board.down[c]
         for i, card in enumerate(column):
             cols[c, i] = card_byte(card)
-    hdr[0] = board.dealt
-    hdr[1] = board.runs_removed
+    hdr[H_DEALT] = board.dealt
+    hdr[H_REMOVED] = board.runs_removed
     state = np.zeros(STATE_BYTES, dtype=np.uint8)
-    pack(cols, lens, down, hdr, state)
-    return state, np.uint64(key_from_scratch(cols, lens, down, hdr, ZOBRIST, DEALT_KEYS))
+    pack(pos, state)
+    return state, np.uint64(key_from_scratch(pos, ZOBRIST, DEALT_KEYS))
 
 
 def columns_of_state(state: np.ndarray, ncols: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int, int]:
     """(columns, down, dealt, removed) of a packed state, in the reference engine's terms."""
-    cols, lens, down, hdr, _ = new_position()
-    unpack(state, cols, lens, down, hdr)
+    pos = new_position()
+    unpack(state, pos)
+    cols, lens, down, hdr, _ = pos
     columns = tuple(tuple(byte_card(int(b)) for b in cols[c, : lens[c]]) for c in range(ncols))
-    return columns, tuple(int(d) for d in down[:ncols]), int(hdr[0]), int(hdr[1])
+    return columns, tuple(int(d) for d in down[:ncols]), int(hdr[H_DEALT]), int(hdr[H_REMOVED])
 
 
 def same_position(state: np.ndarray, position: Position) -> bool:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from spider_solver.engine.types import CARD_CODES, MAX_COLUMNS, MAX_HEIGHT
+from spider_solver.engine.types import CARD_CODES, MAX_COLUMNS, MAX_DEALS, MAX_HEIGHT
 
 KEY_SEED = 0x5350494445523031  # "SPIDER01"
 #: One key per number of deals made: a variant of at most 104 cards has at most 103 deals.
 DEAL_KEYS = 104
+assert DEAL_KEYS > MAX_DEALS, "a deal count the engine accepts has no key"
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 
 

@@ -25,28 +25,54 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
 from spider_solver.engine.types import (
-    KERNEL,
     CLASS_LATERAL,
-    CLASS_SHIFT,
     CLASS_SPLIT,
     CLASS_SPLIT_EMPTY,
     H_DEALT,
+    INLINE,
+    KERNEL,
+    MAX_COLUMNS,
+    MAX_RANK,
     MODE_SEARCH,
     MOVE_DEAL,
-    RANK_MASK,
-    SUIT_SHIFT,
+    RANK_BITS,
     VP_COLUMNS,
     VP_DEAL_ON_EMPTY,
     VP_DEALS,
     VP_RELAXED,
+    decode_move,
+    encode_move,
+    rank_of,
+    same_suit,
+    with_class,
 )
 
+#: gen_moves keeps a small number per column (a rank, a group size: at most
+#: MAX_RANK) in a field of FIELD_BITS bits of one int64, column c at bit FIELD_BITS * c.
+FIELD_BITS = RANK_BITS
+FIELD_MASK = (1 << FIELD_BITS) - 1
+assert MAX_RANK <= FIELD_MASK and FIELD_BITS * MAX_COLUMNS <= 63
+#: No column (e.g. no empty column yet).
+NO_COLUMN = -1
 
-@njit(inline="always", **KERNEL)
-def movable(cols, lens, down, c, relaxed):
+
+@njit(**INLINE)
+def _field(word, c):
+    """Column c's field of a per-column word."""
+    return (word >> (FIELD_BITS * c)) & FIELD_MASK
+
+
+@njit(**INLINE)
+def _in_field(value, c):
+    """``value`` placed in column c's field."""
+    return value << (FIELD_BITS * c)
+
+
+@njit(**INLINE)
+def movable(pos, c, relaxed):
     """Size of the largest group that can leave column c (0 if it is empty)."""
+    cols, lens, down, _, _ = pos
     n = lens[c]
     if n == 0:
         return 0
@@ -55,15 +81,15 @@ def movable(cols, lens, down, c, relaxed):
     while size < face_up:
         upper = cols[c, n - size - 1]
         lower = cols[c, n - size]
-        if lower & RANK_MASK != (upper & RANK_MASK) - 1:
+        if rank_of(lower) != rank_of(upper) - 1:
             break
-        if not relaxed and (lower >> SUIT_SHIFT) != (upper >> SUIT_SHIFT):
+        if not relaxed and not same_suit(lower, upper):
             break
         size += 1
     return size
 
 
-@njit(inline="always", **KERNEL)
+@njit(**INLINE)
 def can_deal(lens, hdr, vp):
     if hdr[H_DEALT] >= vp[VP_DEALS]:
         return False
@@ -76,12 +102,13 @@ def can_deal(lens, hdr, vp):
 
 
 @njit(**KERNEL)
-def gen_moves(cols, lens, down, hdr, vp, mode, out):
+def gen_moves(pos, vp, mode, out):
     """Write the moves of this position into ``out``; return how many.
 
-    In ``MODE_SEARCH`` a move may carry a class in bits 16.. (``CLASS_*``) that
-    the search plays in a second tier; strip it with ``& MOVE_MASK`` before playing.
+    In ``MODE_SEARCH`` a move may carry a class (``CLASS_*``) that the search
+    plays in a second tier; strip it with ``plain_move`` before playing.
     """
+    cols, lens, down, hdr, _ = pos
     ncols = vp[VP_COLUMNS]
     relaxed = vp[VP_RELAXED] != 0
     search = mode == MODE_SEARCH
@@ -90,40 +117,40 @@ def gen_moves(cols, lens, down, hdr, vp, mode, out):
     # allocation); then the pairs are plain integer comparisons.
     tops = 0
     groups = 0
-    first_empty = -1
+    first_empty = NO_COLUMN
     for c in range(ncols):
         if lens[c] == 0:
-            if first_empty < 0:
+            if first_empty == NO_COLUMN:
                 first_empty = c
         else:
-            tops |= np.int64(cols[c, lens[c] - 1] & RANK_MASK) << (4 * c)
-            groups |= movable(cols, lens, down, c, relaxed) << (4 * c)
+            tops |= _in_field(np.int64(rank_of(cols[c, lens[c] - 1])), c)
+            groups |= _in_field(movable(pos, c, relaxed), c)
     n = 0
     for s in range(ncols):
-        group = (groups >> (4 * s)) & 15
+        group = _field(groups, s)
         if group == 0:
             continue
         ls = lens[s]
-        low = (tops >> (4 * s)) & 15
+        low = _field(tops, s)
         for d in range(ncols):
-            top = (tops >> (4 * d)) & 15
+            top = _field(tops, d)
             count = top - low
             if count < 1 or count > group:
                 if top == 0 and d != s:
                     n = _moves_to_empty(cols, ls, s, d, group, first_empty, relaxed, search, out, n)
                 continue
-            code = s | d << 4 | count << 8
+            code = encode_move(s, d, count)
             if search:
                 target = cols[d, lens[d] - 1]
                 first = cols[s, ls - count]
                 if not same_suit(first, target):
                     if count < group:
                         if not relaxed or same_suit(cols[s, ls - count - 1], first):
-                            code |= CLASS_SPLIT << CLASS_SHIFT
+                            code = with_class(code, CLASS_SPLIT)
                     elif ls - count > down[s]:
                         below = cols[s, ls - count - 1]
-                        if below & RANK_MASK == (first & RANK_MASK) + 1:
-                            code |= CLASS_LATERAL << CLASS_SHIFT
+                        if rank_of(below) == rank_of(first) + 1:
+                            code = with_class(code, CLASS_LATERAL)
             out[n] = code
             n += 1
     if can_deal(lens, hdr, vp):
@@ -132,41 +159,35 @@ def gen_moves(cols, lens, down, hdr, vp, mode, out):
     return n
 
 
-@njit(inline="always", **KERNEL)
+@njit(**INLINE)
 def _moves_to_empty(cols, ls, s, d, group, first_empty, relaxed, search, out, n):
     if search and d != first_empty:
         return n
     for count in range(1, group + 1):
-        code = s | d << 4 | count << 8
+        code = encode_move(s, d, count)
         if search:
             if count == ls:
                 continue
             if count < group and (not relaxed or same_suit(cols[s, ls - count - 1], cols[s, ls - count])):
-                code |= CLASS_SPLIT_EMPTY << CLASS_SHIFT
+                code = with_class(code, CLASS_SPLIT_EMPTY)
         out[n] = code
         n += 1
     return n
 
 
-@njit(inline="always", **KERNEL)
-def same_suit(a, b):
-    return (a >> SUIT_SHIFT) == (b >> SUIT_SHIFT)
-
-
 @njit(**KERNEL)
-def is_legal(cols, lens, down, hdr, vp, move):
+def is_legal(pos, vp, move):
     """True if ``move`` is legal here (any move code, e.g. from a solution being shortened)."""
+    cols, lens, _, hdr, _ = pos
     if move == MOVE_DEAL:
         return can_deal(lens, hdr, vp)
     ncols = vp[VP_COLUMNS]
-    src = move & 15
-    dst = (move >> 4) & 15
-    count = (move >> 8) & 127
+    src, dst, count = decode_move(move)
     if src >= ncols or dst >= ncols or src == dst or count < 1:
         return False
-    if count > movable(cols, lens, down, src, vp[VP_RELAXED] != 0):
+    if count > movable(pos, src, vp[VP_RELAXED] != 0):
         return False
     ld = lens[dst]
     if ld == 0:
         return True
-    return (cols[dst, ld - 1] & RANK_MASK) == (cols[src, lens[src] - count] & RANK_MASK) + 1
+    return rank_of(cols[dst, ld - 1]) == rank_of(cols[src, lens[src] - count]) + 1

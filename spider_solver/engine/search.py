@@ -15,30 +15,48 @@ Ctrl-C.
 With ``width`` larger than any level and ``MODE_ALL`` moves, this is a
 breadth-first search of the whole game with duplicate detection: if the last
 level empties without a win and no level was cut, the deal is proved unwinnable.
+
+The kernels take their arrays in groups: the level as
+:class:`~spider_solver.engine.types.States`, the game's
+:class:`~spider_solver.engine.types.Tables`, the :class:`BeamParams`, the
+:class:`~spider_solver.engine.tt.TranspositionTable`, and the buffers a level works
+in, :class:`Candidates` and :class:`NextLevel`, which the driver allocates and grows.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.evaluate import column_cost, evaluate
+from spider_solver.engine.evaluate import W_RUN, column_cost, evaluate
 from spider_solver.engine.movegen import gen_moves
 from spider_solver.engine.position import do_move, new_position, pack, undo_move, unpack
-from spider_solver.engine.tt import tt_probe, tt_store
+from spider_solver.engine.tt import TranspositionTable, tt_probe, tt_store
 from spider_solver.engine.types import (
+    CLASS_PLAIN,
     H_DEALT,
     H_REMOVED,
     MAX_COLUMNS,
     MAX_MOVES,
-    CLASS_SHIFT,
-    MOVE_DEAL,
     MODE_SEARCH,
-    MOVE_MASK,
+    MOVE_DEAL,
     OFF_DEALT,
+    TIER_CLASSED,
+    TIER_PLAIN,
     VP_RUNS,
+    States,
+    Tables,
+    in_strata,
+    move_class,
+    move_dst,
+    move_src,
+    order_key,
+    plain_move,
+    strata_below,
+    stratum_bit,
 )
-from spider_solver.engine.evaluate import W_RUN
 
 NO_WIN = -1
 OUT_OF_NODES = -2
@@ -46,74 +64,107 @@ OUT_OF_NODES = -2
 OVERFLOW = -1
 
 
+class BeamParams(NamedTuple):
+    """What one beam search is asked for."""
+
+    weights: np.ndarray  # int64[WEIGHTS_SIZE], the evaluation's weights
+    mode: int  # MODE_SEARCH or MODE_ALL
+    width: int  # positions kept per stratum and level
+    strata: int  # deals + 1: stratum s holds the positions with s deals made
+
+
+class Candidates(NamedTuple):
+    """Children of a level that may enter the next one, row by row (the driver grows them)."""
+
+    parent: np.ndarray  # int64: the index of the position in the level it comes from
+    move: np.ndarray  # int64: the move code that makes it
+    key: np.ndarray  # uint64: its key
+    score: np.ndarray  # int64: its evaluation (lower is better)
+    stratum: np.ndarray  # int64: its deals made
+
+
+class NextLevel(NamedTuple):
+    """The kept children, in selection order (the driver grows them)."""
+
+    selected: np.ndarray  # int64: the candidate index of each kept child
+    states: np.ndarray  # uint8[room, STATE_BYTES]: their packed states
+    keys: np.ndarray  # uint64: their keys
+    parent: np.ndarray  # int64: the index of each one's parent in the level
+    move: np.ndarray  # int64: the move from the parent
+
+
 @njit(cache=True)
-def expand_level(states, keys, n_states, strata_mask, vp, zob, zdealt, stock, weights, mode, tier, table,
-                 cand_parent, cand_move, cand_key, cand_score, cand_stratum, start, node_limit):
+def expand_level(level, strata_mask, tier, tables, params, tt, cand, start, node_limit):
     """Expand a level. Returns ``(candidates, nodes, won_parent, won_move)``.
 
     Only positions whose stratum (deals made) is set in ``strata_mask`` are
-    expanded. In ``MODE_SEARCH``, tier 0 plays the plain moves and the deal,
-    tier 1 the classed moves (see movegen). Candidates are written from index
-    ``start``; the returned count includes them. ``won_parent`` is the index of the
-    first position (in level order) with a move that wins, or ``NO_WIN``.
-    ``candidates`` is ``OVERFLOW`` if the buffers filled up; nothing has been
-    stored in the table then, so the call can be repeated with larger buffers.
-    ``won_parent`` is ``OUT_OF_NODES`` if ``node_limit`` children were made first:
-    the node budget is exact, not rounded up to a whole level.
+    expanded. In ``MODE_SEARCH``, ``TIER_PLAIN`` plays the plain moves and the
+    deal, ``TIER_CLASSED`` the classed moves (see movegen). Candidates are written
+    from index ``start``; the returned count includes them. ``won_parent`` is the
+    index of the first position (in level order) with a move that wins, or
+    ``NO_WIN``. ``candidates`` is ``OVERFLOW`` if the buffers filled up; nothing
+    has been stored in the table then, so the call can be repeated with larger
+    buffers. ``won_parent`` is ``OUT_OF_NODES`` if ``node_limit`` children were
+    made first: the node budget is exact, not rounded up to a whole level.
     """
-    cols, lens, down, hdr, key = new_position()
+    states, keys = level
+    vp = tables.vp
+    weights = params.weights
+    pos = new_position()
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     costs = np.zeros(MAX_COLUMNS, dtype=np.int64)
     scratch = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    capacity = cand_parent.shape[0]
+    capacity = cand.parent.shape[0]
     runs = vp[VP_RUNS]
-    search = mode == MODE_SEARCH
+    search = params.mode == MODE_SEARCH
+    hdr = pos.hdr
+    key = pos.key
     n_cand = start
     nodes = 0
-    for i in range(n_states):
-        if not (strata_mask >> states[i, OFF_DEALT]) & 1:
+    for i in range(states.shape[0]):
+        if not in_strata(strata_mask, states[i, OFF_DEALT]):
             continue
-        unpack(states[i], cols, lens, down, hdr)
+        unpack(states[i], pos)
         key[0] = keys[i]
-        total = evaluate(cols, lens, down, hdr, weights, costs)
-        n_moves = gen_moves(cols, lens, down, hdr, vp, mode, moves)
+        total = evaluate(pos, weights, costs)
+        n_moves = gen_moves(pos, vp, params.mode, moves)
         if n_cand + n_moves > capacity:
             return OVERFLOW, nodes, NO_WIN, 0
         for j in range(n_moves):
             if nodes >= node_limit:
                 return n_cand, nodes, OUT_OF_NODES, 0
-            if search and ((moves[j] >> CLASS_SHIFT) != 0) != (tier == 1):
+            if search and (move_class(moves[j]) != CLASS_PLAIN) != (tier == TIER_CLASSED):
                 continue
-            move = moves[j] & MOVE_MASK
+            move = plain_move(moves[j])
             removed_before = hdr[H_REMOVED]
-            info = do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move)
+            info = do_move(pos, tables, move)
             nodes += 1
             if hdr[H_REMOVED] == runs:
-                undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info)
+                undo_move(pos, tables, move, info)
                 return n_cand, nodes, i, move
             child_key = key[0]
-            if not tt_probe(table, child_key):
+            if not tt_probe(tt, child_key):
                 if move == MOVE_DEAL:
-                    score = evaluate(cols, lens, down, hdr, weights, scratch)
+                    score = evaluate(pos, weights, scratch)
                 else:
-                    src = move & 15
-                    dst = (move >> 4) & 15
+                    src = move_src(move)
+                    dst = move_dst(move)
                     score = (total - costs[src] - costs[dst]
-                             + column_cost(cols, lens, down, src, weights)
-                             + column_cost(cols, lens, down, dst, weights)
+                             + column_cost(pos, src, weights)
+                             + column_cost(pos, dst, weights)
                              - weights[W_RUN] * (hdr[H_REMOVED] - removed_before))
-                cand_parent[n_cand] = i
-                cand_move[n_cand] = move
-                cand_key[n_cand] = child_key
-                cand_score[n_cand] = score
-                cand_stratum[n_cand] = hdr[H_DEALT]
+                cand.parent[n_cand] = i
+                cand.move[n_cand] = move
+                cand.key[n_cand] = child_key
+                cand.score[n_cand] = score
+                cand.stratum[n_cand] = hdr[H_DEALT]
                 n_cand += 1
-            undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info)
+            undo_move(pos, tables, move, info)
     return n_cand, nodes, NO_WIN, 0
 
 
 @njit(cache=True)
-def select_level(start, n_cand, cand_key, cand_score, cand_stratum, width, counts, table, tt_info, selected, kept):
+def select_level(cand, start, n_cand, width, counts, tt, selected, kept):
     """Keep the best new candidates of ``start:n_cand`` until each stratum has ``width``.
 
     ``counts[s]`` is how many positions stratum s already has in the next level
@@ -122,19 +173,19 @@ def select_level(start, n_cand, cand_key, cand_score, cand_stratum, width, count
     True if a new position was left out.
     """
     n = n_cand - start
-    order_key = np.empty(n, dtype=np.int64)
+    sort_keys = np.empty(n, dtype=np.int64)
     for i in range(n):
-        order_key[i] = (np.int64(cand_stratum[start + i]) << 40) + (cand_score[start + i] + (np.int64(1) << 39))
-    order = np.argsort(order_key, kind="mergesort")
+        sort_keys[i] = order_key(np.int64(cand.stratum[start + i]), cand.score[start + i])
+    order = np.argsort(sort_keys, kind="mergesort")
     truncated = False
     for o in order:
         idx = start + o
-        s = cand_stratum[idx]
+        s = cand.stratum[idx]
         if counts[s] >= width:
-            if not truncated and not tt_probe(table, cand_key[idx]):
+            if not truncated and not tt_probe(tt, cand.key[idx]):
                 truncated = True
             continue
-        if tt_store(table, tt_info, cand_key[idx]):
+        if tt_store(tt, cand.key[idx]):
             selected[kept] = idx
             kept += 1
             counts[s] += 1
@@ -142,28 +193,29 @@ def select_level(start, n_cand, cand_key, cand_score, cand_stratum, width, count
 
 
 @njit(cache=True)
-def materialize_level(states, keys, selected, kept, cand_parent, cand_move, vp, zob, zdealt, stock,
-                      out_states, out_keys):
-    """Pack the kept children into ``out_states[:kept]`` in selection order."""
-    cols, lens, down, hdr, key = new_position()
+def materialize_level(level, tables, cand, nxt, kept):
+    """Pack the kept children ``nxt.selected[:kept]`` into ``nxt.states`` / ``nxt.keys``, in selection order."""
+    states, keys = level
+    selected = nxt.selected
+    pos = new_position()
     # Visit the children grouped by parent, so each parent is unpacked once.
     parents = np.empty(kept, dtype=np.int64)
     for i in range(kept):
-        parents[i] = cand_parent[selected[i]]
+        parents[i] = cand.parent[selected[i]]
     order = np.argsort(parents, kind="mergesort")
     current = -1
     for o in order:
         idx = selected[o]
-        parent = cand_parent[idx]
+        parent = cand.parent[idx]
         if parent != current:
-            unpack(states[parent], cols, lens, down, hdr)
-            key[0] = keys[parent]
+            unpack(states[parent], pos)
+            pos.key[0] = keys[parent]
             current = parent
-        move = cand_move[idx]
-        info = do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move)
-        pack(cols, lens, down, hdr, out_states[o])
-        out_keys[o] = key[0]
-        undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, info)
+        move = cand.move[idx]
+        info = do_move(pos, tables, move)
+        pack(pos, nxt.states[o])
+        nxt.keys[o] = pos.key[0]
+        undo_move(pos, tables, move, info)
 
 
 #: ``step_level`` outcomes.
@@ -174,45 +226,54 @@ STEP_OVERFLOW = 3
 
 
 @njit(cache=True)
-def step_level(states, keys, n_states, vp, zob, zdealt, stock, weights, mode, width, strata, table, tt_info,
-               cand_parent, cand_move, cand_key, cand_score, cand_stratum, selected, next_states, next_keys,
-               level_parent, level_move, node_limit):
+def step_level(level, tables, params, tt, cand, nxt, node_limit):
     """One whole level: expand, select (both tiers), materialize. One call per level.
 
     Returns ``(outcome, kept, nodes, truncated, won_parent, won_move)``. The kept
-    children are ``next_states[:kept]`` / ``next_keys[:kept]``, made from parent
-    ``level_parent[k]`` by move ``level_move[k]``. ``STEP_OVERFLOW`` means a buffer
+    children are ``nxt.states[:kept]`` / ``nxt.keys[:kept]``, made from parent
+    ``nxt.parent[k]`` by move ``nxt.move[k]``. ``STEP_OVERFLOW`` means a buffer
     is too small for the plain tier; nothing was stored in the table, so the
     caller grows the buffers and calls again. If the classed tier runs out of
     room it stops early and the level counts as truncated.
+
+    Each group may come as its NamedTuple or as a plain tuple of the same fields:
+    the driver passes plain tuples, which numba types in C at each call, where a
+    NamedTuple costs about 1 us a call to type in Python.
     """
-    all_strata = (1 << strata) - 1
+    level = States(*level)
+    tables = Tables(*tables)
+    params = BeamParams(*params)
+    tt = TranspositionTable(*tt)
+    cand = Candidates(*cand)
+    nxt = NextLevel(*nxt)
+    states = level.states
+    n_states = states.shape[0]
+    width = params.width
+    strata = params.strata
+    selected = nxt.selected
     counts = np.zeros(strata, dtype=np.int64)
     n_cand, nodes, won_parent, won_move = expand_level(
-        states, keys, n_states, all_strata, vp, zob, zdealt, stock, weights, mode, 0, table,
-        cand_parent, cand_move, cand_key, cand_score, cand_stratum, 0, node_limit)
+        level, strata_below(strata), TIER_PLAIN, tables, params, tt, cand, 0, node_limit)
     if n_cand == OVERFLOW:
         return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
     if won_parent == OUT_OF_NODES:
         return STEP_OUT_OF_NODES, 0, nodes, False, NO_WIN, 0
     if won_parent != NO_WIN:
         return STEP_WON, 0, nodes, False, won_parent, won_move
-    if min(n_cand, width * strata) > selected.shape[0] or min(n_cand, width * strata) > next_states.shape[0]:
+    if min(n_cand, width * strata) > selected.shape[0] or min(n_cand, width * strata) > nxt.states.shape[0]:
         return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
-    kept, truncated = select_level(0, n_cand, cand_key, cand_score, cand_stratum, width, counts, table, tt_info,
-                                   selected, 0)
-    if mode == MODE_SEARCH:
+    kept, truncated = select_level(cand, 0, n_cand, width, counts, tt, selected, 0)
+    if params.mode == MODE_SEARCH:
         # Classed moves only where the plain ones left a stratum short.
         mask = 0
         for i in range(n_states):
             s = states[i, OFF_DEALT]
             if counts[s] < width:
-                mask |= 1 << s
+                mask |= stratum_bit(s)
         if mask:
             start = n_cand
             n_cand, more, won_parent, won_move = expand_level(
-                states, keys, n_states, mask, vp, zob, zdealt, stock, weights, mode, 1, table,
-                cand_parent, cand_move, cand_key, cand_score, cand_stratum, start, node_limit - nodes)
+                level, mask, TIER_CLASSED, tables, params, tt, cand, start, node_limit - nodes)
             nodes += more
             if won_parent == OUT_OF_NODES:
                 return STEP_OUT_OF_NODES, 0, nodes, False, NO_WIN, 0
@@ -221,16 +282,14 @@ def step_level(states, keys, n_states, vp, zob, zdealt, stock, weights, mode, wi
             if n_cand == OVERFLOW:
                 truncated = True
             else:
-                room = min(selected.shape[0], next_states.shape[0])
+                room = min(selected.shape[0], nxt.states.shape[0])
                 if kept + (n_cand - start) > room:
                     truncated = True
                     n_cand = start + room - kept
-                kept, more_cut = select_level(start, n_cand, cand_key, cand_score, cand_stratum, width, counts,
-                                              table, tt_info, selected, kept)
+                kept, more_cut = select_level(cand, start, n_cand, width, counts, tt, selected, kept)
                 truncated = truncated or more_cut
-    materialize_level(states, keys, selected, kept, cand_parent, cand_move, vp, zob, zdealt, stock,
-                      next_states, next_keys)
+    materialize_level(level, tables, cand, nxt, kept)
     for k in range(kept):
-        level_parent[k] = cand_parent[selected[k]]
-        level_move[k] = cand_move[selected[k]]
+        nxt.parent[k] = cand.parent[selected[k]]
+        nxt.move[k] = cand.move[selected[k]]
     return STEP_OK, kept, nodes, truncated, NO_WIN, 0

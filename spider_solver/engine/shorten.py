@@ -19,19 +19,14 @@ rules engine before anyone calls the deal verified.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from spider_solver.engine.movegen import gen_moves, is_legal
 from spider_solver.engine.position import do_move, new_position, pack, undo_move, unpack
-from spider_solver.engine.types import (
-    H_REMOVED,
-    MAX_MOVES,
-    MODE_SEARCH,
-    MOVE_MASK,
-    STATE_BYTES,
-    VP_RUNS,
-)
+from spider_solver.engine.types import H_REMOVED, MAX_MOVES, MODE_SEARCH, STATE_BYTES, VP_RUNS, States, plain_move
 
 SHORTCUT_DEPTH = 2
 PAIR_WINDOW = 12
@@ -39,28 +34,54 @@ PAIR_WINDOW = 12
 RESCAN = 10
 SHORTCUT_MODE = MODE_SEARCH
 NOT_WON = -1
+#: The layout of ``found``, the best shortcut so far: the index on the line it
+#: reaches, its length, then its moves.
+FOUND_TARGET = 0
+FOUND_LENGTH = 1
+FOUND_MOVES = 2
+#: The line's key index has at least LOAD_FACTOR slots a key (a power of two).
+LOAD_FACTOR = 4
+#: An empty slot of the key index; a key not on the line.
+NOT_FOUND = -1
+
+
+class LineIndex(NamedTuple):
+    """The line's keys in an open-addressing hash table (a power of two slots)."""
+
+    slots: np.ndarray  # uint64: a key
+    where: np.ndarray  # int64: that key's last index on the line, NOT_FOUND if the slot is empty
+
+
+class Work(NamedTuple):
+    """What shortening works in, allocated once per line."""
+
+    path: States  # row k: the position before move k, for k = 0..n
+    index: LineIndex  # the keys of path
+    found: np.ndarray  # int64[FOUND_MOVES + depth]: the best shortcut so far
 
 
 @njit(cache=True)
-def _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys):
-    """``states[k]``/``keys[k]``: the position before move k, for k = 0..n."""
-    cols, lens, down, hdr, key = new_position()
-    unpack(start, cols, lens, down, hdr)
-    key[0] = start_key
+def _path(start, start_key, tables, moves, n, path):
+    """``path.states[k]``/``path.keys[k]``: the position before move k, for k = 0..n."""
+    states, keys = path
+    pos = new_position()
+    unpack(start, pos)
+    pos.key[0] = start_key
     for k in range(n):
-        pack(cols, lens, down, hdr, states[k])
-        keys[k] = key[0]
-        do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, moves[k])
-    pack(cols, lens, down, hdr, states[n])
-    keys[n] = key[0]
+        pack(pos, states[k])
+        keys[k] = pos.key[0]
+        do_move(pos, tables, moves[k])
+    pack(pos, states[n])
+    keys[n] = pos.key[0]
 
 
 @njit(cache=True)
-def _index(keys, n, slots, where):
-    """Hash the line's keys: ``where`` maps a key to its last index on the line."""
+def _index(keys, n, index):
+    """Hash the line's keys: ``index`` maps a key to its last index on the line."""
+    slots, where = index
     mask = slots.shape[0] - 1
     slots[:] = 0
-    where[:] = -1
+    where[:] = NOT_FOUND
     for k in range(n + 1):
         h = np.int64(keys[k] & np.uint64(mask))
         while where[h] >= 0 and slots[h] != keys[k]:
@@ -70,33 +91,36 @@ def _index(keys, n, slots, where):
 
 
 @njit(cache=True, inline="always")
-def _lookup(slots, where, key):
+def _lookup(index, key):
+    slots, where = index
     mask = slots.shape[0] - 1
     h = np.int64(key & np.uint64(mask))
     while where[h] >= 0:
         if slots[h] == key:
             return where[h]
         h = (h + 1) & mask
-    return -1
+    return NOT_FOUND
 
 
 @njit(cache=True)
-def _best_shortcut(state, key0, i, depth, vp, zob, zdealt, stock, slots, where, found):
-    """The shortcut from position i that saves the most: ``found = (j, length, moves...)``.
+def _best_shortcut(state, key0, i, depth, tables, index, found):
+    """The shortcut from position i that saves the most, written into ``found``.
 
     Iterative depth-first search, up to ``depth`` plies.
     Returns the number of actions saved (0 if none).
     """
-    cols, lens, down, hdr, key = new_position()
+    vp = tables.vp
+    pos = new_position()
+    hdr = pos.hdr
     moves = np.zeros((depth, MAX_MOVES), dtype=np.int64)
     counts = np.zeros(depth, dtype=np.int64)
     cursor = np.zeros(depth, dtype=np.int64)
     played = np.zeros(depth, dtype=np.int64)
     infos = np.zeros(depth, dtype=np.int64)
-    unpack(state, cols, lens, down, hdr)
-    key[0] = key0
+    unpack(state, pos)
+    pos.key[0] = key0
     best = 0
-    counts[0] = gen_moves(cols, lens, down, hdr, vp, SHORTCUT_MODE, moves[0])
+    counts[0] = gen_moves(pos, vp, SHORTCUT_MODE, moves[0])
     cursor[0] = 0
     ply = 0
     runs = vp[VP_RUNS]
@@ -104,73 +128,76 @@ def _best_shortcut(state, key0, i, depth, vp, zob, zdealt, stock, slots, where, 
         if cursor[ply] >= counts[ply]:
             ply -= 1
             if ply >= 0:
-                undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, played[ply], infos[ply])
+                undo_move(pos, tables, played[ply], infos[ply])
             continue
-        move = moves[ply, cursor[ply]] & MOVE_MASK
+        move = plain_move(moves[ply, cursor[ply]])
         cursor[ply] += 1
-        infos[ply] = do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move)
+        infos[ply] = do_move(pos, tables, move)
         played[ply] = move
-        j = _lookup(slots, where, key[0])
+        j = _lookup(index, pos.key[0])
         saving = j - i - (ply + 1)
         if j >= 0 and saving > best:
             best = saving
-            found[0] = j
-            found[1] = ply + 1
+            found[FOUND_TARGET] = j
+            found[FOUND_LENGTH] = ply + 1
             for p in range(ply + 1):
-                found[2 + p] = played[p]
+                found[FOUND_MOVES + p] = played[p]
         if ply + 1 < depth and hdr[H_REMOVED] != runs:
             ply += 1
-            counts[ply] = gen_moves(cols, lens, down, hdr, vp, SHORTCUT_MODE, moves[ply])
+            counts[ply] = gen_moves(pos, vp, SHORTCUT_MODE, moves[ply])
             cursor[ply] = 0
         else:
-            undo_move(cols, lens, down, hdr, key, vp, zob, zdealt, move, infos[ply])
+            undo_move(pos, tables, move, infos[ply])
     return best
 
 
 @njit(cache=True)
-def _play_from(state, key0, vp, zob, zdealt, stock, moves, begin, end, skip):
+def _play_from(state, key0, tables, moves, begin, end, skip):
     """Play ``moves[begin:end]`` but index ``skip``; the index past the winning move, or NOT_WON."""
-    cols, lens, down, hdr, key = new_position()
-    unpack(state, cols, lens, down, hdr)
-    key[0] = key0
+    vp = tables.vp
+    pos = new_position()
+    unpack(state, pos)
+    pos.key[0] = key0
     for k in range(begin, end):
         if k == skip:
             continue
         move = moves[k]
-        if not is_legal(cols, lens, down, hdr, vp, move):
+        if not is_legal(pos, vp, move):
             return NOT_WON
-        do_move(cols, lens, down, hdr, key, vp, zob, zdealt, stock, move)
-        if hdr[H_REMOVED] == vp[VP_RUNS]:
+        do_move(pos, tables, move)
+        if pos.hdr[H_REMOVED] == vp[VP_RUNS]:
             return k + 1
     return NOT_WON
 
 
 @njit(cache=True)
-def _shortcuts(start, start_key, vp, zob, zdealt, stock, moves, n, first, depth, states, keys, slots, where, found):
+def _shortcuts(start, start_key, tables, moves, n, first, depth, work):
     """Take every shortcut from positions ``first``.. on; return the new length."""
+    path, index, found = work
     i = first
     while i < n:
-        if _best_shortcut(states[i], keys[i], i, depth, vp, zob, zdealt, stock, slots, where, found) > 0:
-            j = found[0]
-            length = found[1]
+        if _best_shortcut(path.states[i], path.keys[i], i, depth, tables, index, found) > 0:
+            j = found[FOUND_TARGET]
+            length = found[FOUND_LENGTH]
             tail = moves[j:n].copy()
             for p in range(length):
-                moves[i + p] = found[2 + p]
+                moves[i + p] = found[FOUND_MOVES + p]
             moves[i + length:i + length + tail.shape[0]] = tail
             n = i + length + tail.shape[0]
-            _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys)
-            _index(keys, n, slots, where)
+            _path(start, start_key, tables, moves, n, path)
+            _index(path.keys, n, index)
             continue  # look again from the same position
         i += 1
     return n
 
 
 @njit(cache=True)
-def _delete_pair(vp, zob, zdealt, stock, moves, n, window, states, keys):
-    """Drop the latest pair of actions whose removal still wins; return (new length, i) or (n, -1)."""
+def _delete_pair(tables, moves, n, window, path):
+    """Drop the latest pair of actions whose removal still wins; return (new length, i) or (n, NOT_FOUND)."""
+    states, keys = path
     for i in range(n - 1, -1, -1):
         for j in range(i + 1, min(n, i + window)):
-            end = _play_from(states[i], keys[i], vp, zob, zdealt, stock, moves, i + 1, n, j)
+            end = _play_from(states[i], keys[i], tables, moves, i + 1, n, j)
             if end != NOT_WON:
                 # Keep moves[i+1:j] and moves[j+1:end], dropping i and j.
                 k = i
@@ -179,33 +206,32 @@ def _delete_pair(vp, zob, zdealt, stock, moves, n, window, states, keys):
                         moves[k] = moves[m]
                         k += 1
                 return k, i
-    return n, -1
+    return n, NOT_FOUND
 
 
 @njit(cache=True)
-def shorten_line(start, start_key, vp, zob, zdealt, stock, line, depth, window):
+def shorten_line(start, start_key, tables, line, depth, window):
     """A shorter winning line (or the same one); every rewrite keeps it winning."""
     moves = line.copy()
     n = moves.shape[0]
-    states = np.zeros((n + 1, STATE_BYTES), dtype=np.uint8)
-    keys = np.zeros(n + 1, dtype=np.uint64)
     size = 1
-    while size < 4 * (n + 1):
+    while size < LOAD_FACTOR * (n + 1):
         size *= 2
-    slots = np.zeros(size, dtype=np.uint64)
-    where = np.zeros(size, dtype=np.int64)
-    found = np.zeros(2 + depth, dtype=np.int64)
-    _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys)
-    _index(keys, n, slots, where)
+    work = Work(
+        States(np.zeros((n + 1, STATE_BYTES), dtype=np.uint8), np.zeros(n + 1, dtype=np.uint64)),
+        LineIndex(np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64)),
+        np.zeros(FOUND_MOVES + depth, dtype=np.int64),
+    )
+    _path(start, start_key, tables, moves, n, work.path)
+    _index(work.path.keys, n, work.index)
     first = 0
     while True:
-        n = _shortcuts(start, start_key, vp, zob, zdealt, stock, moves, n, first, depth, states, keys, slots, where,
-                       found)
-        n, i = _delete_pair(vp, zob, zdealt, stock, moves, n, window, states, keys)
-        if i < 0:
+        n = _shortcuts(start, start_key, tables, moves, n, first, depth, work)
+        n, i = _delete_pair(tables, moves, n, window, work.path)
+        if i == NOT_FOUND:
             return moves[:n].copy()
-        _path(start, start_key, vp, zob, zdealt, stock, moves, n, states, keys)
-        _index(keys, n, slots, where)
+        _path(start, start_key, tables, moves, n, work.path)
+        _index(work.path.keys, n, work.index)
         # A deletion changes the line from i on: look for shortcuts a little before it.
         first = max(0, i - RESCAN)
 
@@ -213,6 +239,5 @@ def shorten_line(start, start_key, vp, zob, zdealt, stock, line, depth, window):
 def shorten(game, line: list[int], *, depth: int = SHORTCUT_DEPTH, window: int = PAIR_WINDOW) -> list[int]:
     """A shorter winning line for ``game`` (or the same one)."""
     moves = np.array(line, dtype=np.int64)
-    result = shorten_line(game.start, game.start_key, game.vp, game.zobrist, game.dealt_keys, game.stock, moves,
-                          depth, window)
+    result = shorten_line(game.start, game.start_key, game.tables, moves, depth, window)
     return [int(m) for m in result]

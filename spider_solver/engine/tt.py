@@ -6,37 +6,55 @@ Layout: one ``uint64`` array of ``2**bits`` slots; a slot holds a full 64-bit ke
 lines). When all of them are taken, the key replaces the one in its home slot:
 the table never grows and never refuses, it forgets. Forgetting a key only means
 a position may be searched twice; it never hides one, so exhaustive proofs stay
-sound. ``info[0]`` counts stored keys, ``info[1]`` counts keys forgotten.
+sound. ``info[TT_STORED]`` counts stored keys, ``info[TT_FORGOTTEN]`` keys forgotten.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.types import KERNEL
+from spider_solver.engine.types import INLINE, KERNEL
 
+#: Slots looked at from a key's home slot on (64 bytes: one or two cache lines).
 PROBES = 8
+#: The counters in ``info``.
+TT_STORED = 0
+TT_FORGOTTEN = 1
+TT_INFO_SIZE = 2
+#: What an empty slot holds, and what a key equal to it is stored as.
+EMPTY = 0
+ZERO_KEY_AS = 1
 
 
-def tt_new(bits: int) -> tuple[np.ndarray, np.ndarray]:
+class TranspositionTable(NamedTuple):
+    """The slots and the counters, as the kernels take them."""
+
+    slots: np.ndarray  # uint64[2**bits]
+    info: np.ndarray  # int64[TT_INFO_SIZE]
+
+
+def tt_new(bits: int) -> TranspositionTable:
     """A table of ``2**bits`` slots (8 bytes each) and its counters."""
-    return np.zeros(1 << bits, dtype=np.uint64), np.zeros(2, dtype=np.int64)
+    return TranspositionTable(np.zeros(1 << bits, dtype=np.uint64), np.zeros(TT_INFO_SIZE, dtype=np.int64))
 
 
-def tt_clear(table: np.ndarray, info: np.ndarray) -> None:
-    table[:] = 0
-    info[:] = 0
+def tt_clear(tt: TranspositionTable) -> None:
+    tt.slots[:] = EMPTY
+    tt.info[:] = 0
 
 
-@njit(inline="always", **KERNEL)
+@njit(**INLINE)
 def _slot_key(key):
-    return key if key != 0 else np.uint64(1)
+    return key if key != EMPTY else np.uint64(ZERO_KEY_AS)
 
 
 @njit(**KERNEL)
-def tt_probe(table, key):
+def tt_probe(tt, key):
     """True if ``key`` is stored."""
+    table = tt.slots
     key = _slot_key(key)
     mask = table.shape[0] - 1
     home = np.int64(key & np.uint64(mask))
@@ -44,14 +62,15 @@ def tt_probe(table, key):
         k = table[(home + i) & mask]
         if k == key:
             return True
-        if k == 0:
+        if k == EMPTY:
             return False
     return False
 
 
 @njit(**KERNEL)
-def tt_store(table, info, key):
+def tt_store(tt, key):
     """Store ``key``; return False if it was already there."""
+    table, info = tt
     key = _slot_key(key)
     mask = table.shape[0] - 1
     home = np.int64(key & np.uint64(mask))
@@ -60,10 +79,10 @@ def tt_store(table, info, key):
         k = table[slot]
         if k == key:
             return False
-        if k == 0:
+        if k == EMPTY:
             table[slot] = key
-            info[0] += 1
+            info[TT_STORED] += 1
             return True
     table[home] = key
-    info[1] += 1
+    info[TT_FORGOTTEN] += 1
     return True

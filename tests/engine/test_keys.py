@@ -107,18 +107,19 @@ def test_key_from_scratch_matches_the_definition(code):
         board.push_notation(token)
     state, key = state_from_board(board)
     assert int(key) == reference_key(board)
-    cols, lens, down, hdr, _ = new_position()
-    unpack(state, cols, lens, down, hdr)
-    assert int(key_from_scratch(cols, lens, down, hdr, ZOBRIST, DEALT_KEYS)) == int(key)
+    pos = new_position()
+    unpack(state, pos)
+    assert int(key_from_scratch(pos, ZOBRIST, DEALT_KEYS)) == int(key)
 
 
 def test_face_down_bit_changes_the_key():
     board = Board(Deal.from_code(BENCH_CODE))
     state, key = state_from_board(board)
-    cols, lens, down, hdr, _ = new_position()
-    unpack(state, cols, lens, down, hdr)
+    pos = new_position()
+    unpack(state, pos)
+    cols, lens, down, hdr, _ = pos
     down[0] -= 1  # turn the card under the last one of column 1 face up
-    turned = key_from_scratch(cols, lens, down, hdr, ZOBRIST, DEALT_KEYS)
+    turned = key_from_scratch(pos, ZOBRIST, DEALT_KEYS)
     i = int(lens[0]) - 2
     b = int(cols[0, i])
     assert int(turned) == int(key) ^ int(ZOBRIST[0, i, b | FACE_DOWN]) ^ int(ZOBRIST[0, i, b])

@@ -59,8 +59,9 @@ class Mirror:
     def __init__(self, deal: Deal, deal_on_empty: bool) -> None:
         self.game = Game.from_deal(deal, deal_on_empty=deal_on_empty)
         self.board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=None)
-        self.cols, self.lens, self.down, self.hdr, self.key = new_position()
-        unpack(self.game.start, self.cols, self.lens, self.down, self.hdr)
+        self.pos = new_position()
+        self.cols, self.lens, self.down, self.hdr, self.key = self.pos
+        unpack(self.game.start, self.pos)
         self.key[0] = self.game.start_key
         self.ncols = deal.variant.columns
         #: (move code, undo info, snapshot before the move) of every action played.
@@ -69,32 +70,26 @@ class Mirror:
 
     # -- engine calls -----------------------------------------------------------
 
-    @property
-    def args(self):
-        return self.cols, self.lens, self.down, self.hdr
-
     def do(self, code: int) -> int:
-        g = self.game
-        return do_move(*self.args, self.key, g.vp, g.zobrist, g.dealt_keys, g.stock, code)
+        return do_move(self.pos, self.game.tables, code)
 
     def undo(self, code: int, info: int) -> None:
-        g = self.game
-        undo_move(*self.args, self.key, g.vp, g.zobrist, g.dealt_keys, code, info)
+        undo_move(self.pos, self.game.tables, code, info)
 
     def moves(self, mode: int) -> list[int]:
-        n = gen_moves(*self.args, self.game.vp, mode, self.buffer)
+        n = gen_moves(self.pos, self.game.vp, mode, self.buffer)
         return [int(m) for m in self.buffer[:n]]
 
     def legal(self, code: int) -> bool:
-        return bool(is_legal(*self.args, self.game.vp, code))
+        return bool(is_legal(self.pos, self.game.vp, code))
 
     def packed(self) -> np.ndarray:
         state = np.zeros(STATE_BYTES, dtype=np.uint8)
-        pack(*self.args, state)
+        pack(self.pos, state)
         return state
 
     def scratch_key(self) -> int:
-        return int(key_from_scratch(*self.args, self.game.zobrist, self.game.dealt_keys))
+        return int(key_from_scratch(self.pos, self.game.zobrist, self.game.dealt_keys))
 
     def snapshot(self):
         """What must come back exactly after an undo: the meaningful cells, counters and key."""
@@ -113,10 +108,10 @@ class Mirror:
         assert state.tobytes() == ref_state.tobytes()
         assert int(self.key[0]) == self.scratch_key() == int(ref_key)
         # unpack / pack round-trip, and columns_of_state reads the board back.
-        cols, lens, down, hdr, _ = new_position()
-        unpack(state, cols, lens, down, hdr)
+        pos = new_position()
+        unpack(state, pos)
         again = np.zeros(STATE_BYTES, dtype=np.uint8)
-        pack(cols, lens, down, hdr, again)
+        pack(pos, again)
         assert again.tobytes() == state.tobytes()
         columns, downs, dealt, removed = columns_of_state(state, self.ncols)
         assert columns == tuple(tuple(c) for c in board.columns)
@@ -174,7 +169,7 @@ class Mirror:
         candidates = {MOVE_DEAL}
         relaxed = int(self.game.vp[VP_RELAXED]) != 0
         for s in range(n):
-            group = int(movable(self.cols, self.lens, self.down, s, relaxed))
+            group = int(movable(self.pos, s, relaxed))
             for d in range(n):
                 if d == s:
                     continue

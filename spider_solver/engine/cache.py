@@ -1,0 +1,92 @@
+"""Where the engine's compiled kernels are cached, without touching numba's settings.
+
+numba caches a ``cache=True`` function in the first place that one of its cache
+locators accepts (``numba.core.caching.CacheImpl._locator_classes``: the
+``NUMBA_CACHE_DIR`` directory if set, ``__pycache__`` beside the source, a user-wide
+directory, ...). :func:`install` puts :class:`EngineCacheLocator` first in that list.
+It accepts only functions defined in this package's files, and gives them
+:func:`cache_dir`; numba locates every other function of the process as it would
+have, and ``numba.config`` is left as it was.
+
+``cache_dir()`` is ``<base>/spider-solver/numba-<digest>``: ``<base>`` is
+``NUMBA_CACHE_DIR`` if it is set, else ``$XDG_CACHE_HOME`` or ``~/.cache``, and
+``<digest>`` is a digest of this package's sources. numba checks a cached
+function against its own file only, not against the kernels it calls in other
+files, so an edit anywhere in the package must get a fresh directory.
+
+Relies on numba internals that are the same from 0.59 to 0.68 (``CacheImpl``,
+``_CacheLocator``, ``_SourceFileBackedLocatorMixin``); if they change, the kernels
+fall back to numba's own locators and still cache, with the risk above. If
+``NUMBA_CACHE_LOCATOR_CLASSES`` is set (numba 0.62 and later), numba uses that list
+instead of ``_locator_classes`` and the kernels go where it says.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from pathlib import Path
+
+#: This package's directory: the locator takes the functions defined in its files.
+ENGINE_DIR = Path(__file__).resolve().parent
+
+
+@functools.lru_cache(maxsize=None)
+def _digest() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(ENGINE_DIR.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_dir() -> str:
+    """The directory of the engine's compiled kernels for these sources."""
+    import numba
+
+    base = numba.config.CACHE_DIR or os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "spider-solver", "numba-" + _digest())
+
+
+def _is_engine_file(py_file: str) -> bool:
+    try:
+        return Path(py_file).resolve().parent == ENGINE_DIR
+    except (OSError, RuntimeError):
+        return False
+
+
+try:
+    from numba.core.caching import CacheImpl, _CacheLocator, _SourceFileBackedLocatorMixin
+except ImportError:  # pragma: no cover - a numba without these internals: its own locators apply
+    EngineCacheLocator = None
+else:
+
+    class EngineCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
+        """Locates the cache of the engine's kernels, and of nothing else, in :func:`cache_dir`."""
+
+        def __init__(self, py_func, py_file):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = os.path.join(cache_dir(), self.get_suitable_cache_subpath(py_file))
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not _is_engine_file(py_file):
+                return None  # not ours: the next locator decides
+            return super().from_function(py_func, py_file)
+
+
+def install() -> None:
+    """Put :class:`EngineCacheLocator` first among numba's locators (once; before any kernel is defined)."""
+    if EngineCacheLocator is None:  # pragma: no cover
+        return
+    classes = CacheImpl._locator_classes
+    # Drop an earlier copy (a reloaded module), then go first.
+    classes[:] = [c for c in classes if getattr(c, "__qualname__", None) != EngineCacheLocator.__qualname__
+                  or c.__module__ != EngineCacheLocator.__module__]
+    classes.insert(0, EngineCacheLocator)

@@ -1,0 +1,115 @@
+"""The engine caches its kernels in a directory of its own and changes nothing else.
+
+Each check runs in a fresh interpreter, since numba's configuration and locators
+are process-wide: importing the engine leaves ``numba.config`` as it was, a
+``cache=True`` function outside the engine caches where it would have without
+the engine, and the engine's kernels load from the cache the session compiled.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Prints numba's settings as JSON: every upper-case name of numba.config.
+SNAPSHOT = """
+import json, numba
+def snapshot():
+    return json.dumps({k: repr(getattr(numba.config, k)) for k in sorted(dir(numba.config)) if k.isupper()})
+"""
+
+#: A module with a cached function outside the engine.
+FOREIGN = """
+from numba import njit
+
+@njit(cache=True)
+def plus_one(x):
+    return x + 1
+"""
+
+
+def run(code: str, tmp_path: Path, **env: str | None) -> str:
+    """Run ``code`` in a fresh interpreter that imports this checkout; return its stdout."""
+    environ = dict(os.environ)
+    environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(tmp_path)])
+    for name, value in env.items():
+        if value is None:
+            environ.pop(name, None)
+        else:
+            environ[name] = value
+    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                            env=environ, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.fixture
+def foreign(tmp_path: Path) -> Path:
+    (tmp_path / "foreign.py").write_text(FOREIGN)
+    return tmp_path
+
+
+@pytest.mark.parametrize("numba_cache_dir", [None, "numba-cache"], ids=["default", "NUMBA_CACHE_DIR"])
+def test_importing_the_engine_changes_no_numba_setting(foreign, numba_cache_dir):
+    env = {"NUMBA_CACHE_DIR": None if numba_cache_dir is None else str(foreign / numba_cache_dir)}
+    out = run(SNAPSHOT + """
+before = snapshot()
+import spider_solver.engine
+from spider_solver.engine import search, shorten  # every kernel module: kernels are defined
+print(before)
+print(snapshot())
+""", foreign, **env)
+    before, after = out.splitlines()
+    assert json.loads(after) == json.loads(before)
+
+
+@pytest.mark.parametrize("numba_cache_dir", [None, "numba-cache"], ids=["default", "NUMBA_CACHE_DIR"])
+def test_other_numba_code_caches_where_it_would_without_the_engine(foreign, numba_cache_dir):
+    env = {"NUMBA_CACHE_DIR": None if numba_cache_dir is None else str(foreign / numba_cache_dir)}
+    code = """
+{imports}
+import foreign
+assert foreign.plus_one(1) == 2
+print(foreign.plus_one.stats.cache_path)
+"""
+    alone = run(code.format(imports=""), foreign, **env).strip()
+    beside = run(code.format(imports="import spider_solver.engine.search, spider_solver.engine.shorten"),
+                 foreign, **env).strip()
+    assert beside == alone
+    expected = foreign / "__pycache__" if numba_cache_dir is None else foreign / numba_cache_dir
+    assert Path(alone).is_relative_to(expected)
+    assert list(Path(alone).glob("foreign.plus_one-*.nbi"))
+
+
+def test_the_kernels_load_from_the_engine_cache(tmp_path):
+    # The session has compiled the kernels (the engine fixture); a new process loads them.
+    out = run("""
+import importlib, json
+from numba.core.registry import CPUDispatcher
+import spider_solver.engine as engine
+from spider_solver.engine.cache import cache_dir
+
+engine.warm_up()
+report = {"compiled": engine.is_compiled(), "cache_dir": cache_dir(), "hits": 0, "misses": [], "paths": []}
+for name in ("types", "position", "movegen", "evaluate", "tt", "search", "shorten"):
+    module = importlib.import_module("spider_solver.engine." + name)
+    for attr, kernel in vars(module).items():
+        if isinstance(kernel, CPUDispatcher) and kernel.__module__ == module.__name__:
+            report["hits"] += sum(kernel.stats.cache_hits.values())
+            report["misses"] += [attr] * sum(kernel.stats.cache_misses.values())
+            report["paths"].append(kernel.stats.cache_path)
+print(json.dumps(report))
+""", tmp_path)
+    report = json.loads(out)
+    assert report["compiled"]
+    assert report["misses"] == []
+    assert report["hits"] >= 3  # step_level, shorten_line, new_position at least
+    assert all(Path(p).is_relative_to(report["cache_dir"]) for p in report["paths"])
