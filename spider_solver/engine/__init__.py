@@ -33,10 +33,10 @@ def is_compiled() -> bool:
     try:
         from spider_solver.engine.shorten import shorten_line
 
-        cache_path = Path(shorten_line.stats.cache_path)
+        where = shorten_line.stats.cache_path
     except (AttributeError, TypeError):  # NUMBA_DISABLE_JIT, or a numba without stats
         return False
-    return any(cache_path.glob("shorten.shorten_line-*.nbi"))
+    return where is not None and any(Path(where).glob("shorten.shorten_line-*.nbi"))
 
 
 #: The deal every warm-up solves to a win, so that every kernel is compiled or loaded.

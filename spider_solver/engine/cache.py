@@ -45,7 +45,7 @@ def cache_dir() -> str:
     """The directory of the engine's compiled kernels for these sources."""
     import numba
 
-    base = numba.config.CACHE_DIR or os.environ.get("XDG_CACHE_HOME") or os.path.join(
+    base = getattr(numba.config, "CACHE_DIR", "") or os.environ.get("XDG_CACHE_HOME") or os.path.join(
         os.path.expanduser("~"), ".cache")
     return os.path.join(base, "spider-solver", "numba-" + _digest())
 
@@ -63,7 +63,7 @@ except ImportError:  # pragma: no cover - a numba without these internals: its o
     EngineCacheLocator = None
 else:
 
-    class EngineCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
+    class EngineCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):  # type: ignore[no-redef]
         """Locates the cache of the engine's kernels, and of nothing else, in :func:`cache_dir`."""
 
         def __init__(self, py_func, py_file):

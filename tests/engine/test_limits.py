@@ -16,7 +16,7 @@ from spider_solver.engine.game import Game, check_engine_limits
 from spider_solver.engine.types import MAX_CARDS, MAX_DEALS, MAX_STRATA
 from spider_solver.errors import InvalidVariantError
 from spider_solver.rules import Board, Card, Deal, DealRow, Variant
-from spider_solver.solver import solve
+from spider_solver.verify import solve
 
 
 def dealing_wins(deals: int, ranks: int) -> Deal:
