@@ -3,11 +3,39 @@
 All of them are :class:`ValueError` subclasses, so code that only wants to know
 "was the input bad?" can catch ``ValueError``. Messages are lower case, quote the
 offending input with ``!r`` and then say what was expected; the command line
-prints them as they are, without a traceback. RULES.md §13.5 Errors lists which
-rules raise which error.
+prints them as they are, without a traceback. A long input is quoted by a bounded
+prefix (:func:`quote`), so that a message stays one short line whatever was typed.
+RULES.md §13.5 Errors lists which rules raise which error.
 """
 
 from __future__ import annotations
+
+#: A message quotes at most this many characters (or digits) of an input.
+QUOTE_LIMIT = 40
+
+
+def quote(value: object) -> str:
+    """The ``!r`` form of an input for a message, bounded in length.
+
+    Text longer than :data:`QUOTE_LIMIT` characters is quoted by its first
+    ``QUOTE_LIMIT`` characters followed by ``...`` (``'99999...'...``); so is an
+    integer of more digits. An integer too long to print at all (Python refuses
+    more than 4300 digits) is named by its size: ``<integer of about 5000 digits>``.
+    """
+    if isinstance(value, str):
+        return repr(value) if len(value) <= QUOTE_LIMIT else repr(value[:QUOTE_LIMIT]) + "..."
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value.bit_length() > _PRINTABLE_BITS:
+            digits = int(value.bit_length() * 0.30103) + 1
+            return f"<{'negative ' if value < 0 else ''}integer of about {digits} digits>"
+        text = str(value)
+        return text if len(text.lstrip("-")) <= QUOTE_LIMIT else text[: QUOTE_LIMIT + (value < 0)] + "..."
+    text = repr(value)
+    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "..."
+
+
+#: Ints up to this many bits (about 4200 digits) can always be printed with str().
+_PRINTABLE_BITS = 14_000
 
 
 class SpiderError(ValueError):

@@ -19,6 +19,8 @@ from spider_solver.cli import cli
 from spider_solver.errors import SchedulerError
 from spider_solver.outcomes import ExitStatus
 from spider_solver.rules import GameCode, Variant
+from spider_solver.verify import check_solution
+from spider_solver.version import __version__
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -214,8 +216,12 @@ def test_batch_on_a_local_dask_cluster(tmp_path):
     with Catalog(tmp_path / "dask.sqlite") as catalog:
         entries = list(catalog.entries())
         assert [entry.deal for entry in entries] == [0, 1, 2] and catalog.pending() == []
-        assert all(entry.status in ("verified", "unwinnable", "unknown") for entry in entries)
-        assert all(entry.max_nodes == 200_000 for entry in entries)
+        # Real searches ran on the cluster's worker, within the budget sent with each deal.
+        assert all(entry.max_nodes == 200_000 and 0 < entry.nodes <= 200_000 for entry in entries)
+        assert all(entry.solver_version == __version__ for entry in entries)
+        verified = [entry for entry in entries if entry.status == "verified"]
+        assert verified, "1-suit deals at this budget should mostly verify"
+        assert [check_solution(e.code, e.solution, moves=e.moves, score=e.score) for e in verified] == [None] * len(verified)
 
 
 def interrupted_search(code: str, max_nodes: int, max_seconds: float | None) -> dict:

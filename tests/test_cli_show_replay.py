@@ -240,10 +240,19 @@ def test_replay_undo_limit():
 
 
 def test_replay_the_rule_of_an_explicit_deck():
+    # In SP1-S2C-AAAAAAD, 1>8 puts 2♥ on 3♠; 8>7 then moves that mixed-suit group onto
+    # 4♠: Relaxed allows it, Classic does not. The default rule of --deck is Classic.
     deck = " ".join(str(card) for card in Deal.from_code("SP1-S2C-AAAAAAD").cards)
-    classic = replay_json("--deck", deck, "--suits", "2", "D")[1]
-    relaxed = replay_json("--deck", deck, "--suits", "2", "--rule", "relaxed", "D")[1]
-    assert classic["error"] is None and relaxed["error"] is None
+    log = ["1>8", "8>7"]
+    for rule_args in ([], ["--rule", "classic"]):
+        status, classic = replay_json("--deck", deck, "--suits", "2", *rule_args, *log)
+        assert status == 2
+        assert classic["error"] == {
+            "index": 1, "action": "8>7",
+            "message": "cannot play '8>7': under the Classic rule a group must be one suit: 2♥ lies on 3♠",
+        }
+    status, relaxed = replay_json("--deck", deck, "--suits", "2", "--rule", "relaxed", *log)
+    assert (status, relaxed["error"], relaxed["moves"]) == (1, None, 2)
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 Exit statuses: 0 verified, 1 unwinnable, 3 unknown, 2 bad input. An unwinnable
 deal cannot be built at full size and proved quickly, so exit 1 is left to the
-tiny-variant tests of the API (tests/test_engine_tiny.py).
+tiny-variant tests of the API (tests/engine/test_tiny.py).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -51,7 +52,9 @@ def test_verify_a_code():
 
 
 def test_verify_json():
+    began = time.monotonic()
     result = run(" sp1-s2c-aaaaaad ", "--json")
+    elapsed = time.monotonic() - began
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) == VERIFY_FIELDS
@@ -60,7 +63,8 @@ def test_verify_json():
     assert isinstance(data["solution"], list) and len(data["solution"]) == data["moves"]
     assert data["score"] == 500 - data["moves"] + 800
     assert isinstance(data["nodes"], int) and data["nodes"] > 0
-    assert isinstance(data["seconds"], float) and data["seconds"] >= 0
+    # The search's own seconds: within the wall time of the command (not ms, not a timestamp).
+    assert isinstance(data["seconds"], float) and 0 < data["seconds"] <= elapsed
     # Same line as the text output.
     text = run(CODE)
     assert text.stdout.splitlines()[1].split() == data["solution"]
@@ -179,6 +183,9 @@ def test_progress_goes_to_stderr_only():
     result = run(CODE, "--json", "--progress")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["status"] == "verified"
+    assert f"{CODE} width " in result.stderr and "node/s" in result.stderr  # the bar is there...
+    quiet = run(CODE, "--json", "--no-progress")
+    assert quiet.exit_code == 0 and quiet.stderr == ""  # ...and only when asked for
 
 
 def test_ctrl_c_exits_130_without_a_traceback(monkeypatch):

@@ -16,10 +16,11 @@ and those of :class:`Position`) are plain Python sequences indexed from 0:
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 from dataclasses import dataclass
 
-from spider_solver.errors import IllegalActionError
+from spider_solver.errors import IllegalActionError, quote
 from spider_solver.rules.cards import RANK_DISPLAY, SUIT_SYMBOLS, Card, Suit
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.notation import Action, DealRow, Move, Undo, parse_action
@@ -28,6 +29,8 @@ from spider_solver.rules.variant import CLASSIC
 START_SCORE = 500
 RUN_BONUS = 100
 DEFAULT_UNDO_LIMIT = 100
+#: The longest undo history a board keeps; a larger undo limit is the same as none.
+MAX_HISTORY = sys.maxsize
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ class Board:
 
     def __init__(self, deal: Deal, *, deal_on_empty: bool = False, undo_limit: int | None = DEFAULT_UNDO_LIMIT) -> None:
         if undo_limit is not None and undo_limit < 0:
-            raise ValueError(f"invalid undo limit {undo_limit!r}: expected 0 or more, or None for unlimited")
+            raise ValueError(f"invalid undo limit {quote(undo_limit)}: expected 0 or more, or None for unlimited")
         self.deal = deal
         self.variant = deal.variant
         self.deal_on_empty = deal_on_empty
@@ -74,7 +77,9 @@ class Board:
         self.removed: list[Suit] = []
         self.score = START_SCORE
         self.moves = 0
-        self._history: deque[Position] = deque(maxlen=undo_limit)
+        # A limit no game can reach (a deque holds at most sys.maxsize) is kept as no limit.
+        keep = None if undo_limit is None or undo_limit > MAX_HISTORY else undo_limit
+        self._history: deque[Position] = deque(maxlen=keep)
 
     # -- reading the position ------------------------------------------------
 

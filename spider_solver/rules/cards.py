@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from spider_solver.errors import InvalidCardError
+from spider_solver.errors import InvalidCardError, quote
 
 Suit = int
 Rank = int
@@ -53,23 +53,25 @@ class Card(NamedTuple):
         The display form with a suit symbol (``'10♠'``) is accepted too, so that
         what we print can be read back.
         """
-        raw = text
+        raw = quote(text)  # a bounded prefix of a long input
+        if not isinstance(text, str):
+            raise InvalidCardError(f"invalid card {raw}: expected text like TS or 10S")
         text = ascii_upper(text.strip())
         if len(text) < 2:
-            raise InvalidCardError(f"invalid card {raw!r}: expected a rank (A 2-9 T J Q K) then a suit (S H D C)")
+            raise InvalidCardError(f"invalid card {raw}: expected a rank (A 2-9 T J Q K) then a suit (S H D C)")
         rank_text, suit_text = text[:-1], text[-1]
         if suit_text in SUIT_LETTERS:
             suit = SUIT_LETTERS.index(suit_text)
         elif suit_text in SUIT_SYMBOLS:
             suit = SUIT_SYMBOLS.index(suit_text)
         else:
-            raise InvalidCardError(f"invalid card {raw!r}: the suit must be one of S H D C")
+            raise InvalidCardError(f"invalid card {raw}: the suit must be one of S H D C")
         if rank_text == "10":
             rank = 10
         elif len(rank_text) == 1 and rank_text in RANK_CHARS:
             rank = RANK_CHARS.index(rank_text) + 1
         else:
-            raise InvalidCardError(f"invalid card {raw!r}: the rank must be one of A 2 3 4 5 6 7 8 9 T (or 10) J Q K")
+            raise InvalidCardError(f"invalid card {raw}: the rank must be one of A 2 3 4 5 6 7 8 9 T (or 10) J Q K")
         return cls(rank, suit)
 
     def __str__(self) -> str:

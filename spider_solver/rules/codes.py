@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
-from spider_solver.errors import InvalidCodeError
+from spider_solver.errors import InvalidCodeError, quote
 from spider_solver.rules.cards import Card, ascii_upper
 from spider_solver.rules.variant import CLASSIC, RELAXED, Rule, Variant
 
@@ -47,17 +47,17 @@ def shuffle_deck(number: int, variant: Variant) -> list[Card]:
 
 def encode_deal(number: int) -> str:
     if not 0 <= number <= MAX_DEAL:
-        raise InvalidCodeError(f"invalid deal number {number!r}: expected 0 to {MAX_DEAL}")
+        raise InvalidCodeError(f"invalid deal number {quote(number)}: expected 0 to {MAX_DEAL}")
     return "".join(BASE32_ALPHABET[(number >> (5 * (DEAL_CHARS - 1 - i))) & 31] for i in range(DEAL_CHARS))
 
 
 def decode_deal(text: str) -> int:
     if len(text) != DEAL_CHARS:
-        raise InvalidCodeError(f"invalid deal {text!r}: expected {DEAL_CHARS} base32 characters, got {len(text)}")
+        raise InvalidCodeError(f"invalid deal {quote(text)}: expected {DEAL_CHARS} base32 characters, got {len(text)}")
     number = 0
     for char in text:
         if char not in BASE32_ALPHABET:
-            raise InvalidCodeError(f"invalid deal {text!r}: {char!r} is not a base32 character (A-Z, 2-7)")
+            raise InvalidCodeError(f"invalid deal {quote(text)}: {char!r} is not a base32 character (A-Z, 2-7)")
         number = number * 32 + BASE32_ALPHABET.index(char)
     return number
 
@@ -80,28 +80,28 @@ class GameCode:
     def parse(cls, text: str) -> GameCode:
         """Read a code such as ``'sp1-s4c-aaaaaad '``; the error names the wrong part."""
         if not isinstance(text, str):
-            raise InvalidCodeError(f"invalid game code {text!r}: expected text like SP1-S4C-AAAAAAD")
-        raw = text
+            raise InvalidCodeError(f"invalid game code {quote(text)}: expected text like SP1-S4C-AAAAAAD")
+        raw = quote(text)  # a bounded prefix of a long input
         parts = ascii_upper(text.strip()).split("-")
         if len(parts) != 3:
-            raise InvalidCodeError(f"invalid game code {raw!r}: expected three parts like SP1-S4C-AAAAAAD")
+            raise InvalidCodeError(f"invalid game code {raw}: expected three parts like SP1-S4C-AAAAAAD")
         prefix, variant, deal = parts
         if prefix != CODE_PREFIX:
-            raise InvalidCodeError(f"invalid game code {raw!r}: unknown format {prefix!r}, expected {CODE_PREFIX!r}")
+            raise InvalidCodeError(f"invalid game code {raw}: unknown format {quote(prefix)}, expected {CODE_PREFIX!r}")
         if len(variant) != 3 or variant[0] != "S":
             raise InvalidCodeError(
-                f"invalid game code {raw!r}: the variant {variant!r} must be S, a suit count and a rule letter, like S4C"
+                f"invalid game code {raw}: the variant {quote(variant)} must be S, a suit count and a rule letter, like S4C"
             )
         if variant[1] not in "124":
-            raise InvalidCodeError(f"invalid game code {raw!r}: suit count {variant[1]!r} in {variant!r} must be 1, 2 or 4")
+            raise InvalidCodeError(f"invalid game code {raw}: suit count {variant[1]!r} in {variant!r} must be 1, 2 or 4")
         if variant[2] not in "CR":
             raise InvalidCodeError(
-                f"invalid game code {raw!r}: rule letter {variant[2]!r} in {variant!r} must be C (Classic) or R (Relaxed)"
+                f"invalid game code {raw}: rule letter {variant[2]!r} in {variant!r} must be C (Classic) or R (Relaxed)"
             )
         try:
             number = decode_deal(deal)
         except InvalidCodeError as error:
-            raise InvalidCodeError(f"invalid game code {raw!r}: {error}") from None
+            raise InvalidCodeError(f"invalid game code {raw}: {error}") from None
         return cls(int(variant[1]), CLASSIC if variant[2] == "C" else RELAXED, number)
 
     @property

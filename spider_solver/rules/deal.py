@@ -5,6 +5,10 @@ cards) or is given explicitly as its cards in deck order, which must hold exactl
 the composition of the suit count (RULES.md §10 Explicit deals). The first
 ``variant.layout`` cards go into the columns in rows; the rest is the stock, dealt
 ``variant.columns`` cards at a time (RULES.md §4 Layout and stock).
+
+An explicit deal's text of more than :data:`MAX_DECK_TOKENS` tokens (twice the
+largest deck) is refused by its count alone, before any card is read, so that
+a huge text costs no more than splitting it.
 """
 
 from __future__ import annotations
@@ -13,10 +17,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spider_solver.errors import InvalidCardError, InvalidDealError
+from spider_solver.errors import InvalidCardError, InvalidDealError, quote
 from spider_solver.rules.cards import Card, format_cards, parse_cards
 from spider_solver.rules.codes import GameCode
-from spider_solver.rules.variant import CLASSIC, Rule, Variant, parse_rule, parse_suits
+from spider_solver.rules.variant import CLASSIC, MAX_CARDS, Rule, Variant, parse_rule, parse_suits
+
+#: An explicit deal's text with more tokens than this is refused without reading its cards.
+MAX_DECK_TOKENS = 2 * MAX_CARDS
 
 
 @dataclass(frozen=True)
@@ -40,8 +47,15 @@ class Deal:
     def from_text(cls, text: str, suits: int | str = 4, rule: Rule | str = CLASSIC) -> Deal:
         """An explicit deal: cards in deck order separated by spaces or commas."""
         variant = Variant(suits=parse_suits(suits), rule=parse_rule(rule))
+        if not isinstance(text, str):
+            raise InvalidDealError(f"invalid deal {quote(text)}: expected the cards as text, like \"8S QC 4H ...\"")
+        tokens = text.replace(",", " ").split()
+        if len(tokens) > MAX_DECK_TOKENS:
+            raise InvalidDealError(
+                f"invalid deal for {variant} ({len(tokens)} cards, expected {variant.cards}): far too many to be a deck"
+            )
         try:
-            cards = parse_cards(text)
+            cards = [Card.parse(token) for token in tokens]
         except InvalidCardError as error:
             raise InvalidDealError(f"invalid deal: {error}") from None
         return cls(tuple(cards), variant)
@@ -104,7 +118,7 @@ def check_composition(cards: tuple[Card, ...], variant: Variant) -> None:
         # Card(0, 0) would print as KS (index -1): refuse it before naming cards.
         if not (isinstance(card, Card) and 1 <= card.rank <= 13 and 0 <= card.suit <= 3):
             shown = tuple(card) if isinstance(card, Card) else card
-            raise InvalidDealError(f"invalid deal: {shown!r} is not a card (rank 1-13, suit 0-3)")
+            raise InvalidDealError(f"invalid deal: {quote(shown)} is not a card (rank 1-13, suit 0-3)")
     expected = Counter(variant.unshuffled())
     have = Counter(cards)
     extra = have - expected

@@ -5,6 +5,15 @@ Columns are numbered from 1 in the notation and in these objects (RULES.md
 only the form; whether the position allows an action is the board's business
 (:meth:`spider_solver.rules.board.Board.check`). A ``Move`` with ``count=None``
 means "the group the rules pick"; :meth:`Board.resolve` fills the count in.
+
+Numbers are ASCII digits. Leading zeros are allowed and ignored (``01>2`` is
+``1>2``); after them a number has at most :data:`MAX_DIGITS` (3) digits. 999 is
+more than any column number (at most 10) or group size (a game has at most 104
+cards), so a longer number is out of range: it is refused like any column that
+does not exist or any group too large, without ever being converted to an int,
+and the message quotes a bounded prefix of the token
+(:func:`spider_solver.errors.quote`). Sizes from 1 to 999 parse; the board
+refuses a group larger than its column.
 """
 
 from __future__ import annotations
@@ -13,8 +22,9 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Union
 
-from spider_solver.errors import InvalidActionError
+from spider_solver.errors import QUOTE_LIMIT, InvalidActionError, quote
 from spider_solver.rules.cards import ascii_upper
+from spider_solver.rules.variant import MAX_CARDS
 
 
 @dataclass(frozen=True)
@@ -59,29 +69,49 @@ Action = Union[Move, DealRow, Undo]
 
 _MOVE = re.compile(r"([0-9]+)>([0-9]+)(?:/([0-9]+))?")
 _SEPARATORS = re.compile(r"[\s,]+")
+#: Digits a number in an action may have after its leading zeros; more is out of range.
+MAX_DIGITS = 3
+
+
+def _number(digits: str) -> tuple[int | None, str]:
+    """(value, digits as shown) of an ASCII digit string; value None when out of range."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > MAX_DIGITS:
+        shown = significant if len(significant) <= QUOTE_LIMIT else significant[:QUOTE_LIMIT] + "..."
+        return None, shown
+    return int(significant), significant
 
 
 def parse_action(text: str, *, columns: int = 10) -> Action:
-    """Read one action token. Columns must be 1..``columns``; a group size at least 1."""
+    """Read one action token. Columns must be 1..``columns``; a group size 1 to 999."""
     token = ascii_upper(text.strip())
     if token == "D":
         return DealRow()
     if token == "U":
         return Undo()
+    shown = quote(text)
     match = _MOVE.fullmatch(token)
     if not match:
-        raise InvalidActionError(f"invalid action {text!r}: expected D, U, F>T or F>T/N (for example 3>7 or 2>5/3)")
-    src, dst = int(match[1]), int(match[2])
-    for which, column in (("source", src), ("target", dst)):
-        if not 1 <= column <= columns:
-            raise InvalidActionError(f"invalid action {text!r}: {which} column {column} does not exist (columns are 1 to {columns})")
+        raise InvalidActionError(f"invalid action {shown}: expected D, U, F>T or F>T/N (for example 3>7 or 2>5/3)")
+    (src, src_shown), (dst, dst_shown) = _number(match[1]), _number(match[2])
+    for which, column, column_shown in (("source", src, src_shown), ("target", dst, dst_shown)):
+        if column is None or not 1 <= column <= columns:
+            raise InvalidActionError(
+                f"invalid action {shown}: {which} column {column_shown} does not exist (columns are 1 to {columns})"
+            )
     count = None
     if match[3] is not None:
-        count = int(match[3])
+        count, count_shown = _number(match[3])
+        if count is None:
+            raise InvalidActionError(
+                f"invalid action {shown}: a group of {count_shown} cards is out of range (a game has at most "
+                f"{MAX_CARDS} cards)"
+            )
         if count < 1:
-            raise InvalidActionError(f"invalid action {text!r}: a group holds at least 1 card")
+            raise InvalidActionError(f"invalid action {shown}: a group holds at least 1 card")
+    assert src is not None and dst is not None  # out-of-range columns were refused above
     if src == dst:
-        raise InvalidActionError(f"invalid action {text!r}: source and target are the same column")
+        raise InvalidActionError(f"invalid action {shown}: source and target are the same column")
     return Move(src, dst, count)
 
 

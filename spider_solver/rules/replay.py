@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Iterable
 
-from spider_solver.errors import SpiderError
+from spider_solver.errors import SpiderError, quote
 from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, Board
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.notation import split_actions
@@ -61,7 +61,7 @@ def replay(
     for index, token in enumerate(tokens):
         try:
             if board.is_won():
-                raise SpiderError(f"the game is already won; {token!r} comes after the last run left")
+                raise SpiderError(f"the game is already won; {quote(token)} comes after the last run left")
             action = board.parse_action(token)
             text = board.notation(action)
             board.push(action)

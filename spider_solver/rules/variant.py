@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from spider_solver.errors import InvalidVariantError
+from spider_solver.errors import InvalidVariantError, quote
 from spider_solver.rules.cards import SUITS, Card
 
 Rule = Literal["classic", "relaxed"]
@@ -29,11 +29,11 @@ SUIT_COUNT_NAMES = {1: "Easy", 2: "Medium", 4: "Hard"}
 
 def parse_rule(text: str) -> Rule:
     """``'classic'``, ``'Relaxed'``, ``'C'``, ``'r'`` -> the rule name."""
-    value = text.strip().lower()
+    value = text.strip().lower() if isinstance(text, str) else None
     for rule in RULES:
         if value in (rule, rule[0]):
             return rule
-    raise InvalidVariantError(f"unknown rule {text!r}: expected classic (C) or relaxed (R)")
+    raise InvalidVariantError(f"unknown rule {quote(text)}: expected classic (C) or relaxed (R)")
 
 
 def parse_suits(value: int | str) -> int:
@@ -41,11 +41,11 @@ def parse_suits(value: int | str) -> int:
     if isinstance(value, str):
         text = value.strip()
     elif type(value) is int:  # not a bool, not a float
-        text = str(value)
+        text = str(value) if value in SUIT_COUNTS else ""  # never str() a huge int
     else:
         text = ""
     if text not in ("1", "2", "4"):
-        raise InvalidVariantError(f"unknown suit count {value!r}: expected 1, 2 or 4")
+        raise InvalidVariantError(f"unknown suit count {quote(value)}: expected 1, 2 or 4")
     return int(text)
 
 
@@ -65,28 +65,28 @@ class Variant:
 
     def __post_init__(self) -> None:
         if self.suits not in SUIT_COUNTS:
-            raise InvalidVariantError(f"unknown suit count {self.suits!r}: expected 1, 2 or 4")
+            raise InvalidVariantError(f"unknown suit count {quote(self.suits)}: expected 1, 2 or 4")
         if self.rule not in RULES:
-            raise InvalidVariantError(f"unknown rule {self.rule!r}: expected 'classic' or 'relaxed'")
+            raise InvalidVariantError(f"unknown rule {quote(self.rule)}: expected 'classic' or 'relaxed'")
         if self.suits == 1 and self.rule == RELAXED:
             # With one suit the two rules play identically; keep one spelling.
             object.__setattr__(self, "rule", CLASSIC)
         if not 2 <= self.ranks <= 13:
             # With one rank every face-up card would be a finished run before any action.
-            raise InvalidVariantError(f"invalid ranks {self.ranks!r}: expected 2 to 13")
+            raise InvalidVariantError(f"invalid ranks {quote(self.ranks)}: expected 2 to 13")
         if self.runs < 1 or self.runs % self.suits:
-            raise InvalidVariantError(f"invalid runs {self.runs!r}: expected a positive multiple of the suit count")
+            raise InvalidVariantError(f"invalid runs {quote(self.runs)}: expected a positive multiple of the suit count")
         if not 1 <= self.columns <= 10:
-            raise InvalidVariantError(f"invalid columns {self.columns!r}: expected 1 to 10")
+            raise InvalidVariantError(f"invalid columns {quote(self.columns)}: expected 1 to 10")
         if self.cards > MAX_CARDS:
             raise InvalidVariantError(
-                f"invalid size: {self.runs} runs of {self.ranks} ranks make {self.cards} cards; the game has at most {MAX_CARDS}"
+                f"invalid size: {quote(self.runs)} runs of {self.ranks} ranks make {quote(self.cards)} cards; the game has at most {MAX_CARDS}"
             )
         if not self.columns <= self.layout <= self.cards:
-            raise InvalidVariantError(f"invalid layout {self.layout!r}: expected {self.columns} to {self.cards} cards")
+            raise InvalidVariantError(f"invalid layout {quote(self.layout)}: expected {self.columns} to {self.cards} cards")
         if (self.cards - self.layout) % self.columns:
             raise InvalidVariantError(
-                f"invalid layout {self.layout!r}: the {self.cards - self.layout} stock cards do not make whole deals of {self.columns}"
+                f"invalid layout {quote(self.layout)}: the {self.cards - self.layout} stock cards do not make whole deals of {self.columns}"
             )
 
     @property

@@ -75,8 +75,12 @@ def test_bad_cards_are_refused_with_the_part_that_is_wrong(text, words):
 
 
 def test_invalid_card_error_is_a_value_error():
-    with pytest.raises(ValueError):
+    assert issubclass(InvalidCardError, ValueError)
+    with pytest.raises(ValueError) as info:
         Card.parse("ZZ")
+    # The refusal itself, not some other ValueError raised on the way.
+    assert type(info.value) is InvalidCardError
+    assert str(info.value) == "invalid card 'ZZ': the suit must be one of S H D C"
 
 
 def test_parse_and_format_card_lists():

@@ -69,10 +69,57 @@ def test_bad_notation_is_refused(text, words):
     assert words in message
 
 
+@pytest.mark.parametrize(
+    "text, action",
+    [
+        ("0001>2/0999", Move(1, 2, 999)),  # leading zeros do not count towards the 3 digits
+        ("1>" + "0" * 5000 + "3", Move(1, 3)),
+        ("2>5/999", Move(2, 5, 999)),  # parses; the board refuses a group larger than its column
+    ],
+)
+def test_numbers_of_up_to_three_digits_after_leading_zeros(text, action):
+    assert parse_action(text) == action
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("1000>2", "source column 1000 does not exist (columns are 1 to 10)"),
+        ("99999999999999999999999>1", "source column 99999999999999999999999 does not exist (columns are 1 to 10)"),
+        ("1>" + "9" * 5000, "target column " + "9" * 40 + "... does not exist (columns are 1 to 10)"),
+        ("0" * 3000 + "1" + "0" * 4400 + ">2", "source column 1" + "0" * 39 + "... does not exist"),
+        ("1>2/1000", "a group of 1000 cards is out of range (a game has at most 104 cards)"),
+        ("1>2/" + "9" * 5000, "a group of " + "9" * 40 + "... cards is out of range"),
+        ("1>2/" + "0" * 5000, "a group holds at least 1 card"),
+    ],
+)
+def test_numbers_out_of_range_are_refused_without_converting_them(text, words):
+    """More than 3 digits (after leading zeros) is out of range, however many: never an int()
+    of thousands of digits (Python refuses more than 4300) or a message that repeats them."""
+    with pytest.raises(InvalidActionError) as info:
+        parse_action(text)
+    message = str(info.value)
+    shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+    assert message.startswith(f"invalid action {shown}: ")
+    assert words in message
+    assert len(message) < 200
+
+
 def test_column_numbers_follow_the_variant():
     assert parse_action("3>1", columns=3) == Move(3, 1)
     with pytest.raises(InvalidActionError, match=r"target column 4 does not exist \(columns are 1 to 3\)"):
         parse_action("1>4", columns=3)
+
+
+@given(st.text(alphabet="0123456789>/", min_size=1, max_size=6000))
+def test_any_digit_soup_parses_or_is_refused_with_a_short_message(text):
+    try:
+        action = parse_action(text)
+    except InvalidActionError as error:
+        assert len(str(error)) < 200
+    else:
+        assert isinstance(action, Move) and 1 <= action.src <= 10 and 1 <= action.dst <= 10
+        assert action.count is None or 1 <= action.count <= 999
 
 
 def test_tokens_are_separated_by_spaces_commas_and_new_lines():

@@ -1,0 +1,141 @@
+"""Hostile input to every parser of the rules engine: huge numbers, huge text, wrong types.
+
+Each parser refuses with its own error class and a short message that quotes at
+most a bounded prefix of the input (``spider_solver.errors.quote``), quickly:
+never an OverflowError, a ValueError from int() or str() on more than 4300 digits,
+or a message as long as the input.
+"""
+
+import time
+
+import pytest
+from tests.rules.scripted_win import DECK_TEXT, WIN
+
+from spider_solver.errors import (
+    QUOTE_LIMIT,
+    InvalidActionError,
+    InvalidCardError,
+    InvalidCodeError,
+    InvalidDealError,
+    InvalidVariantError,
+    quote,
+)
+from spider_solver.rules import Board, Card, Deal, GameCode, Variant, parse_action, parse_rule, parse_suits, replay
+from spider_solver.rules.codes import decode_deal, encode_deal
+from spider_solver.rules.deal import MAX_DECK_TOKENS
+
+HUGE = 10**5000  # more digits than Python will print or parse (4300)
+LONG = "9" * 100_000
+
+#: Messages stay well under this many characters, whatever the input.
+SHORT = 200
+
+
+@pytest.mark.parametrize(
+    "value, shown",
+    [
+        ("TS", "'TS'"),
+        ("x" * QUOTE_LIMIT, repr("x" * QUOTE_LIMIT)),
+        ("x" * (QUOTE_LIMIT + 1), repr("x" * QUOTE_LIMIT) + "..."),
+        (LONG, repr("9" * QUOTE_LIMIT) + "..."),
+        (3, "3"),
+        (-5, "-5"),
+        (10**39, "1" + "0" * 39),
+        (10**40, "1" + "0" * 39 + "..."),
+        (-(10**40), "-1" + "0" * 39 + "..."),
+        (HUGE, "<integer of about 5001 digits>"),
+        (-HUGE, "<negative integer of about 5001 digits>"),
+        (None, "None"),
+        (4.5, "4.5"),
+        (True, "True"),
+        (("AS",) * 100, repr(("AS",) * 100)[:QUOTE_LIMIT] + "..."),
+    ],
+    ids=lambda value: quote(value) if not isinstance(value, tuple) else "tuple",
+)
+def test_quote_bounds_what_a_message_repeats(value, shown):
+    assert quote(value) == shown
+
+
+def refusal(call, error_class):
+    """The message of the refusal; it must come fast and be short."""
+    began = time.perf_counter()
+    with pytest.raises(error_class) as info:
+        call()
+    assert time.perf_counter() - began < 1.0
+    message = str(info.value)
+    assert len(message) < SHORT, message
+    assert "\n" not in message
+    return message
+
+
+@pytest.mark.parametrize(
+    "call, error_class, start",
+    [
+        (lambda: parse_action("1>2/" + LONG), InvalidActionError, "invalid action '1>2/9999"),
+        (lambda: parse_action(LONG + ">1"), InvalidActionError, "invalid action '9999"),
+        (lambda: parse_action("x" * 100_000), InvalidActionError, "invalid action 'xxxx"),
+        (lambda: Card.parse(LONG + "S"), InvalidCardError, "invalid card '9999"),
+        (lambda: Card.parse("A" * 100_000), InvalidCardError, "invalid card 'AAAA"),
+        (lambda: Card.parse(None), InvalidCardError, "invalid card None: expected text"),
+        (lambda: GameCode.parse("SP1-S4C-" + "A" * 100_000), InvalidCodeError, "invalid game code 'SP1-S4C-AAAA"),
+        (lambda: GameCode.parse("S" * 100_000 + "-S4C-AAAAAAA"), InvalidCodeError, "invalid game code 'SSSS"),
+        (lambda: GameCode.parse("SP1-" + "S" * 100_000 + "-AAAAAAA"), InvalidCodeError, "invalid game code 'SP1-SSSS"),
+        (lambda: GameCode.parse("-" * 100_000), InvalidCodeError, "invalid game code '----"),
+        (lambda: GameCode.parse(HUGE), InvalidCodeError, "invalid game code <integer of about 5001 digits>"),
+        (lambda: GameCode(4, "classic", HUGE), InvalidCodeError, "invalid deal number <integer of about 5001"),
+        (lambda: GameCode(4, "classic", -HUGE), InvalidCodeError, "invalid deal number <negative integer"),
+        (lambda: encode_deal(2**35 + 10**45), InvalidCodeError, "invalid deal number 10000"),
+        (lambda: decode_deal("A" * 100_000), InvalidCodeError, "invalid deal 'AAAA"),
+        (lambda: Deal.from_text("AS " * 1_000_000, 4), InvalidDealError,
+         "invalid deal for 4 suits, classic (1000000 cards, expected 104): far too many to be a deck"),
+        (lambda: Deal.from_text("A" * 1_000_000, 4), InvalidDealError, "invalid deal: invalid card 'AAAA"),
+        (lambda: Deal.from_text(None, 4), InvalidDealError, "invalid deal None: expected the cards as text"),
+        (lambda: Deal.from_text("AS", HUGE), InvalidVariantError, "unknown suit count <integer of about 5001 digits>"),
+        (lambda: Deal.from_text("AS", LONG), InvalidVariantError, "unknown suit count '9999"),
+        (lambda: Deal.from_text("AS", 4, LONG), InvalidVariantError, "unknown rule '9999"),
+        (lambda: parse_suits(HUGE), InvalidVariantError, "unknown suit count <integer of about 5001 digits>"),
+        (lambda: parse_suits(-(10**50)), InvalidVariantError, "unknown suit count -1000"),
+        (lambda: parse_rule(None), InvalidVariantError, "unknown rule None: expected classic (C) or relaxed (R)"),
+        (lambda: parse_rule(3), InvalidVariantError, "unknown rule 3: expected"),
+        (lambda: Variant(suits=HUGE), InvalidVariantError, "unknown suit count <integer"),
+        (lambda: Variant(ranks=HUGE), InvalidVariantError, "invalid ranks <integer"),
+        (lambda: Variant(runs=4 * HUGE), InvalidVariantError, "invalid size: <integer"),
+        (lambda: Variant(columns=-HUGE), InvalidVariantError, "invalid columns <negative integer"),
+        (lambda: Variant(layout=HUGE), InvalidVariantError, "invalid layout <integer"),
+        (lambda: Board(Deal.from_code("SP1-S4C-AAAAAAD"), undo_limit=-HUGE), ValueError,
+         "invalid undo limit <negative integer of about 5001 digits>"),
+    ],
+    ids=lambda value: value.__name__ if isinstance(value, type) else quote(value) if isinstance(value, str) else None,
+)
+def test_parsers_refuse_huge_input_with_their_own_error_and_a_short_message(call, error_class, start):
+    message = refusal(call, error_class)
+    assert message.startswith(start), message
+
+
+def test_a_deck_text_of_up_to_twice_a_deck_is_still_read_card_by_card():
+    deck = Deal.from_code("SP1-S4C-AAAAAAD").text().split()
+    message = refusal(lambda: Deal.from_text(" ".join(deck * 2), 4), InvalidDealError)
+    assert len(deck) * 2 == MAX_DECK_TOKENS
+    assert message.startswith("invalid deal for 4 suits, classic (208 cards, expected 104): extra ")
+    message = refusal(lambda: Deal.from_text(" ".join(deck * 2 + ["AS"]), 4), InvalidDealError)
+    assert message.endswith("(209 cards, expected 104): far too many to be a deck")
+
+
+def test_a_huge_undo_limit_is_no_limit():
+    """A limit larger than any history can hold (a deque's maxlen is at most sys.maxsize)."""
+    deal = Deal.from_code("SP1-S4C-AAAAAAD")
+    board = Board(deal, undo_limit=HUGE)
+    for _ in range(5):
+        board.push_notation("D")
+    for _ in range(5):
+        board.pop()
+    assert board.position() == Board(deal).position()
+    result = replay(deal, ["D"] * 5 + ["U"] * 5, undo_limit=10**30)
+    assert (result.error, result.moves, result.stock_left) == (None, 0, 50)
+
+
+def test_a_huge_token_after_the_win_is_quoted_by_its_prefix():
+    result = replay(Deal.from_text(DECK_TEXT, 1), WIN + [LONG])
+    assert result.won
+    assert result.error.message == f"the game is already won; {repr('9' * QUOTE_LIMIT)}... comes after the last run left"
+    assert result.error.action == LONG  # the data keeps the token; only the message is bounded
