@@ -9,7 +9,6 @@ import io
 import os
 
 import pytest
-
 from click.testing import CliRunner
 
 from spider_solver.batch import Options, Report, Task, exit_status, run_batch

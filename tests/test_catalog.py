@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from spider_solver.catalog import APPLICATION_ID, COLUMNS, SCHEMA, SCHEMA_VERSION, Catalog, statements
-from spider_solver.outcomes import Reason, Status
 from spider_solver.errors import CatalogError
+from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import GameCode, Variant
 from spider_solver.verify import SolveResult
 
@@ -120,10 +120,9 @@ def test_refuses_a_directory_and_a_missing_file_when_asked(tmp_path):
 
 
 def test_an_interrupted_transaction_leaves_nothing(catalog):
-    with pytest.raises(KeyboardInterrupt):
-        with catalog.transaction() as db:
-            db.execute("INSERT INTO pending VALUES ('SP1-S1C-AAAAAAA', 1, 'classic', 0, 'now')")
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), catalog.transaction() as db:
+        db.execute("INSERT INTO pending VALUES ('SP1-S1C-AAAAAAA', 1, 'classic', 0, 'now')")
+        raise KeyboardInterrupt
     assert catalog.pending() == []
     assert catalog.integrity() == "ok"
 
@@ -350,7 +349,7 @@ def test_the_schema_refuses_a_reason_that_does_not_fit_the_status(tmp_path, stat
             db.record({"code": CODE, "status": status, "solution": ["D"], "score": 1, "max_nodes": 1,
                        "reason": reason})
         # The CHECK constraints refuse it even past record()'s own check.
-        values = {c: None for c in COLUMNS} | {
+        values = dict.fromkeys(COLUMNS) | {
             "code": CODE, "suits": 4, "rule": "classic", "deal": 3, "status": status, "solution": "D", "moves": 1,
             "score": 1, "nodes": 1, "seconds": 0.0, "max_nodes": 1, "reason": reason, "solver_version": "x",
             "solved_at": "now"}

@@ -4,11 +4,11 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from tests.rules.scripted_win import DECK_TEXT, WIN, WIN_TEXT, WITH_UNDOS
 
 from spider_solver.cli import cli
 from spider_solver.rules.cards import format_cards
 from spider_solver.rules.deal import Deal
+from tests.rules.scripted_win import DECK_TEXT, WIN, WIN_TEXT, WITH_UNDOS
 
 CODE = "SP1-S4C-AAAAAAD"
 REPLAY_FIELDS = {"code", "won", "moves", "score", "runs_removed", "stock_left", "error"}
@@ -50,7 +50,7 @@ def test_show_deck_prints_the_104_cards_on_one_line():
     assert result.stdout.count("\n") == 1
     cards = result.stdout.split()
     assert len(cards) == 104
-    assert cards[:16] == "8S QC 4H JS 7S TC 4C AH JC 9D AC 3C AS 5C TH 4D".split()
+    assert cards[:16] == ["8S", "QC", "4H", "JS", "7S", "TC", "4C", "AH", "JC", "9D", "AC", "3C", "AS", "5C", "TH", "4D"]
     assert cards[-1] == "TS"
 
 
@@ -201,7 +201,7 @@ def test_replay_a_file_that_is_not_utf8(tmp_path):
 def column_10_empties_deal():
     """One suit: column 10 holds 2 3 4 5 6 (6 face up), column 9 ends with a 7, so five
     moves 10>9 empty column 10 while the stock still holds five deals."""
-    pool = [rank for rank in "A23456789TJQK"] * 8
+    pool = list("A23456789TJQK") * 8
     for rank in "234567":
         pool.remove(rank)
     columns = [[pool.pop(0) for _ in range(6 if c < 4 else 5)] for c in range(8)]

@@ -13,9 +13,9 @@ import time
 import pytest
 
 from spider_solver.errors import InvalidCodeError, SpiderError
+from spider_solver.outcomes import Status
 from spider_solver.rules import RUN_BONUS, START_SCORE, Deal, GameCode, replay
 from spider_solver.rules.variant import Variant
-from spider_solver.outcomes import Status
 from spider_solver.verify import SolveResult, solve
 
 pytestmark = pytest.mark.usefixtures("engine")

@@ -32,7 +32,7 @@ from pathlib import Path
 ENGINE_DIR = Path(__file__).resolve().parent
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _digest() -> str:
     digest = hashlib.sha256()
     for path in sorted(ENGINE_DIR.glob("*.py")):

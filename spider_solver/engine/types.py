@@ -222,7 +222,7 @@ assert OFF_RESERVED <= STATE_BYTES, "the packed state's fields overrun STATE_BYT
 assert MAX_HEIGHT < 1 << 8 and MAX_DEALS < 1 << 8, "a length or a deal count does not fit its byte"
 assert MAX_HEIGHT <= COUNT_MASK and MAX_COLUMNS <= 1 << COLUMN_BITS
 assert MOVE_COUNT_SHIFT + COUNT_MASK.bit_length() <= MOVE_BITS
-assert MAX_MOVES >= max((MAX_COLUMNS - e) * (MAX_COLUMNS - 1 - e + MAX_RANK * e) for e in range(MAX_COLUMNS)) + 1
+assert max((MAX_COLUMNS - e) * (MAX_COLUMNS - 1 - e + MAX_RANK * e) for e in range(MAX_COLUMNS)) + 1 <= MAX_MOVES
 assert UNDO_SUITS + SUIT_BITS * MAX_COLUMNS <= 63
 assert MAX_STRATA <= 63 and MAX_DEALS + 1 == MAX_STRATA
 assert (MAX_STRATA - 1) < 1 << (63 - SCORE_BITS)

@@ -188,7 +188,9 @@ class Board:
         n = self.variant.columns
         for which, column in (("source", move.src), ("target", move.dst)):
             if not 1 <= column <= n:
-                raise IllegalActionError(f"cannot play {str(move)!r}: {which} column {column} does not exist (columns are 1 to {n})")
+                raise IllegalActionError(
+                    f"cannot play {str(move)!r}: {which} column {column} does not exist (columns are 1 to {n})"
+                )
         if move.src == move.dst:
             raise IllegalActionError(f"cannot play {str(move)!r}: source and target are the same column")
         if move.count is not None and move.count < 1:
@@ -198,7 +200,9 @@ class Board:
             raise IllegalActionError(f"cannot play {str(move)!r}: column {move.src} is empty")
         target = dst[-1] if dst else None
         if target is not None and target.rank == 1:
-            raise IllegalActionError(f"cannot play {str(move)!r}: no card goes onto an ace ({target.symbol()} ends column {move.dst})")
+            raise IllegalActionError(
+                f"cannot play {str(move)!r}: no card goes onto an ace ({target.symbol()} ends column {move.dst})"
+            )
         count = move.count
         if count is None:
             if target is None:
@@ -251,7 +255,8 @@ class Board:
                 )
         if count > len(column):
             raise IllegalActionError(
-                f"cannot play {str(move)!r}: column {move.src} holds only {len(column)} card{'s' if len(column) > 1 else ''}"
+                f"cannot play {str(move)!r}: column {move.src} holds only {len(column)} "
+                f"card{'s' if len(column) > 1 else ''}"
             )
         if count > face_up:
             raise IllegalActionError(
@@ -469,7 +474,8 @@ class Board:
             lines.append("".join(cells).rstrip())
         removed = " ".join(rank_name(self.variant.ranks) + SUIT_SYMBOLS[s] for s in self.removed) or "none"
         lines.append(
-            f"stock {self.stock_left} ({self.deals_left} deal{'s' if self.deals_left != 1 else ''})  runs removed: {removed}  "
+            f"stock {self.stock_left} ({self.deals_left} deal{'s' if self.deals_left != 1 else ''})  "
+            f"runs removed: {removed}  "
             f"score {self.score}  moves {self.moves}"
         )
         return "\n".join(lines)

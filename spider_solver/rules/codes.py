@@ -10,8 +10,8 @@ Frontends in other languages must reproduce this byte for byte;
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from spider_solver.errors import InvalidCodeError, quote
 from spider_solver.rules.cards import Card, ascii_upper
@@ -90,10 +90,13 @@ class GameCode:
             raise InvalidCodeError(f"invalid game code {raw}: unknown format {quote(prefix)}, expected {CODE_PREFIX!r}")
         if len(variant) != 3 or variant[0] != "S":
             raise InvalidCodeError(
-                f"invalid game code {raw}: the variant {quote(variant)} must be S, a suit count and a rule letter, like S4C"
+                f"invalid game code {raw}: the variant {quote(variant)} must be S, a suit count and a rule letter, "
+                "like S4C"
             )
         if variant[1] not in "124":
-            raise InvalidCodeError(f"invalid game code {raw}: suit count {variant[1]!r} in {variant!r} must be 1, 2 or 4")
+            raise InvalidCodeError(
+                f"invalid game code {raw}: suit count {variant[1]!r} in {variant!r} must be 1, 2 or 4"
+            )
         if variant[2] not in "CR":
             raise InvalidCodeError(
                 f"invalid game code {raw}: rule letter {variant[2]!r} in {variant!r} must be C (Classic) or R (Relaxed)"

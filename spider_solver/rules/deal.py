@@ -85,7 +85,8 @@ class Deal:
             )
         if len(rows) != variant.deals or any(len(row) != n for row in rows):
             raise InvalidDealError(
-                f"invalid stock: rows of {[len(row) for row in rows]} cards, expected {variant.deals} row{'s' if variant.deals != 1 else ''} "
+                f"invalid stock: rows of {[len(row) for row in rows]} cards, expected {variant.deals} "
+                f"row{'s' if variant.deals != 1 else ''} "
                 f"(one per deal) of {n} cards for {variant}"
             )
         layout = [piles[t % n][t // n] for t in range(variant.layout)]

@@ -19,8 +19,8 @@ refuses a group larger than its column.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Union
 
 from spider_solver.errors import QUOTE_LIMIT, InvalidActionError, quote
 from spider_solver.rules.cards import ascii_upper
@@ -65,7 +65,7 @@ class Undo:
         return "parse_action('U')"
 
 
-Action = Union[Move, DealRow, Undo]
+Action = Move | DealRow | Undo
 
 _MOVE = re.compile(r"([0-9]+)>([0-9]+)(?:/([0-9]+))?")
 _SEPARATORS = re.compile(r"[\s,]+")

@@ -6,8 +6,8 @@ action, and the refusal of any action after the win.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Iterable
 
 from spider_solver.errors import SpiderError, quote
 from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, Board
@@ -54,7 +54,10 @@ def replay(
     the result then carries that action's index and the rule in words. A log that
     goes on after the game is won is refused at the first action past the win.
     """
-    tokens = split_actions(actions) if isinstance(actions, str) else [t for item in actions for t in split_actions(item)]
+    if isinstance(actions, str):
+        tokens = split_actions(actions)
+    else:
+        tokens = [token for item in actions for token in split_actions(item)]
     board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
     played: list[str] = []
     error = None

@@ -75,18 +75,24 @@ class Variant:
             # With one rank every face-up card would be a finished run before any action.
             raise InvalidVariantError(f"invalid ranks {quote(self.ranks)}: expected 2 to 13")
         if self.runs < 1 or self.runs % self.suits:
-            raise InvalidVariantError(f"invalid runs {quote(self.runs)}: expected a positive multiple of the suit count")
+            raise InvalidVariantError(
+                f"invalid runs {quote(self.runs)}: expected a positive multiple of the suit count"
+            )
         if not 1 <= self.columns <= 10:
             raise InvalidVariantError(f"invalid columns {quote(self.columns)}: expected 1 to 10")
         if self.cards > MAX_CARDS:
             raise InvalidVariantError(
-                f"invalid size: {quote(self.runs)} runs of {self.ranks} ranks make {quote(self.cards)} cards; the game has at most {MAX_CARDS}"
+                f"invalid size: {quote(self.runs)} runs of {self.ranks} ranks make {quote(self.cards)} cards; "
+                f"the game has at most {MAX_CARDS}"
             )
         if not self.columns <= self.layout <= self.cards:
-            raise InvalidVariantError(f"invalid layout {quote(self.layout)}: expected {self.columns} to {self.cards} cards")
+            raise InvalidVariantError(
+                f"invalid layout {quote(self.layout)}: expected {self.columns} to {self.cards} cards"
+            )
         if (self.cards - self.layout) % self.columns:
             raise InvalidVariantError(
-                f"invalid layout {quote(self.layout)}: the {self.cards - self.layout} stock cards do not make whole deals of {self.columns}"
+                f"invalid layout {quote(self.layout)}: the {self.cards - self.layout} stock cards do not make "
+                f"whole deals of {self.columns}"
             )
 
     @property

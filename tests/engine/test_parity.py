@@ -25,8 +25,6 @@ import random
 
 import numpy as np
 import pytest
-
-from spider_solver.errors import InvalidVariantError
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +46,7 @@ from spider_solver.engine.types import (
     decode_move,
     encode_move,
 )
+from spider_solver.errors import InvalidVariantError
 from spider_solver.rules import Board, Deal, DealRow, GameCode, Move, Variant
 from spider_solver.rules.codes import MAX_DEAL
 from spider_solver.rules.variant import CLASSIC, RELAXED
@@ -126,7 +125,7 @@ class Mirror:
         assert self.moves(MODE_ALL) == codes, self.describe()
         assert self.game.actions(codes) == legal
         before = self.snapshot()
-        for action, code in zip(legal, codes):
+        for action, code in zip(legal, codes, strict=True):
             assert self.legal(code)
             info = self.do(code)
             board.push(action)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from spider_solver.engine import types as t
-from spider_solver.rules import Card
 from spider_solver.engine.game import byte_card, card_byte
+from spider_solver.rules import Card
 
 #: (offset, size) of each field of the packed state, in order.
 STATE_FIELDS = [
@@ -24,7 +24,7 @@ STATE_FIELDS = [
 
 def test_state_fields_follow_each_other_and_fit():
     assert STATE_FIELDS[0][0] == 0
-    for (offset, size), (next_offset, _) in zip(STATE_FIELDS, STATE_FIELDS[1:]):
+    for (offset, size), (next_offset, _) in zip(STATE_FIELDS, STATE_FIELDS[1:], strict=False):
         assert next_offset == offset + size
     last_offset, last_size = STATE_FIELDS[-1]
     assert last_size >= 0 and last_offset + last_size == t.STATE_BYTES == 128

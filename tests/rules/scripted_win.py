@@ -37,7 +37,7 @@ LAYOUT = [
     "6S 7S 8S 9S KS",
     "3S 4S 5S AS 7S",
 ]
-STOCK = [" ".join([high, low] * 5) for high, low in zip("QS JS TS 9S 8S".split(), "6S 5S 4S 3S 2S".split())]
+STOCK = [" ".join([high, low] * 5) for high, low in zip(["QS", "JS", "TS", "9S", "8S"], ["6S", "5S", "4S", "3S", "2S"], strict=True)]
 
 
 def _times(tokens: str, n: int) -> list[str]:
@@ -46,7 +46,7 @@ def _times(tokens: str, n: int) -> list[str]:
 
 WIN = (
     ["D"] * 5
-    + "2>1 2>1 4>3 4>3 6>5 6>5 8>7 8>7 10>9 10>9".split()  # runs 1-5
+    + ["2>1", "2>1", "4>3", "4>3", "6>5", "6>5", "8>7", "8>7", "10>9", "10>9"]  # runs 1-5
     + _times("2>1", 4) + _times("3>1", 5) + _times("4>1", 3)  # run 6
     + _times("5>1", 4) + _times("6>1", 3) + _times("7>1", 4) + ["8>1"]  # run 7
     + ["1>3/1"] + _times("3>2/1 2>3/1", 16) + ["3>2/1"]  # the last king, to and fro

@@ -392,8 +392,8 @@ def test_a_duplicate_rank_breaks_a_run():
 
 def test_thirteen_cards_from_king_to_ace_with_a_gap_are_no_run():
     # One suit, 13 ranks, one column: K Q J 10 9 8 7 6 5 4 3 A A (no 2, two aces).
-    first = "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S AS AS".split()
-    rest = "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S 2S".split()
+    first = ["KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "AS", "AS"]
+    rest = ["KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S", "2S"]
     board = make_board([first[0]], first[1:] + rest, suits=1, ranks=13, runs=2, columns=1, layout=1)
     play(board, " ".join(["D"] * 12))
     assert len(board.face_up(1)) == 13
@@ -434,7 +434,7 @@ def test_a_full_size_run_leaves():
 def test_each_move_and_deal_costs_a_point_and_a_run_gives_100():
     board = one_suit()
     scores = []
-    for token in "2>1 D 1>2".split():
+    for token in ["2>1", "D", "1>2"]:
         board.push_notation(token)
         scores.append((board.moves, board.score, board.runs_removed))
     assert scores == [(1, 499, 0), (2, 598, 1), (3, 697, 2)]
@@ -471,7 +471,7 @@ def test_undo_does_not_count_as_a_move_and_restores_the_counter():
 def test_undo_restores_every_earlier_position_exactly():
     board = one_suit()
     positions = [board.position()]
-    for token in "2>1 D 1>2".split():
+    for token in ["2>1", "D", "1>2"]:
         board.push_notation(token)
         positions.append(board.position())
     assert board.is_won()

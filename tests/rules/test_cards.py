@@ -4,7 +4,15 @@ import pytest
 
 from spider_solver.errors import InvalidCardError
 from spider_solver.rules.cards import (
-    CLUBS, DIAMONDS, HEARTS, RANKS, SPADES, SUITS, Card, format_cards, parse_cards,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    RANKS,
+    SPADES,
+    SUITS,
+    Card,
+    format_cards,
+    parse_cards,
 )
 
 
@@ -13,7 +21,7 @@ def test_suit_order_is_spades_hearts_diamonds_clubs():
 
 
 def test_ranks_go_from_ace_low_to_king_high():
-    assert RANKS == tuple(range(1, 14))
+    assert tuple(range(1, 14)) == RANKS
     assert Card.parse("AS").rank == 1
     assert Card.parse("KS").rank == 13
     assert Card.parse("AS") < Card.parse("2S") < Card.parse("KS")

@@ -9,10 +9,16 @@ from hypothesis import strategies as st
 from spider_solver.errors import InvalidCodeError, InvalidVariantError
 from spider_solver.rules.cards import format_cards
 from spider_solver.rules.codes import (
-    BASE32_ALPHABET, MAX_DEAL, GameCode, canonical_code, decode_deal, encode_deal, shuffle_deck, splitmix64,
+    BASE32_ALPHABET,
+    MAX_DEAL,
+    GameCode,
+    canonical_code,
+    decode_deal,
+    encode_deal,
+    shuffle_deck,
+    splitmix64,
 )
 from spider_solver.rules.variant import CLASSIC, RELAXED, Variant
-
 
 # -- SplitMix64 and the shuffle ------------------------------------------------
 

@@ -9,7 +9,6 @@ or a message as long as the input.
 import time
 
 import pytest
-from tests.rules.scripted_win import DECK_TEXT, WIN
 
 from spider_solver.errors import (
     QUOTE_LIMIT,
@@ -23,6 +22,7 @@ from spider_solver.errors import (
 from spider_solver.rules import Board, Card, Deal, GameCode, Variant, parse_action, parse_rule, parse_suits, replay
 from spider_solver.rules.codes import decode_deal, encode_deal
 from spider_solver.rules.deal import MAX_DECK_TOKENS
+from tests.rules.scripted_win import DECK_TEXT, WIN
 
 HUGE = 10**5000  # more digits than Python will print or parse (4300)
 LONG = "9" * 100_000

@@ -1,13 +1,13 @@
 """The rules checker: replaying game logs and solutions, and scoring them (RULES.md §12 Replay)."""
 
 import pytest
-from tests.rules.scripted_win import DECK_TEXT, LAYOUT, STOCK, WIN, WIN_TEXT, WITH_UNDOS
 
 from spider_solver.rules.board import Board
 from spider_solver.rules.cards import parse_cards
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.replay import ReplayError, ReplayResult, replay
 from spider_solver.rules.variant import Variant
+from tests.rules.scripted_win import DECK_TEXT, LAYOUT, STOCK, WIN, WIN_TEXT, WITH_UNDOS
 
 # The scripted deal in deck order, written out: the 54 layout cards row by row,
 # then the five deals of ten.

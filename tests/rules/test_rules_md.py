@@ -111,7 +111,7 @@ def section(number):
     text = RULES.read_text(encoding="utf-8")
     level = "##" if "." not in number else "###"
     start = re.search(rf"^{level} {re.escape(number)}\.? ", text, re.MULTILINE).start()
-    end = re.compile(r"^#{2,%d} " % len(level), re.MULTILINE).search(text, start + 1)
+    end = re.compile(rf"^#{{2,{len(level)}}} ", re.MULTILINE).search(text, start + 1)
     return text[start : end.start() if end else len(text)]
 
 

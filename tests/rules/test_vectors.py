@@ -40,7 +40,7 @@ def test_splitmix64_check_values_from_rules_are_in_the_file():
 
 def test_rules_check_deal_is_in_the_file():
     cards = VECTORS["deals"]["codes"]["SP1-S4C-AAAAAAD"].split()
-    assert cards[:16] == "8S QC 4H JS 7S TC 4C AH JC 9D AC 3C AS 5C TH 4D".split()
+    assert cards[:16] == ["8S", "QC", "4H", "JS", "7S", "TC", "4C", "AH", "JC", "9D", "AC", "3C", "AS", "5C", "TH", "4D"]
     assert cards[-1] == "TS"
 
 
