@@ -78,7 +78,8 @@ class Variant:
             raise InvalidVariantError(f"invalid columns {quote(self.columns)}: expected 1 to 10")
         if self.cards > MAX_CARDS:
             raise InvalidVariantError(
-                f"invalid size: {quote(self.runs)} runs of {self.ranks} ranks make {quote(self.cards)} cards; the game has at most {MAX_CARDS}"
+                f"invalid size: {quote(self.runs)} runs of {self.ranks} ranks make {quote(self.cards)} cards; "
+                f"the game has at most {MAX_CARDS}"
             )
         if not self.columns <= self.layout <= self.cards:
             raise InvalidVariantError(f"invalid layout {quote(self.layout)}: expected {self.columns} to {self.cards} cards")
