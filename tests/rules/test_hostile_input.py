@@ -137,5 +137,6 @@ def test_a_huge_undo_limit_is_no_limit():
 def test_a_huge_token_after_the_win_is_quoted_by_its_prefix():
     result = replay(Deal.from_text(DECK_TEXT, 1), WIN + [LONG])
     assert result.won
-    assert result.error.message == f"the game is already won; {repr('9' * QUOTE_LIMIT)}... comes after the last run left"
+    shown = repr("9" * QUOTE_LIMIT) + "..."
+    assert result.error.message == f"the game is already won; {shown} comes after the last run left"
     assert result.error.action == LONG  # the data keeps the token; only the message is bounded
