@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import cast
 
-from spider_solver.errors import InvalidBudgetError, SpiderError
+from spider_solver.errors import InvalidBudgetError, SpiderError, quote
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
 from spider_solver.rules import Deal, GameCode, replay
 
@@ -158,7 +158,7 @@ def check_solution(code: str, solution: Sequence[str], *, moves: int | None, sco
         return f"cannot replay: {error}"
     if result.error is not None:
         refused = result.error
-        return f"action {refused.index + 1} ({refused.action!r}) refused: {refused.message}"
+        return f"action {refused.index + 1} ({quote(refused.action)}) refused: {refused.message}"
     if not result.won:
         return (f"does not win: after {result.moves} actions {result.runs_removed} of "
                 f"{Deal.from_code(code).variant.runs} runs are removed and {result.stock_left} cards are in the stock")

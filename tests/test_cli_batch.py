@@ -238,7 +238,7 @@ def test_a_killed_run_resumes_and_every_deal_is_present_once(tmp_path, how):
 
 @pytest.mark.parametrize("args, message", [
     (["--suits", "3"], "error: invalid value for '--suits': '3' is not one of '1', '2', '4'"),
-    (["--count", "-5"], "error: invalid value for '--count': -5 is not in the range 0 to 34,359,738,368"),
+    (["--count", "-5"], "error: invalid value for '--count': -5 is not in the range 0 to 1,000,000"),
     (["--catalog", "{text}"], "is not a spider-solver catalog"),
     (["--catalog", "{tmp}"], "is a directory"),
     (["--scheduler", "tcp://127.0.0.1:1"], "error: cannot reach the scheduler 'tcp://127.0.0.1:1'"),

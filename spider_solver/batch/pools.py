@@ -145,7 +145,7 @@ def probe(address: str) -> None:
     else:
         rest = text
     host, colon, port = rest.rpartition(":")
-    if not colon or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+    if not colon or not (port.isascii() and port.isdigit() and len(port) <= 5) or not 0 < int(port) < 65536:
         raise SchedulerError(f"invalid scheduler address {address[:80]!r}: expected HOST:PORT or tcp://HOST:PORT")
     host = host.strip("[]") or "localhost"
     try:

@@ -93,7 +93,10 @@ def plural(n: int, noun: str) -> str:
 
 
 def echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False))
+    """Print ``data`` as one line of JSON, in UTF-8. A lone surrogate (an undecodable byte of
+    the command line, as Python passes it on) is written as its JSON escape, ``\\udcff``."""
+    text = json.dumps(data, ensure_ascii=False)
+    click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 # --------------------------------------------------------------------------- #

@@ -9,7 +9,7 @@ import click
 
 from spider_solver.catalog import DEFAULT_CATALOG
 from spider_solver.cli import cli, plural
-from spider_solver.cli.params import CONTEXT_SETTINGS, RULE, STATUS, SUITS, catalog_option
+from spider_solver.cli.params import CONTEXT_SETTINGS, FORMAT, RULE, STATUS, SUITS, catalog_option
 from spider_solver.outcomes import ExitStatus
 
 
@@ -48,7 +48,7 @@ def check(catalog: str) -> None:
 @click.option("--suits", type=SUITS, default=None, help="Only this suit count.")
 @click.option("--rule", type=RULE, default=None, help="Only this rule.")
 @click.option("--status", type=STATUS, default=None, help="Only this status (frontends usually want verified).")
-@click.option("--format", "fmt", type=click.Choice(["json", "jsonl", "csv"], case_sensitive=False), default="json",
+@click.option("--format", "fmt", type=FORMAT, default="json",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
               help="Output file ('-' for standard output); written whole, then renamed into place.")

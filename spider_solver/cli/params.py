@@ -15,11 +15,14 @@ from typing import Any
 
 import click
 
+from spider_solver.errors import quote
 from spider_solver.rules import MAX_DEAL
 from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, MAX_NODES_LIMIT, MAX_SECONDS_LIMIT
 
 #: Longest number (in characters) any option reads; longer text is refused unread.
 MAX_NUMBER_TEXT = 40
+#: Most deals one batch plans (its plan is written in one transaction, and held in memory).
+MAX_COUNT = 1_000_000
 #: Most worker processes a batch starts.
 MAX_WORKERS = 1024
 #: Largest undo limit accepted (0 for none; --unlimited-undo keeps the whole history).
@@ -28,11 +31,6 @@ MAX_UNDO_LIMIT = 1_000_000
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def shown(text: str, limit: int = 24) -> str:
-    """``text`` quoted, cut to its first ``limit`` characters."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
 class Integer(click.ParamType):
@@ -49,7 +47,7 @@ class Integer(click.ParamType):
         else:
             text = str(value).strip()
             if len(text) > MAX_NUMBER_TEXT or not _INTEGER.fullmatch(text):
-                self.fail(f"{shown(str(value))} is not a whole number from {self.low:,} to {self.high:,}", param, ctx)
+                self.fail(f"{quote(str(value))} is not a whole number from {self.low:,} to {self.high:,}", param, ctx)
             number = int(text)
         if not self.low <= number <= self.high:
             self.fail(f"{number} is not in the range {self.low:,} to {self.high:,}", param, ctx)
@@ -73,7 +71,7 @@ class Seconds(click.ParamType):
         except ValueError:
             number = math.nan
         if not math.isfinite(number) or not 0 <= number <= MAX_SECONDS_LIMIT:
-            self.fail(f"{shown(str(value))} is not a number of seconds from 0 (no limit) to {MAX_SECONDS_LIMIT:g}",
+            self.fail(f"{quote(str(value))} is not a number of seconds from 0 (no limit) to {MAX_SECONDS_LIMIT:g}",
                       param, ctx)
         return number or None
 
@@ -81,10 +79,21 @@ class Seconds(click.ParamType):
         return "S"
 
 
-SUITS = click.Choice(["1", "2", "4"])
-RULE = click.Choice(["classic", "relaxed"], case_sensitive=False)
-STATUS = click.Choice(["verified", "unwinnable", "unknown"], case_sensitive=False)
-COUNT = Integer(0, MAX_DEAL + 1)
+class Choice(click.Choice):
+    """click's Choice, whose message quotes at most the first characters of the value."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"{quote(str(value))} is not one of {', '.join(map(repr, self.choices))}", param, ctx)
+
+
+SUITS = Choice(["1", "2", "4"])
+RULE = Choice(["classic", "relaxed"], case_sensitive=False)
+STATUS = Choice(["verified", "unwinnable", "unknown"], case_sensitive=False)
+FORMAT = Choice(["json", "jsonl", "csv"], case_sensitive=False)
+COUNT = Integer(0, MAX_COUNT)
 DEAL_NUMBER = Integer(0, MAX_DEAL)
 WORKERS = Integer(1, MAX_WORKERS)
 NODES = Integer(1, MAX_NODES_LIMIT)
@@ -129,6 +138,6 @@ def catalog_option(default: str | None) -> Callable[[Callable], Callable]:
 
 
 __all__ = [
-    "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "Integer", "NODES", "RULE", "SECONDS", "STATUS", "SUITS", "Seconds",
-    "UNDO_LIMIT", "WORKERS", "budget_options", "catalog_option", "deal_options", "shown",
+    "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "FORMAT", "NODES", "RULE", "SECONDS", "STATUS", "SUITS",
+    "UNDO_LIMIT", "Choice", "Integer", "Seconds", "WORKERS", "budget_options", "catalog_option", "deal_options",
 ]
