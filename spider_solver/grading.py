@@ -124,9 +124,10 @@ def games_of(variant: Variant) -> int:
 
 
 def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace: int = 0,
-         deal_on_empty: bool = False) -> tuple[Play, np.ndarray]:
+         deal_on_empty: bool = False, seeds: np.ndarray | None = None) -> tuple[Play, np.ndarray]:
     """Let the fair player play ``games`` games of ``deal``; also the first ``trace``
-    actions of each game (move codes, -1 past the end)."""
+    actions of each game (move codes, -1 past the end). ``seeds`` gives each game's
+    noise seed outright (tests: two deals played with the same noise)."""
     from spider_solver.engine.fair import (
         FAIR_PARAMS,
         FAIR_WEIGHTS,
@@ -147,7 +148,8 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
     if games < 1:
         raise ValueError(f"invalid games {games!r}: expected 1 or more")
     game = Game.from_deal(deal, deal_on_empty=deal_on_empty)
-    seeds = game_seeds(deal, seed, games)
+    seeds = game_seeds(deal, seed, games) if seeds is None else np.asarray(seeds, dtype=np.uint64)
+    games = int(seeds.shape[0])
     results = np.zeros((games, GAME_FIELDS), dtype=np.int64)
     moves = np.zeros((games, trace), dtype=np.int64)
     began = time.perf_counter()
