@@ -115,10 +115,12 @@ def main() -> int:
     near = sum(abs(r["grade"] - r["grade2"]) <= 1 for r in rows) / n
     name = f"{args.suits}-{args.rule}"
     print(f"\n### {name}, deals {args.first}-{args.first + n - 1}, grader {GRADER_VERSION}\n")
-    print("| deals | grading s median | p90 | max | same grade (other seed) | at most 1 apart | Spearman raw vs raw |")
+    print("| deals | grading s median | p90 | max | same grade (other seed) | at most 1 apart "
+          "| Spearman raw vs raw |")
     print("|---|---|---|---|---|---|---|")
+    again = spearman([r["raw"] for r in rows], [r["raw2"] for r in rows])
     print(f"| {n} | {statistics.median(secs):.3f} | {secs[int(0.9 * (n - 1))]:.3f} | {secs[-1]:.3f} | "
-          f"{100 * same:.1f}% | {100 * near:.1f}% | {spearman([r['raw'] for r in rows], [r['raw2'] for r in rows]):.3f} |")
+          f"{100 * same:.1f}% | {100 * near:.1f}% | {again:.3f} |")
     print("\n| grade | deals | share | fair player's win rate | runs removed | cards turned up | raw range |"
           + ("" if args.no_solver else " solver nodes, median | narrowest width, median |"))
     print("|---|---|---|---|---|---|---|" + ("" if args.no_solver else "---|---|"))
@@ -129,7 +131,8 @@ def main() -> int:
             continue
         line = (f"| {g} | {len(members)} | {100 * len(members) / n:.1f}% | "
                 f"{100 * statistics.fmean(r['win_rate'] for r in members):.1f}% | "
-                f"{statistics.fmean(r['runs'] for r in members):.2f} | {statistics.fmean(r['turned'] for r in members):.1f} | "
+                f"{statistics.fmean(r['runs'] for r in members):.2f} | "
+                f"{statistics.fmean(r['turned'] for r in members):.1f} | "
                 f"{min(r['raw'] for r in members):.1f}-{max(r['raw'] for r in members):.1f} |")
         if not args.no_solver:
             widths = [r["width"] or 8192 for r in members]
@@ -142,7 +145,8 @@ def main() -> int:
         unsolved = sum(r["width"] is None for r in rows)
         print(f"\nSpearman of the raw figure with the solver's nodes to the first win: {spearman(raw, nodes):.3f}; "
               f"with the narrowest winning width: {spearman(raw, widths):.3f}; grade with nodes: "
-              f"{spearman([float(r['grade']) for r in rows], nodes):.3f} ({unsolved} deals no width won, counted as 8192)")
+              f"{spearman([float(r['grade']) for r in rows], nodes):.3f} "
+              f"({unsolved} deals no width won, counted as 8192)")
         order = sorted(rows, key=lambda r: r["nodes"])
         cheap = {r["deal"] for r in order[: n // 5]}
         costly = {r["deal"] for r in order[-(n // 5):]}

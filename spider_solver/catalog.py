@@ -267,7 +267,7 @@ def grade_values(data: Mapping[str, Any], status: Status, code: str) -> dict:
     grade = values["difficulty"]
     if isinstance(grade, bool) or not isinstance(grade, int) or not 1 <= grade <= 5:
         raise CatalogError(f"invalid difficulty {grade!r} for {code!r}: expected a whole number from 1 to 5")
-    raw = float(values["difficulty_raw"])
+    raw = float(values["difficulty_raw"])  # type: ignore[arg-type]  # not None: checked above
     if not 0.0 <= raw <= 100.0:
         raise CatalogError(f"invalid difficulty_raw {raw!r} for {code!r}: expected 0 to 100")
     return {"difficulty": grade, "difficulty_raw": raw, "grader_version": str(values["grader_version"])}
@@ -601,5 +601,6 @@ class Catalog:
 
 
 __all__ = [
-    "APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "GRADE_COLUMNS", "MIGRATIONS", "Plan", "SCHEMA", "SCHEMA_VERSION",
+    "APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "GRADE_COLUMNS", "MIGRATIONS",
+    "Plan", "SCHEMA", "SCHEMA_VERSION",
 ]

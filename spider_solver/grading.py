@@ -131,12 +131,12 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
     from spider_solver.engine.fair import (
         FAIR_PARAMS,
         FAIR_WEIGHTS,
-        GAME_FIELDS,
         G_ACTIONS,
         G_DEALT,
         G_REMOVED,
         G_TURNED,
         G_WON,
+        GAME_FIELDS,
         SEEN_SIZE,
         play_fair,
     )
@@ -198,8 +198,10 @@ def grade_of(raw: float, variant: Variant) -> int:
     """The grade of a raw figure for ``variant``: 1 + how many boundaries it is above."""
     key = variant_key(variant.suits, variant.rule)
     table = load_boundaries()["boundaries"]
-    if key not in table or not variant.is_standard:
-        raise InvalidGradeError(f"no difficulty boundaries for {variant}: grades are for the standard game only")
+    if not variant.is_standard:
+        raise InvalidGradeError(f"no difficulty grade for {variant}: grades are for the standard game only")
+    if key not in table:
+        raise InvalidGradeError(f"no difficulty boundaries for {variant} in this release (data/make_difficulty.py)")
     return 1 + sum(1 for cut in table[key] if raw > cut)
 
 

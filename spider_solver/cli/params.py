@@ -159,6 +159,7 @@ def catalog_option(default: str | None) -> Callable[[Callable], Callable]:
 
 
 __all__ = [
-    "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "DIFFICULTY", "DifficultyRange", "Integer", "NODES", "RULE", "SECONDS", "STATUS", "SUITS", "Seconds",
+    "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "DIFFICULTY", "DifficultyRange", "Integer",
+    "NODES", "RULE", "SECONDS", "STATUS", "SUITS", "Seconds",
     "UNDO_LIMIT", "WORKERS", "budget_options", "catalog_option", "deal_options", "shown",
 ]

@@ -18,11 +18,11 @@ Visibility rule (the contract the tests check): a decision reads only
   answer never depends on a face-down card either.
 
 The player moves with ``do_move`` / ``undo_move`` / ``gen_moves``, the engine's own
-primitives (``MODE_SEARCH`` by default, ``P_MODE``: every legal move but those that
-only rename columns, a move into the second empty column or a whole column into an
-empty one; its classes are read from face-up cards only, and are dropped); ``do_move`` turns a card up as the rules do, and the
-evaluation masks it. A deal is never looked into: it is chosen by the rule below,
-not by the cards it would bring.
+primitives (``MODE_SEARCH`` by default, ``P_MODE``: every legal move but those
+that only rename columns, a move into the second empty column or a whole column into
+an empty one; its classes are read from face-up cards only, and are dropped);
+``do_move`` turns a card up as the rules do, and the evaluation masks it. A deal is
+never looked into: it is chosen by the rule below, not by the cards it would bring.
 
 Strategy, each turn:
 
