@@ -14,7 +14,7 @@ rule, calibrated so that each grade holds about a fifth of the calibration deals
 (``data/make_difficulty.py``; the boundaries ship in ``spider_solver/difficulty.json``).
 
 Seeded and deterministic: game g of a deal plays with noise seeded from SplitMix64
-(RULES.md §9.1) started at a digest of the deal's cards and variant mixed with
+(RULES.md §9.1 From deal number to cards) started at a digest of the deal's cards and variant mixed with
 ``seed``; the same deal, seed and ``GRADER_VERSION`` give the same figure on every
 machine. Changing the player, its parameters, ``GAMES`` or the raw figure's recipe
 must change ``GRADER_VERSION`` and recalibrate.
