@@ -6,6 +6,10 @@ Usage:
     python data/make_difficulty.py --check            # recompute a few stored raw figures, compare
     python data/make_difficulty.py --only 4-classic   # one variant (the others are kept from the file)
 
+The shipped calibration: ``--count 300`` (the default) for 1 suit and 2 and 4 suits
+Classic, then ``--count 150 --only 4-relaxed --only 2-relaxed`` (benchmarks/RESULTS.md,
+"Deal difficulty").
+
 For each variant (1 suit; 2 and 4 suits, Classic and Relaxed) the fair player grades
 deals ``START`` to ``START + count - 1`` (20000 onwards: outside the reporting set 0-199
 and the tuning set 10000-10199) with the default seed. Every deal of the set counts as

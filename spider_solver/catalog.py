@@ -20,6 +20,11 @@ a new result replaces the stored one only if it is better, never the reverse:
   both at least as large (no ``max_seconds`` counts as infinite), and one of them larger;
 * anything else, ties included, keeps the stored row.
 
+The grade (``difficulty``, ``difficulty_raw``, ``grader_version``; schema version 3) is
+of the deal, not of its line: it is set only on verified rows, all three columns or none
+(CHECK constraints); a better verified result without a grade keeps the stored one, and
+:meth:`Catalog.set_grade` changes only those three columns.
+
 Resume (:meth:`Catalog.plan`): a batch records its plan in ``pending`` in one
 transaction, and each result is written together with the removal of its pending row.
 A batch without an explicit start first takes over the pending rows of its suit count
