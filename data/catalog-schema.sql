@@ -1,11 +1,15 @@
--- The spider-solver catalog, schema version 2 (PRAGMA user_version = 2).
+-- The spider-solver catalog, schema version 3 (PRAGMA user_version = 3).
 --
 -- An SQLite database in WAL mode. PRAGMA application_id = 1397768515 (0x53503143, "SP1C")
 -- marks the file as a catalog; spider_solver/catalog.py refuses any other database, and a
 -- user_version higher than the one it knows, and upgrades an older one in place, in one
--- transaction (version 1 had no CHECK on reason; MIGRATIONS in catalog.py).
--- tests/test_catalog.py checks that this file and the SCHEMA string in catalog.py are the
--- same text.
+-- transaction (version 1 had no CHECK on reason; version 2 had no difficulty columns;
+-- MIGRATIONS in catalog.py). tests/test_catalog.py checks that this file and the SCHEMA
+-- string in catalog.py are the same text.
+--
+-- difficulty, difficulty_raw and grader_version are set together, on verified rows only:
+-- the grade 1 (very easy) to 5 (very hard) of the deal for a person, the fair player's raw
+-- figure (0 to 100) behind it, and the grader's version (README, "Difficulty").
 
 -- One row per game code: the best result found so far (see "replace rule" in the README).
 CREATE TABLE results (
@@ -25,8 +29,13 @@ CREATE TABLE results (
                    CHECK (reason IN ('won', 'exhausted', 'nodes', 'seconds', 'interrupted', 'widths', 'levels', 'proof-gave-up', 'rejected')),
     solver_version TEXT    NOT NULL,                    -- spider-solver version of the worker
     solved_at      TEXT    NOT NULL,                    -- UTC, ISO 8601: 2026-01-31T12:00:00Z
+    difficulty     INTEGER CHECK (difficulty BETWEEN 1 AND 5),  -- 1 very easy .. 5 very hard; NULL: not graded
+    difficulty_raw REAL    CHECK (difficulty_raw BETWEEN 0 AND 100),  -- the fair player's figure behind it
+    grader_version TEXT,                                -- the grader that gave it (README, "Difficulty")
     CHECK (status <> 'verified' OR (solution <> '' AND moves IS NOT NULL AND score IS NOT NULL)),
     CHECK ((status = 'verified') = (reason = 'won') AND (status = 'unwinnable') = (reason = 'exhausted')),
+    CHECK (difficulty IS NULL OR status = 'verified'),
+    CHECK ((difficulty IS NULL) = (difficulty_raw IS NULL) AND (difficulty IS NULL) = (grader_version IS NULL)),
     UNIQUE (suits, rule, deal)
 );
 

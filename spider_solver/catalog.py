@@ -20,6 +20,11 @@ a new result replaces the stored one only if it is better, never the reverse:
   both at least as large (no ``max_seconds`` counts as infinite), and one of them larger;
 * anything else, ties included, keeps the stored row.
 
+The grade (``difficulty``, ``difficulty_raw``, ``grader_version``; schema version 3) is
+of the deal, not of its line: it is set only on verified rows, all three columns or none
+(CHECK constraints); a better verified result without a grade keeps the stored one, and
+:meth:`Catalog.set_grade` changes only those three columns.
+
 Resume (:meth:`Catalog.plan`): a batch records its plan in ``pending`` in one
 transaction, and each result is written together with the removal of its pending row.
 A batch without an explicit start first takes over the pending rows of its suit count
@@ -46,7 +51,7 @@ from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, St
 from spider_solver.rules import MAX_DEAL, GameCode, Rule, Variant
 from spider_solver.verify import SolveResult
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: ``PRAGMA application_id`` of a catalog: "SP1C" in ASCII.
 APPLICATION_ID = 0x53503143
 DEFAULT_CATALOG = "spider-catalog.sqlite"
@@ -56,7 +61,7 @@ def _sql_list(values: Iterable[str]) -> str:
     return ", ".join(f"'{value}'" for value in values)
 
 
-#: The tables of schema version 2; ``data/catalog-schema.sql`` holds the same statements.
+#: The tables of schema version 3; ``data/catalog-schema.sql`` holds the same statements.
 SCHEMA = f"""\
 -- One row per game code: the best result found so far (see "replace rule" in the README).
 CREATE TABLE results (
@@ -76,8 +81,13 @@ CREATE TABLE results (
                    CHECK (reason IN ({_sql_list(Reason)})),
     solver_version TEXT    NOT NULL,                    -- spider-solver version of the worker
     solved_at      TEXT    NOT NULL,                    -- UTC, ISO 8601: 2026-01-31T12:00:00Z
+    difficulty     INTEGER CHECK (difficulty BETWEEN 1 AND 5),  -- 1 very easy .. 5 very hard; NULL: not graded
+    difficulty_raw REAL    CHECK (difficulty_raw BETWEEN 0 AND 100),  -- the fair player's figure behind it
+    grader_version TEXT,                                -- the grader that gave it (README, "Difficulty")
     CHECK (status <> 'verified' OR (solution <> '' AND moves IS NOT NULL AND score IS NOT NULL)),
     CHECK ((status = 'verified') = (reason = 'won') AND (status = 'unwinnable') = (reason = 'exhausted')),
+    CHECK (difficulty IS NULL OR status = 'verified'),
+    CHECK ((difficulty IS NULL) = (difficulty_raw IS NULL) AND (difficulty IS NULL) = (grader_version IS NULL)),
     UNIQUE (suits, rule, deal)
 );
 
@@ -94,10 +104,13 @@ CREATE TABLE pending (
 );
 """
 
-COLUMNS = (
+#: The columns of schema version 2, in order; version 3 adds the grade (GRADE_COLUMNS).
+V2_COLUMNS = (
     "code", "suits", "rule", "deal", "status", "solution", "moves", "score", "nodes", "seconds",
     "max_nodes", "max_seconds", "reason", "solver_version", "solved_at",
 )
+GRADE_COLUMNS = ("difficulty", "difficulty_raw", "grader_version")
+COLUMNS = V2_COLUMNS + GRADE_COLUMNS
 
 
 def _rank(table: str) -> str:
@@ -121,10 +134,14 @@ BETTER = (
     " AND (excluded.max_nodes > results.max_nodes OR excluded.max_seconds IS NOT results.max_seconds))"
 )
 
+#: A better result replaces the row; its grade, if it has none, is the stored one (the
+#: grade belongs to the deal, not to the line: a shorter line of a verified deal keeps it).
 UPSERT = (
     f"INSERT INTO results ({', '.join(COLUMNS)}) VALUES ({', '.join(':' + c for c in COLUMNS)})"
     " ON CONFLICT (code) DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "code")
+    + ", ".join(f"{c} = excluded.{c}" for c in V2_COLUMNS if c != "code") + ", "
+    + ", ".join(f"{c} = CASE WHEN excluded.difficulty IS NULL AND excluded.status = 'verified'"
+                f" THEN results.{c} ELSE excluded.{c} END" for c in GRADE_COLUMNS)
     + f" WHERE {BETTER}"
 )
 
@@ -164,6 +181,10 @@ class Entry:
     reason: Reason
     solver_version: str
     solved_at: str
+    #: The grade, 1 (very easy) to 5 (very hard), of a verified deal; None if not graded.
+    difficulty: int | None = None
+    difficulty_raw: float | None = None
+    grader_version: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Entry:
@@ -179,7 +200,8 @@ class Entry:
             "status": str(self.status), "moves": self.moves, "score": self.score, "solution": list(self.solution),
             "nodes": self.nodes, "seconds": self.seconds, "max_nodes": self.max_nodes,
             "max_seconds": self.max_seconds, "reason": str(self.reason), "solver_version": self.solver_version,
-            "solved_at": self.solved_at,
+            "solved_at": self.solved_at, "difficulty": self.difficulty, "difficulty_raw": self.difficulty_raw,
+            "grader_version": self.grader_version,
         }
 
 
@@ -226,7 +248,8 @@ def row_values(result: SolveResult | Mapping[str, Any], *, solver_version: str, 
     else:
         solution, moves, score = [], None, None
     max_seconds = data.get("max_seconds")
-    return {
+    grade = grade_values(data, status, str(code))
+    return grade | {
         "code": str(code), "suits": code.suits, "rule": code.rule, "deal": code.number, "status": str(status),
         "solution": " ".join(solution), "moves": moves, "score": None if score is None else int(score),
         "nodes": int(data.get("nodes") or 0), "seconds": float(data.get("seconds") or 0.0),
@@ -234,6 +257,25 @@ def row_values(result: SolveResult | Mapping[str, Any], *, solver_version: str, 
         "reason": str(reason), "solver_version": str(data.get("solver_version") or solver_version),
         "solved_at": str(data.get("solved_at") or solved_at),
     }
+
+
+def grade_values(data: Mapping[str, Any], status: Status, code: str) -> dict:
+    """The grade columns of a result: all three or none, and only on a verified row."""
+    values = {name: data.get(name) for name in GRADE_COLUMNS}
+    given = [value is not None for value in values.values()]
+    if not any(given):
+        return values
+    if not all(given):
+        raise CatalogError(f"grade of {code!r} needs difficulty, difficulty_raw and grader_version together")
+    if status is not Status.VERIFIED:
+        raise CatalogError(f"a {status} result of {code!r} cannot carry a difficulty: only verified deals are graded")
+    grade = values["difficulty"]
+    if isinstance(grade, bool) or not isinstance(grade, int) or not 1 <= grade <= 5:
+        raise CatalogError(f"invalid difficulty {grade!r} for {code!r}: expected a whole number from 1 to 5")
+    raw = float(values["difficulty_raw"])  # type: ignore[arg-type]  # not None: checked above
+    if not 0.0 <= raw <= 100.0:
+        raise CatalogError(f"invalid difficulty_raw {raw!r} for {code!r}: expected 0 to 100")
+    return {"difficulty": grade, "difficulty_raw": raw, "grader_version": str(values["grader_version"])}
 
 
 #: Version 1 to 2: ``reason`` is one of :class:`Reason` and agrees with ``status``
@@ -245,17 +287,27 @@ _UNKNOWN_REASONS = _sql_list(sorted(REASONS_BY_STATUS[Status.UNKNOWN]))
 MIGRATE_1_TO_2 = (
     "ALTER TABLE results RENAME TO results_v1",
     statements(SCHEMA)[0],
-    f"INSERT INTO results ({', '.join(COLUMNS)}) SELECT "
-    + ", ".join(c for c in COLUMNS[: COLUMNS.index("reason")])
+    f"INSERT INTO results ({', '.join(V2_COLUMNS)}) SELECT "
+    + ", ".join(c for c in V2_COLUMNS[: V2_COLUMNS.index("reason")])
     + ", CASE WHEN status = 'verified' THEN 'won' WHEN status = 'unwinnable' THEN 'exhausted'"
     f" WHEN reason IN ({_UNKNOWN_REASONS}) THEN reason WHEN reason LIKE 'rejected%' THEN 'rejected'"
     " ELSE 'widths' END, "
-    + ", ".join(COLUMNS[COLUMNS.index("reason") + 1 :])
+    + ", ".join(V2_COLUMNS[V2_COLUMNS.index("reason") + 1 :])
     + " FROM results_v1",
     "DROP TABLE results_v1",
 )
-#: The statements that bring a catalog of schema version N to N + 1.
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: MIGRATE_1_TO_2}
+#: Version 2 to 3: the grade columns (``difficulty``, ``difficulty_raw``,
+#: ``grader_version``, NULL: not graded yet) and their CHECK constraints. Every row and
+#: column is copied as it was; ``spider-solve grade`` grades the verified rows later.
+MIGRATE_2_TO_3 = (
+    "ALTER TABLE results RENAME TO results_v2",
+    statements(SCHEMA)[0],
+    f"INSERT INTO results ({', '.join(V2_COLUMNS)}) SELECT {', '.join(V2_COLUMNS)} FROM results_v2",
+    "DROP TABLE results_v2",
+)
+#: The statements that bring a catalog of schema version N to N + 1. (Version 1 to 2
+#: creates the current table, without grades; the step to 3 then rebuilds it once more.)
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: MIGRATE_1_TO_2, 2: MIGRATE_2_TO_3}
 
 
 class Catalog:
@@ -485,16 +537,44 @@ class Catalog:
         return None if row is None else Entry.from_row(row)
 
     def entries(
-        self, *, suits: int | None = None, rule: str | None = None, status: str | None = None
+        self, *, suits: int | None = None, rule: str | None = None, status: str | None = None,
+        difficulty: tuple[int, int] | None = None,
     ) -> Iterator[Entry]:
-        """Rows of ``results`` ordered by suit count, rule and deal number, optionally filtered."""
-        where, args = self._filter(suits, rule, status)
+        """Rows of ``results`` ordered by suit count, rule and deal number, optionally filtered
+        (``difficulty``: grades from ``low`` to ``high``, both included)."""
+        where, args = self._filter(suits, rule, status, difficulty)
         for row in self.db.execute(f"SELECT * FROM results{where} ORDER BY suits, rule, deal", args):
             yield Entry.from_row(row)
 
-    def count(self, *, suits: int | None = None, rule: str | None = None, status: str | None = None) -> int:
-        where, args = self._filter(suits, rule, status)
+    def count(self, *, suits: int | None = None, rule: str | None = None, status: str | None = None,
+              difficulty: tuple[int, int] | None = None) -> int:
+        where, args = self._filter(suits, rule, status, difficulty)
         return self.db.execute(f"SELECT count(*) FROM results{where}", args).fetchone()[0]
+
+    def to_grade(self, *, version: str, suits: int | None = None, rule: str | None = None,
+                 regrade: bool = False) -> list[str]:
+        """Codes of the verified rows to grade: no grade yet, or one from another grader
+        version (``regrade``: every verified row), lowest suit count and deal first."""
+        where, args = self._filter(suits, rule, str(Status.VERIFIED), None)
+        if not regrade:
+            where += " AND (difficulty IS NULL OR grader_version IS NOT ?)"
+            args += (version,)
+        return [row[0] for row in self.db.execute(f"SELECT code FROM results{where} ORDER BY suits, rule, deal", args)]
+
+    def set_grade(self, code: str, grade: Mapping[str, Any]) -> bool:
+        """Store the grade of a verified row (one transaction); status, solution and every
+        other column stay as they were. False if the row is not verified (or absent)."""
+        values = grade_values(grade, Status.VERIFIED, code)
+        try:
+            with self.transaction() as db:
+                changed = db.execute(
+                    "UPDATE results SET difficulty = :difficulty, difficulty_raw = :difficulty_raw,"
+                    " grader_version = :grader_version WHERE code = :code AND status = 'verified'",
+                    values | {"code": code},
+                ).rowcount > 0
+        except sqlite3.Error as error:
+            raise CatalogError(f"cannot write the grade of {code!r} to catalog {str(self.path)!r}: {error}") from None
+        return changed
 
     def pending(self, variant: Variant | None = None) -> list[str]:
         """Codes planned by a batch and not finished, lowest deal first."""
@@ -507,12 +587,17 @@ class Catalog:
         return [row[0] for row in rows]
 
     @staticmethod
-    def _filter(suits: int | None, rule: str | None, status: str | None) -> tuple[str, tuple]:
-        clauses, args = [], []
+    def _filter(suits: int | None, rule: str | None, status: str | None,
+                difficulty: tuple[int, int] | None = None) -> tuple[str, tuple]:
+        clauses: list[str] = []
+        args: list[Any] = []
         for name, value in (("suits", suits), ("rule", rule), ("status", status)):
             if value is not None:
                 clauses.append(f"{name} = ?")
                 args.append(value)
+        if difficulty is not None:
+            clauses.append("difficulty BETWEEN ? AND ?")
+            args.extend(difficulty)
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(args)
 
     def integrity(self) -> str:
@@ -521,5 +606,6 @@ class Catalog:
 
 
 __all__ = [
-    "APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "MIGRATIONS", "Plan", "SCHEMA", "SCHEMA_VERSION",
+    "APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "GRADE_COLUMNS", "MIGRATIONS",
+    "Plan", "SCHEMA", "SCHEMA_VERSION",
 ]

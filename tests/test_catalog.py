@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from spider_solver.catalog import APPLICATION_ID, COLUMNS, SCHEMA, SCHEMA_VERSION, Catalog, statements
+from spider_solver.catalog import APPLICATION_ID, COLUMNS, SCHEMA, SCHEMA_VERSION, V2_COLUMNS, Catalog, statements
 from spider_solver.errors import CatalogError
 from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import GameCode, Variant
@@ -306,8 +306,9 @@ def test_a_version_1_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
     path = tmp_path / "old.sqlite"
     before = version_1_catalog(path)
     with Catalog(path, create=False) as db:
-        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
-        after = [tuple(row) for row in db.db.execute("SELECT * FROM results ORDER BY code")]
+        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        after = [tuple(row)[: len(V2_COLUMNS)] for row in db.db.execute("SELECT * FROM results ORDER BY code")]
+        assert all(entry.difficulty is None and entry.grader_version is None for entry in db.entries())
         assert db.pending() == ["SP1-S4C-AAAAAAE"] and db.integrity() == "ok"
         statuses = {entry.status for entry in db.entries()}
     assert statuses == set(Status)
@@ -319,7 +320,7 @@ def test_a_version_1_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
         "SP1-S4C-AAAAAAA": "won", "SP1-S4C-AAAAAAB": "nodes", "SP1-S4C-AAAAAAC": "seconds",
         "SP1-S4C-AAAAAAD": "widths",
     }
-    # The upgraded file is exactly a version-2 catalog.
+    # The upgraded file is exactly a catalog of the current version.
     Catalog(tmp_path / "new.sqlite").close()
     query = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY name"
     assert sqlite3.connect(path).execute(query).fetchall() == sqlite3.connect(tmp_path / "new.sqlite").execute(
@@ -333,7 +334,7 @@ def test_a_failed_upgrade_leaves_the_file_as_it_was(tmp_path, monkeypatch):
     before = version_1_catalog(path)
     broken = catalog_module.MIGRATE_1_TO_2[:-1] + ("DROP TABLE no_such_table",)
     monkeypatch.setitem(catalog_module.MIGRATIONS, 1, broken)
-    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 1 to 2"):
+    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 1 to 3"):
         Catalog(path, create=False)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 1
@@ -361,3 +362,87 @@ def test_the_schema_refuses_a_reason_that_does_not_fit_the_status(tmp_path, stat
 def test_the_schema_lists_every_status_and_reason():
     assert f"status IN ({', '.join(repr(str(s)) for s in Status)})" in SCHEMA
     assert f"reason IN ({', '.join(repr(str(r)) for r in Reason)})" in SCHEMA
+
+
+V2 = Path(__file__).resolve().parent / "fixtures" / "catalog-v2.sql"
+
+
+def version_2_catalog(path: Path) -> list[tuple]:
+    """A catalog as the previous release wrote it (schema version 2); returns its rows."""
+    db = sqlite3.connect(path)
+    db.executescript(V2.read_text(encoding="utf-8"))
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 2")
+    db.commit()
+    rows = db.execute("SELECT * FROM results ORDER BY code").fetchall()
+    db.close()
+    return rows
+
+
+def test_a_version_2_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
+    path = tmp_path / "v2.sqlite"
+    before = version_2_catalog(path)
+    assert {row[V2_COLUMNS.index("reason")] for row in before} == {str(r) for r in Reason}
+    with Catalog(path, create=False) as db:
+        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        after = [tuple(row) for row in db.db.execute("SELECT * FROM results ORDER BY code")]
+        assert db.pending() == ["SP1-S4C-AAAAAAE"] and db.integrity() == "ok"
+        assert {entry.status for entry in db.entries()} == set(Status)
+    # Every column of every row is kept, and no row has a grade yet.
+    assert [row[: len(V2_COLUMNS)] for row in after] == before
+    assert all(row[len(V2_COLUMNS):] == (None, None, None) for row in after)
+    Catalog(tmp_path / "new.sqlite").close()
+    query = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY name"
+    assert sqlite3.connect(path).execute(query).fetchall() == sqlite3.connect(tmp_path / "new.sqlite").execute(
+        query).fetchall()
+
+
+def test_a_failed_upgrade_from_version_2_leaves_the_file_as_it_was(tmp_path, monkeypatch):
+    import spider_solver.catalog as catalog_module
+
+    path = tmp_path / "v2.sqlite"
+    before = version_2_catalog(path)
+    broken = catalog_module.MIGRATE_2_TO_3[:-1] + ("DROP TABLE no_such_table",)
+    monkeypatch.setitem(catalog_module.MIGRATIONS, 2, broken)
+    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 2 to 3"):
+        Catalog(path, create=False)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("SELECT * FROM results ORDER BY code").fetchall() == before
+
+
+GRADE = {"difficulty": 4, "difficulty_raw": 88.5, "grader_version": "fair-1"}
+
+
+def test_a_grade_goes_only_on_a_verified_row(tmp_path):
+    with Catalog(tmp_path / "c.sqlite") as db:
+        assert db.record(verified(120).to_dict() | GRADE)
+        assert db.get(CODE).difficulty == 4 and db.get(CODE).difficulty_raw == 88.5
+        other = "SP1-S4C-AAAAAAE"
+        with pytest.raises(CatalogError, match="only verified deals are graded"):
+            db.record({"code": other, "status": "unknown", "reason": "nodes", "max_nodes": 1} | GRADE)
+        db.record({"code": other, "status": "unknown", "reason": "nodes", "max_nodes": 1})
+        assert not db.set_grade(other, GRADE)
+        assert db.get(other).difficulty is None
+        with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+            db.db.execute("UPDATE results SET difficulty = 2, difficulty_raw = 1, grader_version = 'x'"
+                          " WHERE code = ?", (other,))
+        for bad in (0, 6, "3", True):
+            with pytest.raises(CatalogError, match="invalid difficulty"):
+                db.set_grade(CODE, GRADE | {"difficulty": bad})
+        with pytest.raises(CatalogError, match="together"):
+            db.set_grade(CODE, {"difficulty": 2})
+
+
+def test_a_shorter_line_keeps_the_grade_and_regrading_keeps_the_line(tmp_path):
+    with Catalog(tmp_path / "c.sqlite") as db:
+        db.record(verified(120).to_dict() | GRADE)
+        assert db.record(verified(100))  # better line, no grade of its own: the deal keeps its grade
+        entry = db.get(CODE)
+        assert entry.moves == 100 and entry.difficulty == 4 and entry.grader_version == "fair-1"
+        assert db.set_grade(CODE, {"difficulty": 2, "difficulty_raw": 50.0, "grader_version": "fair-2"})
+        again = db.get(CODE)
+        assert again.solution == entry.solution and again.status == entry.status and again.difficulty == 2
+        assert db.to_grade(version="fair-2") == [] and db.to_grade(version="fair-3") == [CODE]
+        assert db.to_grade(version="fair-2", regrade=True) == [CODE]
+        assert [e.code for e in db.entries(difficulty=(2, 2))] == [CODE] and db.count(difficulty=(3, 5)) == 0

@@ -64,9 +64,9 @@ def test_batch_records_every_deal_and_prints_a_summary(solved):
     assert result.stdout == ""  # no data on stdout: bar, summary and messages go to stderr
     lines = result.stderr.splitlines()
     assert lines[0] == f"solving {BATCH} deals (SP1-S1C-AAAAAAA to SP1-S1C-AAAAAAF) on 2 worker processes into {path}"
-    summary = "\n".join(lines[-8:])
-    for label in ("deals", "verified", "unwinnable", "unknown", "seconds per deal", "solution length", "catalog",
-                  "wall time"):
+    summary = "\n".join(lines[-9:])  # the batch grades by default: a "graded" row
+    for label in ("deals", "verified", "unwinnable", "unknown", "seconds per deal", "solution length", "graded",
+                  "catalog", "wall time"):
         assert f"\n{label} " in "\n" + summary, label
     assert f"deals             {BATCH}\n" in summary
     assert "seconds per deal  median " in summary and " p90 " in summary and " max " in summary
@@ -78,6 +78,7 @@ def test_batch_records_every_deal_and_prints_a_summary(solved):
         assert f"verified          {len(verified)}  ({100 * len(verified) / BATCH:.1f}%)" in summary
         for entry in verified:
             assert entry.moves == len(entry.solution) and entry.score > 0 and entry.max_nodes == 300_000
+            assert entry.difficulty in range(1, 6) and entry.grader_version is not None
 
 
 def test_the_next_run_continues_after_the_highest_deal(catalog):

@@ -15,6 +15,7 @@ LAYERS = [
     {"rules"},
     {"engine"},
     {"verify"},
+    {"grading"},
     {"catalog"},
     {"batch", "export"},
     {"cli"},

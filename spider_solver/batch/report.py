@@ -34,6 +34,11 @@ class Report:
     statuses: Counter = field(default_factory=Counter)
     seconds: list[float] = field(default_factory=list)
     lengths: list[int] = field(default_factory=list)
+    #: Grading time of each graded deal, and how many got each grade.
+    grade_seconds: list[float] = field(default_factory=list)
+    grades: Counter = field(default_factory=Counter)
+    #: Verified deals the grader could not grade (they stay ungraded).
+    grade_errors: int = 0
     #: Results that added or improved a catalog row / that the catalog already beat.
     stored: int = 0
     kept: int = 0
@@ -52,6 +57,9 @@ class Report:
         self.seconds.append(float(data.get("seconds") or 0.0))
         if data["status"] == Status.VERIFIED:
             self.lengths.append(int(data.get("moves") or len(data.get("solution") or ())))
+        if data.get("difficulty") is not None:
+            self.grades[int(data["difficulty"])] += 1
+            self.grade_seconds.append(float(data.get("grade_seconds") or 0.0))
         if stored:
             self.stored += 1
         else:
@@ -86,6 +94,12 @@ class Report:
             ("unknown", f"{self.statuses[Status.UNKNOWN]}"),
             ("seconds per deal", timing),
             ("solution length", length),
+        ]
+        if self.grade_seconds:
+            shares = "  ".join(f"{g}: {self.grades[g]}" for g in range(1, 6))
+            rows.append(("graded", f"{len(self.grade_seconds)}  ({shares}); median "
+                                   f"{percentile(self.grade_seconds, 0.5):.3f} s per deal"))
+        rows += [
             ("catalog", f"{self.stored} added or improved, {self.kept} kept as they were"),
             ("wall time", format_seconds(self.wall) + rate),
         ]

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from spider_solver.batch.pools import Pool, cluster_pool, local_pool
 from spider_solver.batch.report import Report
 from spider_solver.batch.signals import StopRequest, catch_signals
-from spider_solver.batch.task import SOLVE, Task
+from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
 from spider_solver.outcomes import ExitStatus, Reason
 from spider_solver.rules import Variant
@@ -50,6 +50,8 @@ class Options:
     max_seconds: float | None = DEFAULT_MAX_SECONDS
     scheduler: str | None = None
     quiet: bool = False
+    #: Grade each verified deal (README, "Difficulty"); ``--no-grade`` turns it off.
+    grade: bool = True
 
 
 def exit_status(report: Report) -> ExitStatus:
@@ -62,16 +64,19 @@ def exit_status(report: Report) -> ExitStatus:
     return ExitStatus.OK
 
 
-def run_batch(options: Options, *, stream: TextIO | None = None, task: Task = SOLVE) -> Report:
+def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | None = None) -> Report:
     """Plan, solve and record one batch; messages, bar and summary go to ``stream`` (stderr).
 
-    ``task`` says what runs on each deal (:class:`Task`; by default the solver). The
+    ``task`` says what runs on each deal (:class:`Task`; by default the solver, and the
+    grader on verified deals unless ``options.grade`` is off). The
     local workers are started with ``spawn``: a script that calls this must guard its
     entry point with ``if __name__ == "__main__":``.
     """
     from tqdm import tqdm
 
     stream = sys.stderr if stream is None else stream
+    if task is None:
+        task = SOLVE_AND_GRADE if options.grade else SOLVE
     began = time.monotonic()
     report = Report()
     stop = StopRequest()
@@ -158,6 +163,9 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
                 warn(f"warning: the search of {code} was interrupted in its worker; it stays pending")
         else:
             data = future.result()
+            if data.get("grade_error") and not report.grade_errors:
+                warn(f"warning: {code} stays ungraded: {data['grade_error']}")
+            report.grade_errors += bool(data.get("grade_error"))
             report.add(data, catalog.record(data))
             bar.update(1)
             bar.set_postfix(report.postfix(), refresh=False)

@@ -34,6 +34,27 @@ def solve_deal(code: str, max_nodes: int, max_seconds: float | None) -> dict:
     return data
 
 
+def solve_and_grade_deal(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+    """Solve one deal and, if it is verified, grade it (:func:`spider_solver.grading.grade`):
+    the result's dict gains ``difficulty``, ``difficulty_raw``, ``grader_version`` and
+    ``grade_seconds`` (the grading time, apart from the search's ``seconds``). A grader
+    that cannot grade (``grade_error``: no boundaries for this variant) leaves the deal
+    ungraded rather than losing its result; ``spider-solve grade`` grades it later."""
+    from spider_solver.errors import SpiderError
+    from spider_solver.grading import grade
+
+    data = solve_deal(code, max_nodes, max_seconds)
+    if data.get("status") == "verified":
+        try:
+            result = grade(code)
+        except SpiderError as error:
+            data["grade_error"] = str(error)
+        else:
+            data.update(result.to_dict())
+            data["grade_seconds"] = result.seconds
+    return data
+
+
 def prepare_engine(say: Callable[[str], None]) -> None:
     """Compile the engine here, once, before the workers start: they then load it.
 
@@ -53,7 +74,9 @@ def warm_engine() -> None:
         load_engine()
 
 
-#: The batch's task: solve and verify each deal.
+#: The batch's task with ``--no-grade``: solve and verify each deal.
 SOLVE = Task(run=solve_deal, prepare=prepare_engine, warm=warm_engine)
+#: The batch's default task: solve and verify each deal, and grade the verified ones.
+SOLVE_AND_GRADE = Task(run=solve_and_grade_deal, prepare=prepare_engine, warm=warm_engine)
 
-__all__ = ["SOLVE", "Task", "solve_deal"]
+__all__ = ["SOLVE", "SOLVE_AND_GRADE", "Task", "solve_and_grade_deal", "solve_deal"]

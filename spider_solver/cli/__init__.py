@@ -18,7 +18,7 @@ user's mistake never shows a traceback: a usage error or bad input prints one li
 Heavy modules (numba, the engine, SQLite catalog) are imported inside the
 commands that need them, so ``--help`` and ``show`` start instantly. The commands
 live one concern a module: :mod:`.play` (show, replay), :mod:`.solving` (verify),
-:mod:`.catalogs` (check, export); the batch is the group's own callback below.
+:mod:`.catalogs` (check, export, grade); the batch is the group's own callback below.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def echo_json(data: Any) -> None:
 # --------------------------------------------------------------------------- #
 
 BATCH_OPTIONS = ("suits", "count", "rule", "start", "workers", "catalog", "max_nodes", "max_seconds", "scheduler",
-                 "quiet")
+                 "quiet", "grade")
 
 
 @click.group(cls=SpiderGroup, invoke_without_command=True, context_settings=CONTEXT_SETTINGS)
@@ -120,6 +120,8 @@ BATCH_OPTIONS = ("suits", "count", "rule", "start", "workers", "catalog", "max_n
 @click.option("--max-seconds", type=SECONDS, default=None, help="Time budget per deal; 0 for none.  [default: 30]")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Run on a Dask cluster (extra 'cluster').")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.option("--grade/--no-grade", default=True,
+              help="Grade each verified deal's difficulty (1-5) for a person.  [default: grade]")
 @click.pass_context
 def cli(ctx: click.Context, **options: Any) -> None:
     """Solve Spider Solitaire deals and verify that they can be won.
@@ -145,7 +147,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
 
 def run_batch_command(*, suits: str, count: int, rule: str, start: int | None, workers: int | None,
                       catalog: str | None, max_nodes: int | None, max_seconds: float | None,
-                      scheduler: str | None, quiet: bool) -> ExitStatus:
+                      scheduler: str | None, quiet: bool, grade: bool = True) -> ExitStatus:
     """The batch with the options as the parameter types left them; its exit status."""
     from spider_solver.batch import Options, exit_status, run_batch
     from spider_solver.catalog import DEFAULT_CATALOG
@@ -163,6 +165,7 @@ def run_batch_command(*, suits: str, count: int, rule: str, start: int | None, w
         variant=Variant(suits=int(suits), rule=parse_rule(rule)), count=count, start=start, workers=workers,
         catalog=catalog or DEFAULT_CATALOG, max_nodes=max_nodes or DEFAULT_MAX_NODES,
         max_seconds=max_seconds if seconds_given else DEFAULT_MAX_SECONDS, scheduler=scheduler, quiet=quiet,
+        grade=grade,
     )
     return exit_status(run_batch(options))
 

@@ -1,4 +1,5 @@
-"""``check`` and ``export``: the catalog's lines replayed, and the file frontends load."""
+"""``check``, ``export`` and ``grade``: the catalog's lines replayed, the file frontends
+load, and the difficulty of its verified deals."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import click
 
 from spider_solver.catalog import DEFAULT_CATALOG
 from spider_solver.cli import cli, plural
-from spider_solver.cli.params import CONTEXT_SETTINGS, FORMAT, RULE, STATUS, SUITS, catalog_option
+from spider_solver.cli.params import CONTEXT_SETTINGS, DIFFICULTY, FORMAT, RULE, STATUS, SUITS, catalog_option
 from spider_solver.outcomes import ExitStatus
 
 
@@ -48,17 +49,21 @@ def check(catalog: str) -> None:
 @click.option("--suits", type=SUITS, default=None, help="Only this suit count.")
 @click.option("--rule", type=RULE, default=None, help="Only this rule.")
 @click.option("--status", type=STATUS, default=None, help="Only this status (frontends usually want verified).")
+@click.option("--difficulty", type=DIFFICULTY, default=None,
+              help="Only graded deals of this grade (5) or range of grades (1-2); 1 very easy .. 5 very hard.")
 @click.option("--format", "fmt", type=FORMAT, default="json",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
               help="Output file ('-' for standard output); written whole, then renamed into place.")
-def export(catalog: str, suits: str | None, rule: str | None, status: str | None, fmt: str, output: str) -> None:
+def export(catalog: str, suits: str | None, rule: str | None, status: str | None,
+           difficulty: tuple[int, int] | None, fmt: str, output: str) -> None:
     """Export the catalog for frontends.
 
     \b
     json   a list of {"code", "suits", "rule", "deal", "status", "moves", "score",
            "solution", "nodes", "seconds", "max_nodes", "max_seconds", "reason",
-           "solver_version", "solved_at"}; solution is a list of actions
+           "solver_version", "solved_at", "difficulty", "difficulty_raw",
+           "grader_version"}; solution is a list of actions
     jsonl  one such object per line
     csv    the same columns; solution is one space-separated string
     The JSON Schema is data/export.schema.json.
@@ -71,7 +76,7 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
         rule = Variant(suits=int(suits), rule=parse_rule(rule)).rule  # one suit is always classic
     with Catalog(catalog, create=False) as db:
         entries = db.entries(suits=None if suits is None else int(suits), rule=rule and rule.lower(),
-                             status=status and status.lower())
+                             status=status and status.lower(), difficulty=difficulty)
         if output == "-":
             try:
                 count = write_export(entries, sys.stdout, cast(Format, fmt.lower()))
@@ -85,3 +90,42 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
             with atomic_file(output) as stream:
                 count = write_export(entries, stream, cast(Format, fmt.lower()))
     click.echo(f"exported {plural(count, 'deal')}" + ("" if output == "-" else f" to {output}"), err=True)
+
+
+@cli.command("grade", context_settings=CONTEXT_SETTINGS)
+@catalog_option(DEFAULT_CATALOG)
+@click.option("--suits", type=SUITS, default=None, help="Only this suit count.")
+@click.option("--rule", type=RULE, default=None, help="Only this rule.")
+@click.option("--regrade", is_flag=True, help="Grade every verified deal again, also those graded by this version.")
+def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bool) -> None:
+    """Grade the difficulty of the catalog's verified deals for a person.
+
+    Grades the verified rows that have no grade yet, or a grade from another grader
+    version (--regrade: all of them): 1 very easy .. 5 very hard, per suit count and
+    rule. Status and solution are never changed. Each grade is written as soon as it
+    is made, so an interrupted run keeps what it did; run it again to carry on.
+    Exit status: 0 done, 2 bad input, 130 interrupted.
+    """
+    from collections import Counter
+
+    from tqdm import tqdm
+
+    from spider_solver.catalog import Catalog
+    from spider_solver.grading import GRADER_VERSION, grade
+    from spider_solver.rules import Variant, parse_rule
+
+    if suits is not None and rule is not None:
+        rule = Variant(suits=int(suits), rule=parse_rule(rule)).rule
+    with Catalog(catalog, create=False) as db:
+        codes = db.to_grade(version=GRADER_VERSION, suits=None if suits is None else int(suits),
+                            rule=rule and rule.lower(), regrade=regrade)
+        grades: Counter[int] = Counter()
+        with tqdm(total=len(codes), unit="deal", file=sys.stderr, disable=None, leave=False) as bar:
+            for code in codes:
+                result = grade(code)
+                db.set_grade(code, result.to_dict())
+                grades[result.grade] += 1
+                bar.update(1)
+    shares = ", ".join(f"{grades[g]} of grade {g}" for g in sorted(grades))
+    click.echo(f"graded {plural(len(codes), 'deal')}" + (f": {shares}" if shares else "") + f" ({GRADER_VERSION})")
+    sys.exit(ExitStatus.OK)

@@ -79,6 +79,35 @@ class Seconds(click.ParamType):
         return "S"
 
 
+class DifficultyRange(click.ParamType):
+    """A grade from 1 (very easy) to 5 (very hard), ``3``, or a range of grades, ``1-2``
+    (low first, both included); converts to ``(low, high)``."""
+
+    name = "difficulty"
+    low, high = 1, 5
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, int]:
+        if isinstance(value, tuple):
+            return value
+        text = str(value).strip()
+        expected = f"expected a grade from {self.low} to {self.high} (e.g. 5) or a range of grades (e.g. 1-2)"
+        parts = text.split("-") if len(text) <= MAX_NUMBER_TEXT else []
+        if not 1 <= len(parts) <= 2 or not all(_INTEGER.fullmatch(part.strip()) for part in parts):
+            self.fail(f"{quote(str(value))} is not a grade: {expected}", param, ctx)
+        numbers = [int(part) for part in parts]
+        for number in numbers:
+            if not self.low <= number <= self.high:
+                self.fail(f"{number} is not a grade: grades go from {self.low} (very easy) to {self.high} (very hard)",
+                          param, ctx)
+        low, high = numbers[0], numbers[-1]
+        if low > high:
+            self.fail(f"{quote(text)} is an empty range: give the lower grade first, e.g. {high}-{low}", param, ctx)
+        return low, high
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "G[-G]"
+
+
 class Choice(click.Choice):
     """click's Choice, whose message quotes at most the first characters of the value."""
 
@@ -99,6 +128,7 @@ WORKERS = Integer(1, MAX_WORKERS)
 NODES = Integer(1, MAX_NODES_LIMIT)
 UNDO_LIMIT = Integer(0, MAX_UNDO_LIMIT)
 SECONDS = Seconds()
+DIFFICULTY = DifficultyRange()
 
 
 def budget_options(func: Callable) -> Callable:
@@ -138,6 +168,7 @@ def catalog_option(default: str | None) -> Callable[[Callable], Callable]:
 
 
 __all__ = [
-    "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "FORMAT", "NODES", "RULE", "SECONDS", "STATUS", "SUITS",
-    "UNDO_LIMIT", "Choice", "Integer", "Seconds", "WORKERS", "budget_options", "catalog_option", "deal_options",
+    "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "DIFFICULTY", "FORMAT", "NODES", "RULE", "SECONDS", "STATUS",
+    "SUITS", "UNDO_LIMIT", "WORKERS", "Choice", "DifficultyRange", "Integer", "Seconds", "budget_options",
+    "catalog_option", "deal_options",
 ]

@@ -31,8 +31,11 @@ UNKNOWN_BECAUSE = {
               help="Show a progress bar.  [default: when stderr is a terminal]")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"code", "status", "solution", "moves", "score", "nodes", "seconds"}.')
+@click.option("--grade", "with_grade", is_flag=True,
+              help="Also grade a verified deal's difficulty for a person, 1 (very easy) to 5 (very hard).")
 def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: str, max_nodes: int,
-           max_seconds: float | None, deal_on_empty: bool, progress: bool | None, as_json: bool) -> None:
+           max_seconds: float | None, deal_on_empty: bool, progress: bool | None, as_json: bool,
+           with_grade: bool) -> None:
     """Find out whether a deal can be won, and print a winning line.
 
     The deal is a game CODE, or an explicit deal: --deck "104 cards" with --suits
@@ -42,6 +45,10 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
     \b
     Exit status: 0 verified, 1 unwinnable (the whole game was searched),
     3 unknown (the budget ran out), 2 bad input, 130 interrupted.
+
+    With --grade, a verified deal is also graded (README, "Difficulty"): the grade,
+    its name and the fair player's raw figure (in JSON: "difficulty",
+    "difficulty_raw", "grader_version"; null unless verified).
     """
     from spider_solver.verify import load_engine, solve
 
@@ -57,7 +64,15 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
     if result.reason is Reason.INTERRUPTED:
         click.echo("interrupted", err=True)
         sys.exit(ExitStatus.INTERRUPTED)
+    graded = None
+    if with_grade and result.status is Status.VERIFIED:
+        from spider_solver.grading import grade
+
+        graded = grade(deal)  # the grade is of the standard rules
     if as_json:
+        extra = {} if not with_grade else {"difficulty": None, "difficulty_raw": None, "grader_version": None}
+        if graded is not None:
+            extra = graded.to_dict()
         echo_json({
             "code": result.code,
             "status": str(result.status),
@@ -66,13 +81,16 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
             "score": result.score,
             "nodes": result.nodes,
             "seconds": result.seconds,
-        })
+        } | extra)
     else:
         figures = f"{result.nodes:,} nodes, {result.seconds:.2f} s"
         if result.status is Status.VERIFIED:
             click.echo(f"{deal.name}: verified, won in {plural(result.moves or 0, 'move')}, score {result.score} "
                        f"({figures})")
             click.echo(" ".join(result.solution))
+            if graded is not None:
+                click.echo(f"difficulty {graded.grade} ({graded.name}): the fair player's raw figure {graded.raw:g}, "
+                           f"wins {100 * graded.win_rate:.0f}% of its games ({graded.version})")
         elif result.status is Status.UNWINNABLE:
             click.echo(f"{deal.name}: unwinnable, the whole game was searched ({figures})")
         else:

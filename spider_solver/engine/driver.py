@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from spider_solver.outcomes import Reason
 from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
 from spider_solver.engine.search import (
@@ -38,6 +37,7 @@ from spider_solver.engine.search import (
 from spider_solver.engine.shorten import shorten
 from spider_solver.engine.tt import TT_FORGOTTEN, TT_STORED, tt_new, tt_store
 from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DEALS
+from spider_solver.outcomes import Reason
 
 #: Beam widths per stratum, tried in turn while the budget lasts, by suit count.
 #: The first width sets the usual cost and line length: on the tuning deals

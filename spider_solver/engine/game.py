@@ -38,7 +38,7 @@ from spider_solver.engine.types import (
     encode_move,
 )
 from spider_solver.errors import InvalidVariantError
-from spider_solver.rules import Board, Card, Deal, DealRow, Move, Position, RELAXED, Variant
+from spider_solver.rules import RELAXED, Board, Card, Deal, DealRow, Move, Position, Variant
 from spider_solver.rules.notation import Action
 
 

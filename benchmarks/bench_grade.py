@@ -1,0 +1,163 @@
+"""Validate the difficulty grades on deals outside the calibration set; prints Markdown tables.
+
+Usage::
+
+    python benchmarks/bench_grade.py [--suits 4] [--rule classic] [--first 0] [--count 200]
+                                     [--other-seed 7] [--no-solver] [--json out.json]
+
+For each deal ``first`` .. ``first + count - 1`` (default: the reporting set 0-199, never
+used for calibration, which is deals 20000 onwards, nor for tuning, 10000-10199):
+
+* grades it with the default seed and with ``--other-seed``, on one core, and times the
+  first grading (the median is the figure the batch pays per verified deal);
+* unless ``--no-solver``, measures the full-information solver's effort, an independent
+  signal of difficulty: a beam search with the widths 2, 4, 8, ... 4096 in turn (the
+  engine's ``run_search``), recording the narrowest width that wins and the nodes spent
+  up to the first win.
+
+Prints: grading time (median, p90), stability (same grade, at most one apart, Spearman
+of the two raw figures), agreement (Spearman of the raw figure with the solver's nodes
+and narrowest width, the median nodes per grade, and the deals where the two disagree
+most), and the spread (share of each grade, the fair player's win rate and runs
+removed per grade).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+#: The solver signal's widths: doubling from 2, so that "narrowest width that wins" is fine-grained.
+SIGNAL_WIDTHS = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096)
+
+
+def ranks(values: list[float]) -> list[float]:
+    """Ranks from 1, ties given their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    result = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            result[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return result
+
+
+def spearman(a: list[float], b: list[float]) -> float:
+    """Spearman's rank correlation (Pearson's on the ranks, ties averaged)."""
+    ra, rb = ranks(a), ranks(b)
+    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
+    sa = sum((x - ma) ** 2 for x in ra) ** 0.5
+    sb = sum((y - mb) ** 2 for y in rb) ** 0.5
+    return cov / (sa * sb) if sa and sb else float("nan")
+
+
+def solver_effort(deal) -> tuple[int | None, int]:
+    """(narrowest width that wins or None, nodes up to the first win or all spent)."""
+    from spider_solver.engine.driver import run_search
+
+    result = run_search(deal, max_nodes=25_000_000, max_seconds=60.0, widths=SIGNAL_WIDTHS)
+    won = [a for a in result.attempts if a.get("outcome") == "won"]
+    return (won[0]["width"] if won else None), int(result.nodes)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suits", type=int, default=4)
+    parser.add_argument("--rule", default="classic")
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--other-seed", type=int, default=7)
+    parser.add_argument("--no-solver", action="store_true")
+    parser.add_argument("--json", help="also write every deal's figures here")
+    args = parser.parse_args()
+
+    from spider_solver.grading import GRADE_SEED, GRADER_VERSION, grade_of, play
+    from spider_solver.rules import Deal, GameCode
+
+    play(Deal.from_code("SP1-S4C-AAAAAAB"), games=1)  # compile or load the fair player's kernel
+    if not args.no_solver:
+        from spider_solver.engine import warm_up
+
+        warm_up()
+    rows = []
+    for number in range(args.first, args.first + args.count):
+        deal = Deal.from_code(GameCode(args.suits, args.rule, number))
+        began = time.perf_counter()
+        figures, _ = play(deal)  # what grade(deal) does, figures kept
+        first = grade_of(figures.raw(), deal.variant)
+        seconds = time.perf_counter() - began
+        other, _ = play(deal, seed=GRADE_SEED ^ args.other_seed)
+        other_raw = other.raw()
+        row = {"deal": number, "grade": first, "raw": figures.raw(), "win_rate": figures.win_rate(),
+               "seconds": seconds, "grade2": grade_of(other_raw, deal.variant), "raw2": other_raw}
+        row["runs"] = float(figures.removed.mean())
+        row["turned"] = float(figures.turned.mean())
+        if not args.no_solver:
+            row["width"], row["nodes"] = solver_effort(deal)
+        rows.append(row)
+        if len(rows) % 25 == 0:
+            print(f"  {len(rows)}/{args.count}", file=sys.stderr, flush=True)
+
+    n = len(rows)
+    secs = sorted(r["seconds"] for r in rows)
+    same = sum(r["grade"] == r["grade2"] for r in rows) / n
+    near = sum(abs(r["grade"] - r["grade2"]) <= 1 for r in rows) / n
+    name = f"{args.suits}-{args.rule}"
+    print(f"\n### {name}, deals {args.first}-{args.first + n - 1}, grader {GRADER_VERSION}\n")
+    print("| deals | grading s median | p90 | max | same grade (other seed) | at most 1 apart "
+          "| Spearman raw vs raw |")
+    print("|---|---|---|---|---|---|---|")
+    again = spearman([r["raw"] for r in rows], [r["raw2"] for r in rows])
+    print(f"| {n} | {statistics.median(secs):.3f} | {secs[int(0.9 * (n - 1))]:.3f} | {secs[-1]:.3f} | "
+          f"{100 * same:.1f}% | {100 * near:.1f}% | {again:.3f} |")
+    print("\n| grade | deals | share | fair player's win rate | runs removed | cards turned up | raw range |"
+          + ("" if args.no_solver else " solver nodes, median | narrowest width, median |"))
+    print("|---|---|---|---|---|---|---|" + ("" if args.no_solver else "---|---|"))
+    for g in range(1, 6):
+        members = [r for r in rows if r["grade"] == g]
+        if not members:
+            print(f"| {g} | 0 | 0% | - | - | - | - |" + ("" if args.no_solver else " - | - |"))
+            continue
+        line = (f"| {g} | {len(members)} | {100 * len(members) / n:.1f}% | "
+                f"{100 * statistics.fmean(r['win_rate'] for r in members):.1f}% | "
+                f"{statistics.fmean(r['runs'] for r in members):.2f} | "
+                f"{statistics.fmean(r['turned'] for r in members):.1f} | "
+                f"{min(r['raw'] for r in members):.1f}-{max(r['raw'] for r in members):.1f} |")
+        if not args.no_solver:
+            widths = [r["width"] or 8192 for r in members]
+            line += f" {statistics.median(r['nodes'] for r in members):,.0f} | {statistics.median(widths):g} |"
+        print(line)
+    if not args.no_solver:
+        raw = [r["raw"] for r in rows]
+        nodes = [float(r["nodes"]) for r in rows]
+        widths = [float(r["width"] or 8192) for r in rows]
+        unsolved = sum(r["width"] is None for r in rows)
+        print(f"\nSpearman of the raw figure with the solver's nodes to the first win: {spearman(raw, nodes):.3f}; "
+              f"with the narrowest winning width: {spearman(raw, widths):.3f}; grade with nodes: "
+              f"{spearman([float(r['grade']) for r in rows], nodes):.3f} "
+              f"({unsolved} deals no width won, counted as 8192)")
+        order = sorted(rows, key=lambda r: r["nodes"])
+        cheap = {r["deal"] for r in order[: n // 5]}
+        costly = {r["deal"] for r in order[-(n // 5):]}
+        easy_costly = [r["deal"] for r in rows if r["grade"] <= 2 and r["deal"] in costly]
+        hard_cheap = [r["deal"] for r in rows if r["grade"] >= 4 and r["deal"] in cheap]
+        print(f"Disagreements: graded 1-2 but in the solver's costliest fifth: {len(easy_costly)} {easy_costly[:12]}; "
+              f"graded 4-5 but in its cheapest fifth: {len(hard_cheap)} {hard_cheap[:12]}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""Difficulty on the command line: ``grade``, ``verify --grade``, ``export --difficulty``,
+the batch's grading and ``--no-grade``, and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from spider_solver.catalog import Catalog
+from spider_solver.cli import cli
+from spider_solver.grading import GRADER_VERSION
+from spider_solver.verify import SolveResult
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+GRADED = ("SP1-S4C-AAAAAAD", "SP1-S4C-AAAAAAE", "SP1-S2R-AAAAAAB")
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.fixture
+def catalog(tmp_path) -> Path:
+    """Verified rows (constructed: grading does not replay), an unknown row and an unwinnable one."""
+    path = tmp_path / "catalog.sqlite"
+    with Catalog(path) as db:
+        for code in GRADED:
+            db.record(SolveResult(code, "verified", ("1>2", "D"), moves=2, score=1298, nodes=10, max_nodes=100))
+        db.record(SolveResult("SP1-S4C-AAAAAAF", "unknown", nodes=100, max_nodes=100, reason="nodes"))
+        db.record(SolveResult("SP1-S1C-AAAAAAA", "unwinnable", nodes=7, max_nodes=100))
+    return path
+
+
+def test_grade_fills_the_verified_rows_then_only_what_is_missing(catalog):
+    result = invoke("grade", "--catalog", str(catalog))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"graded {len(GRADED)} deals") and GRADER_VERSION in result.stdout
+    with Catalog(catalog, create=False) as db:
+        rows = {entry.code: entry for entry in db.entries()}
+    for code in GRADED:
+        assert rows[code].difficulty in range(1, 6) and rows[code].grader_version == GRADER_VERSION
+        assert rows[code].solution == ("1>2", "D")
+    assert rows["SP1-S4C-AAAAAAF"].difficulty is None and rows["SP1-S1C-AAAAAAA"].difficulty is None
+    again = invoke("grade", "--catalog", str(catalog))
+    assert again.exit_code == 0 and again.stdout.startswith("graded 0 deals")
+    only = invoke("grade", "--catalog", str(catalog), "--suits", "2", "--rule", "relaxed", "--regrade")
+    assert only.exit_code == 0 and only.stdout.startswith("graded 1 deal:")
+    with Catalog(catalog, create=False) as db:
+        db.db.execute("UPDATE results SET grader_version = 'fair-0' WHERE code = ?", (GRADED[0],))
+    older = invoke("grade", "--catalog", str(catalog))
+    assert older.exit_code == 0 and older.stdout.startswith("graded 1 deal:")
+
+
+def test_export_carries_and_filters_the_grade(catalog):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parents[1] / "data" / "export.schema.json").read_text())
+    invoke("grade", "--catalog", str(catalog))
+    everything = json.loads(invoke("export", "--catalog", str(catalog)).stdout)
+    jsonschema.validate(everything, schema)
+    grades = {row["code"]: row["difficulty"] for row in everything}
+    assert {grades[code] for code in GRADED} <= set(range(1, 6)) and grades["SP1-S4C-AAAAAAF"] is None
+    for low, high in ((1, 2), (3, 5), (5, 5), (1, 5)):
+        text = f"{low}-{high}" if low != high else str(low)
+        result = invoke("export", "--catalog", str(catalog), "--difficulty", text)
+        assert result.exit_code == 0
+        assert sorted(row["code"] for row in json.loads(result.stdout)) == sorted(
+            code for code in GRADED if low <= grades[code] <= high)
+    csv_text = invoke("export", "--catalog", str(catalog), "--format", "csv").stdout
+    assert csv_text.splitlines()[0].endswith(",difficulty,difficulty_raw,grader_version")
+
+
+@pytest.mark.parametrize("text", ["0", "6", "3-1", "x", "1-", "-1", "1-2-3", "9" * 30, "9" * 60, ""])
+def test_a_bad_difficulty_is_refused_with_exit_2(catalog, text):
+    result = invoke("export", "--catalog", str(catalog), "--difficulty", text)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("error: invalid value for '--difficulty'") and "grade" in lines[0]
+    assert len(lines) == 2 and lines[1].startswith("try ") and result.stdout == ""
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args", [
+    ["grade", "--suits", "3"], ["grade", "--rule", "easy"], ["grade", "--catalog", "{missing}"],
+    ["grade", "--regrade=yes"],
+])
+def test_grade_bad_input_exits_2(tmp_path, args):
+    result = invoke(*[arg.format(missing=tmp_path / "none.sqlite") for arg in args])
+    assert result.exit_code == 2 and result.stderr.startswith("error: ") and "Traceback" not in result.output
+
+
+def test_verify_grade_prints_the_grade():
+    result = invoke("verify", "SP1-S4C-AAAAAAD", "--grade")
+    assert result.exit_code == 0, result.output
+    assert "difficulty " in result.stdout.splitlines()[-1]
+    data = json.loads(invoke("verify", "SP1-S4C-AAAAAAD", "--grade", "--json").stdout)
+    assert data["difficulty"] in range(1, 6) and data["grader_version"] == GRADER_VERSION
+    assert 0 <= data["difficulty_raw"] <= 100
+    plain = json.loads(invoke("verify", "SP1-S4C-AAAAAAD", "--json").stdout)
+    assert "difficulty" not in plain
+
+
+def test_the_batch_grades_by_default_and_no_grade_skips(tmp_path):
+    graded, plain = tmp_path / "graded.sqlite", tmp_path / "plain.sqlite"
+    common = ["--suits", "4", "--count", "2", "--start", "3", "--workers", "1", "--max-nodes", "2000000"]
+    first = invoke(*common, "--catalog", str(graded))
+    assert first.exit_code == 0, first.output
+    assert "graded" in first.stderr
+    second = invoke(*common, "--catalog", str(plain), "--no-grade", "--quiet")
+    assert second.exit_code == 0, second.output
+    with Catalog(graded, create=False) as db:
+        assert all(e.difficulty in range(1, 6) for e in db.entries(status="verified")) and db.count(status="verified")
+    with Catalog(plain, create=False) as db:
+        assert all(e.difficulty is None for e in db.entries()) and db.count(status="verified")
+    refused = invoke("grade", "--no-grade")
+    assert refused.exit_code == 2

@@ -1,0 +1,164 @@
+"""The fair player and the grades: the visibility rule, determinism, the calibration artifact."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from spider_solver.grading import (
+    GRADER_VERSION,
+    GRADES,
+    InvalidGradeError,
+    grade,
+    grade_of,
+    load_boundaries,
+    play,
+    variant_key,
+)
+from spider_solver.rules import Board, Deal, DealRow, Variant
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+ROOT = Path(__file__).resolve().parents[1]
+CALIBRATION = json.loads((ROOT / "data" / "difficulty-calibration.json").read_text(encoding="utf-8"))
+SHIPPED = json.loads((ROOT / "spider_solver" / "difficulty.json").read_text(encoding="utf-8"))
+
+
+def hidden_twin(deal: Deal) -> Deal:
+    """The same deal with two face-down cards swapped between columns 1 and 2 (the first to
+    turn up there, if they differ) and the stock rotated by a row: every card a person sees
+    at the start is the same."""
+    columns = deal.columns()
+    stock = deal.stock()
+    n = deal.variant.columns
+    rows = [stock[i:i + n] for i in range(0, len(stock), n)]
+    a, b = next((i, j) for i in reversed(range(len(columns[0]) - 1)) for j in reversed(range(len(columns[1]) - 1))
+                if columns[0][i] != columns[1][j])
+    columns[0][a], columns[1][b] = columns[1][b], columns[0][a]
+    return Deal.from_columns(columns, rows[1:] + rows[:1], deal.variant)
+
+
+def until_hidden_matters(deal: Deal, moves: np.ndarray, game) -> int:
+    """How many of a game's first actions were chosen before any hidden card could matter:
+    up to and including the first action that turns a card up or deals."""
+    board = Board(deal)
+    for i, move in enumerate(int(m) for m in moves if m >= 0):
+        action = game.action(move)
+        down = sum(board.down)
+        board.push(action)
+        if isinstance(action, DealRow) or sum(board.down) < down:
+            return i + 1
+    return int((moves >= 0).sum())
+
+
+@pytest.mark.parametrize("code", ["SP1-S4C-AAAAAAD", "SP1-S2C-AAAAABA", "SP1-S1C-AAAAAAB", "SP1-S4R-AAAAAAH"])
+def test_the_player_decides_on_visible_cards_only(code):
+    from spider_solver.engine.game import Game
+
+    deal = Deal.from_code(code)
+    twin = hidden_twin(deal)
+    assert deal.cards != twin.cards
+    seeds = np.arange(1, 13, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    _, moves = play(deal, seeds=seeds, trace=300)
+    _, twin_moves = play(twin, seeds=seeds, trace=300)
+    game = Game.from_deal(deal)
+    compared = 0
+    for g in range(len(seeds)):
+        k = until_hidden_matters(deal, moves[g], game)
+        assert k == until_hidden_matters(twin, twin_moves[g], game)
+        assert list(moves[g, :k]) == list(twin_moves[g, :k])
+        compared += k
+    assert compared >= len(seeds)  # each game made at least one decision before a hidden card showed
+
+
+def test_masked_card_is_never_read():
+    from spider_solver.engine.fair import FAIR_WEIGHTS, visible_cost
+    from spider_solver.engine.position import new_position
+
+    pos = new_position()
+    cols, lens, down, _, _ = pos
+    lens[0], down[0] = 6, 2
+    cols[0, :6] = [0x05, 0x36, 0x2C, 0x1B, 0x1A, 0x09]
+    cost = visible_cost(pos, 0, 1, FAIR_WEIGHTS)
+    for hidden in ([0x01, 0x01, 0x01], [0x3D, 0x2D, 0x1D]):
+        cols[0, :3] = hidden
+        assert visible_cost(pos, 0, 1, FAIR_WEIGHTS) == cost
+    # Unmasked, that card counts: the column reads differently.
+    assert visible_cost(pos, 0, 0, FAIR_WEIGHTS) != cost
+
+
+def test_same_seed_same_figures_other_seed_other_games():
+    deal = Deal.from_code("SP1-S4C-AAAAAAD")
+    a, moves_a = play(deal, games=16, trace=50)
+    b, moves_b = play(deal, games=16, trace=50)
+    c, moves_c = play(deal, games=16, trace=50, seed=12345)
+    assert a.raw() == b.raw() and (moves_a == moves_b).all()
+    assert not (moves_a == moves_c).all()
+    assert len({tuple(row) for row in moves_a}) > 1  # the games differ from one another
+
+
+def test_grade_is_deterministic_and_in_range():
+    first, second = grade("SP1-S4C-AAAAAAD"), grade("SP1-S4C-AAAAAAD")
+    assert first.grade == second.grade and first.raw == second.raw
+    assert first.grade in GRADES and 0 <= first.raw <= 100 and first.version == GRADER_VERSION
+    assert first.to_dict() == {"difficulty": first.grade, "difficulty_raw": first.raw, "grader_version": GRADER_VERSION}
+
+
+def test_boundaries_are_monotone_and_of_this_version():
+    data = load_boundaries()
+    assert data["version"] == GRADER_VERSION
+    for cuts in data["boundaries"].values():
+        assert len(cuts) == 4 and all(a < b for a, b in zip(cuts, cuts[1:], strict=False))
+    cuts = data["boundaries"]["4-classic"]
+    four = Variant(suits=4)
+    assert [grade_of(x, four) for x in (0.0, cuts[0], cuts[0] + 0.01, cuts[3], cuts[3] + 0.01, 100.0)] == [
+        1, 1, 2, 4, 5, 5]
+    grades = [grade_of(x / 4, four) for x in range(401)]
+    assert grades == sorted(grades)
+
+
+def test_no_grade_for_a_shrunken_variant():
+    with pytest.raises(InvalidGradeError, match="standard game only"):
+        grade_of(50.0, Variant(suits=1, ranks=3, runs=2, columns=3, layout=3))
+
+
+def test_the_shipped_boundaries_follow_from_the_calibration():
+    assert CALIBRATION["version"] == SHIPPED["version"] == GRADER_VERSION
+    assert SHIPPED["seed"] == CALIBRATION["seed"]
+    for key, data in CALIBRATION["variants"].items():
+        assert SHIPPED["boundaries"][key] == data["boundaries"]
+        raws = np.array(data["raw"])
+        assert len(raws) == data["deals"][1] - data["deals"][0] + 1
+        assert data["deals"][0] >= 20000  # outside the reporting (0-199) and tuning (10000-10199) sets
+        expected = [round(float(q), 2) for q in np.quantile(raws, (0.2, 0.4, 0.6, 0.8))]
+        assert np.allclose(data["boundaries"], expected, atol=0.05)
+        shares = [data["grades"][str(g)]["share"] for g in GRADES]
+        assert all(0.15 <= share <= 0.25 for share in shares), (key, shares)
+
+
+def recompute(key: str, index: int) -> tuple[float, float]:
+    from spider_solver.rules import GameCode
+
+    data = CALIBRATION["variants"][key]
+    suits, rule = int(key.split("-")[0]), key.split("-")[1]
+    figures, _ = play(Deal.from_code(GameCode(suits, rule, data["deals"][0] + index)), seed=CALIBRATION["seed"])
+    return figures.raw(), data["raw"][index]
+
+
+def test_a_calibration_figure_recomputes():
+    assert recompute("4-classic", 0)[0] == recompute("4-classic", 0)[1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", list(CALIBRATION["variants"]))
+def test_calibration_figures_recompute(key):
+    for index in (1, 2):
+        got, stored = recompute(key, index)
+        assert got == stored
+
+
+def test_variant_keys():
+    assert variant_key(1, "relaxed") == "1-classic" and variant_key(4, "relaxed") == "4-relaxed"
