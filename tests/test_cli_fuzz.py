@@ -28,6 +28,7 @@ outside ``tmp_path``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import sqlite3
@@ -300,7 +301,7 @@ def invoke(args: list[str], template: Path):
         shutil.copytree(template, work, dirs_exist_ok=True)
         args = [arg.replace("{tmp}", str(work)) for arg in args]
         runner = CliRunner()
-        with runner.isolated_filesystem(temp_dir=work):
+        with contextlib.chdir(work):
             result = runner.invoke(cli, args, input="9>4 D\n")
     finally:
         shutil.rmtree(work, ignore_errors=True)
