@@ -31,7 +31,7 @@ from spider_solver.engine.game import Game
 from spider_solver.engine.search import STEP_OUT_OF_NODES, STEP_OVERFLOW, STEP_WON, step_level
 from spider_solver.engine.shorten import shorten
 from spider_solver.engine.tt import tt_new, tt_store
-from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DEALS, VP_RUNS
+from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DEALS
 
 #: Beam widths per stratum, tried in turn while the budget lasts, by suit count.
 #: The first width sets the usual cost and line length: on the tuning deals
@@ -141,7 +141,7 @@ class _Buffers:
 
 def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
          max_levels: int = MAX_LEVELS) -> Attempt:
-    """One beam search from the game's start position."""
+    """One beam search from the initial layout."""
     attempt = Attempt(width, mode)
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
@@ -250,7 +250,7 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
     started = time.perf_counter()
     game = deal if isinstance(deal, Game) else Game.from_deal(deal, deal_on_empty=deal_on_empty)
     deal = game.deal
-    if game.start_removed == int(game.vp[VP_RUNS]):
+    if game.start_removed == deal.variant.runs:
         return EngineResult(actions=(), reason=Reason.WON, nodes=0, seconds=0.0)
     bar = None
     if progress:

@@ -2,9 +2,7 @@
 
 ``Game`` turns a :class:`~spider_solver.rules.Deal` into the arrays the kernels
 take (variant parameters, stock bytes, the packed initial state and its key) and
-turns move codes back into :mod:`spider_solver.rules.notation` actions. The state a
-search starts from is the deal's initial layout (:meth:`Game.from_deal`) or any
-position of a game in progress (:meth:`Game.from_board`).
+turns move codes back into :mod:`spider_solver.rules.notation` actions.
 """
 
 from __future__ import annotations
@@ -17,9 +15,6 @@ from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
 from spider_solver.engine.position import key_from_scratch, new_position, pack, unpack
 from spider_solver.engine.types import (
     MOVE_DEAL,
-    OFF_DEALT,
-    OFF_LENS,
-    OFF_REMOVED,
     STATE_BYTES,
     SUIT_SHIFT,
     VP_COLUMNS,
@@ -69,41 +64,10 @@ class Game:
 
     @classmethod
     def from_deal(cls, deal: Deal, *, deal_on_empty: bool = False) -> Game:
-        """A search from the deal's initial layout."""
-        return cls.from_board(Board(deal), deal_on_empty=deal_on_empty)
-
-    @classmethod
-    def from_board(cls, board: Board, *, deal_on_empty: bool | None = None) -> Game:
-        """A search from the position of ``board``: its cards, face-down cards, deals made
-        and runs removed; the stock is the deal's, ``board.dealt`` rows of it gone.
-
-        ``deal_on_empty`` defaults to the board's own option. The score, the move
-        counter and the undo history play no part in what can still be won.
-        """
-        deal = board.deal
-        if deal_on_empty is None:
-            deal_on_empty = board.deal_on_empty
         vp = variant_params(deal, deal_on_empty)
         stock = np.array([card_byte(c) for c in deal.stock()] + [0] * 10, dtype=np.uint8)
-        start, key = state_from_board(board)
+        start, key = state_from_board(Board(deal))
         return cls(deal, deal_on_empty, vp, stock, start, key)
-
-    @property
-    def start_removed(self) -> int:
-        """Runs already removed in the start position."""
-        return int(self.start[OFF_REMOVED])
-
-    @property
-    def start_dealt(self) -> int:
-        """Deals already made in the start position."""
-        return int(self.start[OFF_DEALT])
-
-    @property
-    def start_cards(self) -> int:
-        """Cards still in play in the start position: in the columns and in the stock."""
-        dealt, columns = self.start_dealt, int(self.vp[VP_COLUMNS])
-        in_columns = int(self.start[OFF_LENS:OFF_LENS + columns].sum())
-        return in_columns + (int(self.vp[VP_DEALS]) - dealt) * columns
 
     def action(self, move: int) -> Action:
         """The reference engine's action for a move code."""
@@ -114,6 +78,38 @@ class Game:
 
     def actions(self, moves) -> list[Action]:
         return [self.action(int(m)) for m in moves]
+
+    # -- a game in progress ----------------------------------------------------
+
+    @classmethod
+    def from_board(cls, board: Board, *, deal_on_empty: bool | None = None) -> Game:
+        """A search from the position of ``board`` (a game in progress), not the initial layout.
+
+        The start state packs the board's cards, face-down cards, deals made and runs
+        removed; the stock is the deal's, of which ``board.dealt`` rows are gone.
+        ``deal_on_empty`` defaults to the board's own option. The score, the move
+        counter and the undo history play no part in what can still be won.
+        """
+        game = cls.from_deal(board.deal, deal_on_empty=board.deal_on_empty if deal_on_empty is None else deal_on_empty)
+        game.start, game.start_key = state_from_board(board)
+        return game
+
+    @property
+    def start_removed(self) -> int:
+        """Runs already removed in the start position."""
+        return columns_of_state(self.start, self.deal.variant.columns)[3]
+
+    @property
+    def start_dealt(self) -> int:
+        """Deals already made in the start position."""
+        return columns_of_state(self.start, self.deal.variant.columns)[2]
+
+    @property
+    def start_cards(self) -> int:
+        """Cards still in play in the start position: in the columns and in the stock."""
+        variant = self.deal.variant
+        columns, _, dealt, _ = columns_of_state(self.start, variant.columns)
+        return sum(len(column) for column in columns) + (variant.deals - dealt) * variant.columns
 
 
 def move_code(action: Action) -> int:
