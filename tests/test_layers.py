@@ -15,6 +15,7 @@ LAYERS = [
     {"rules"},
     {"engine"},
     {"verify"},
+    {"analysis"},
     {"catalog"},
     {"batch", "export"},
     {"cli"},
