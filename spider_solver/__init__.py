@@ -20,9 +20,11 @@ from spider_solver.rules import (
 )
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.verify import SolveResult, solve
+from spider_solver.analysis import Analysis, analyze
 from spider_solver.version import __version__
 
 __all__ = [
+    "Analysis", "analyze",
     "Board", "Card", "Deal", "DealRow", "ExitStatus", "GameCode", "Move", "Reason", "SolveResult", "Status", "Undo",
     "Variant",
     "__version__", "parse_action", "replay", "solve",
