@@ -4,7 +4,8 @@ Usage::
 
     python benchmarks/bench_analyze.py [--suits 4] [--first 200] [--count 100] [--workers 2]
                                        [--parts abc] [--lost-count N] [--reach-count N]
-                                       [--max-nodes N] [--max-seconds S] [--json rows.json]
+                                       [--max-nodes N] [--max-seconds S] [--recheck-nodes N]
+                                       [--json rows.json]
 
 Parts (``--parts``, any of ``abcd``):
 
@@ -13,6 +14,8 @@ Parts (``--parts``, any of ``abcd``):
     of the line and after 1 to 5 random legal actions (deals included) played from
     each of them. Reported: the share with a hint among the positions not proved
     unwinnable (a detour can lose the game), the outcomes, median / p90 / max seconds.
+    ``--recheck-nodes N`` analyses the unknown positions again with N nodes, so that
+    the share can be given among the positions known to be winnable.
 (b) lost games: a log of random legal play until stuck (random legal actions, never
     back to a position already seen in the game, until none is left; at most 1000
     actions) on each of the first ``--lost-count`` deals; ``analyze`` with the
@@ -102,7 +105,7 @@ def _deal_work(args: tuple) -> dict:
     from spider_solver.rules import Board, Deal, GameCode
     from spider_solver.verify import solve
 
-    suits, number, parts, lost, reach, max_nodes, max_seconds = args
+    suits, number, parts, lost, reach, max_nodes, max_seconds, recheck = args
     deal = Deal.from_code(GameCode(suits, "classic", number))
     code = str(deal.code)
     row: dict = {"code": code, "hints": [], "cheap": [], "lost": None, "reach": []}
@@ -128,10 +131,14 @@ def _deal_work(args: tuple) -> dict:
                     board.push(action)
                 started = time.perf_counter()
                 result = analyze(deal, log, find_lost_at=False, **budget)
-                row["hints"].append({"at": at, "detour": detour, "status": str(result.status),
-                                     "reason": str(result.reason), "nodes": result.nodes,
-                                     "seconds": time.perf_counter() - started, "hint": result.hint,
-                                     "log": log[at:] if result.status != "verified" else None})
+                entry = {"at": at, "detour": detour, "status": str(result.status), "reason": str(result.reason),
+                         "nodes": result.nodes, "seconds": time.perf_counter() - started, "hint": result.hint,
+                         "log": log[at:] if result.status != "verified" else None}
+                if result.status == "unknown" and recheck:
+                    again = analyze(deal, log, find_lost_at=False, max_nodes=recheck, max_seconds=None)
+                    entry["recheck"] = {"status": str(again.status), "reason": str(again.reason),
+                                        "nodes": again.nodes}
+                row["hints"].append(entry)
     if "c" in parts and line:
         for at in AT:
             if at >= len(line):
@@ -220,10 +227,21 @@ def report(rows: list[dict], name: str) -> None:
             print(f"| {label} ({len(group)}) | {verified} | {unwinnable} | {unknown} | {100 * share:.1f}% "
                   f"| {median(seconds):.3f} | {percentile(seconds, 0.9):.3f} | {max(seconds):.2f} "
                   f"| {median([h['nodes'] for h in group]) / 1e3:.0f}k |")
-        unknown = [f"{r['code']}@{h['at']}+{h['detour']} ({h['reason']})" for r in rows for h in r["hints"]
-                   if h["status"] == "unknown"]
+        unknown = [f"{r['code']}@{h['at']}+{h['detour']} ({h['reason']}"
+                   + (f"; at {h['recheck']['nodes'] / 1e6:.0f}M nodes {h['recheck']['status']})" if "recheck" in h
+                      else ")")
+                   for r in rows for h in r["hints"] if h["status"] == "unknown"]
         if unknown:
-            print("\nunknown:", " ".join(unknown))
+            print("\nunknown (position after N actions of the line + M off it):", " ".join(unknown))
+        rechecked = [h for h in hints if "recheck" in h]
+        if rechecked:
+            verified = sum(h["status"] == "verified" for h in hints)
+            later = sum(h["recheck"]["status"] == "verified" for h in rechecked)
+            proved = sum(h["recheck"]["status"] == "unwinnable" for h in rechecked)
+            print(f"\nRechecked with a larger budget, {len(rechecked)} unknown positions: {later} won, "
+                  f"{proved} proved unwinnable, {len(rechecked) - later - proved} still unknown. Among the "
+                  f"{verified + later} positions known to be winnable, {verified} "
+                  f"({100 * verified / max(1, verified + later):.1f}%) got a hint at the default budget.")
     cheap = [c for r in rows for c in r["cheap"]]
     if cheap:
         ms = [1000 * c["seconds"] for c in cheap]
@@ -288,6 +306,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES)
     parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_SECONDS)
+    parser.add_argument("--recheck-nodes", type=int, default=0,
+                        help="(a): analyse the unknown positions again with this many nodes and no time limit.")
     parser.add_argument("--json", help="Write every deal's figures to this file.")
     args = parser.parse_args()
 
@@ -299,7 +319,7 @@ def main() -> None:
         parts = "".join(p for p in args.parts if (p in "ac" and k < args.count) or (p == "b" and k < lost_count)
                         or (p == "d" and k < args.reach_count))
         tasks.append((args.suits, args.first + k, parts, "b" in parts, "d" in parts, args.max_nodes,
-                      args.max_seconds or None))
+                      args.max_seconds or None, args.recheck_nodes))
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers, initializer=_warm_up) as pool:
         rows = list(pool.map(_deal_work, tasks))
