@@ -361,7 +361,7 @@ class _Session:
         late = board.deals_left <= EARLY_PROOF_DEALS_LEFT
         found = run_search(Game.from_board(board, deal_on_empty=self.deal_on_empty),
                            max_nodes=min(self.max_nodes - self.nodes, cap or self.max_nodes), max_seconds=seconds,
-                           proof_nodes=EARLY_PROOF_NODES if late else 0)
+                           proof_nodes=EARLY_PROOF_NODES if late else 0, final_proof=True)
         self.nodes += found.nodes
         if found.actions is not None:
             return self.check_line(prefix, found.actions, undo_limit, "search")

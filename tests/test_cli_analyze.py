@@ -178,3 +178,24 @@ def test_undo_options_apply_to_the_log(solved):
     assert limited.exit_code == 2 and "(index 5: 'U')" in limited.stderr
     assert run("hint", CODE, *log, "--unlimited-undo").exit_code == 0
     assert run("hint", CODE, *log[:4], "--undo-limit", "0").exit_code == 2
+
+
+def test_a_hint_from_the_catalog_line_loads_no_engine(solved, tmp_path):
+    """On the stored line the answer needs no search, so the command never imports numba."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "catalog.sqlite"
+    with Catalog(path) as db:
+        db.record(solved)
+    args = ["hint", CODE, *solved.solution[:30], "--catalog", str(path)]
+    script = ("import sys\nfrom spider_solver.cli import cli\ntry:\n"
+              f"    cli.main({args!r}, prog_name='spider-solve', standalone_mode=False)\n"
+              "except SystemExit:\n    pass\nprint('numba' in sys.modules)\n")
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          check=False)
+    assert done.stdout.split() == [solved.solution[30], "False"], done.stderr

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from spider_solver.cli import cli, echo_json, plural
-from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, budget_options, catalog_option, deal_options
+from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, budget_options, deal_options
 from spider_solver.cli.play import load_deal
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
@@ -39,7 +39,9 @@ def game_options(func: Callable) -> Callable:
                      help="Actions that can be undone, 0 (none) to 1,000,000."),
         click.option("--unlimited-undo", is_flag=True, help="Keep the whole history for undo."),
         budget_options,
-        catalog_option(None),
+        click.option("--catalog", type=click.Path(dir_okay=False), default=None,
+                     help="Catalog whose verified line of the deal gives hints without a search.  "
+                          "[default: spider-catalog.sqlite, if there is one]"),
         click.option("--json", "as_json", is_flag=True, help="Print the whole analysis as JSON."),
     ]):
         func = decorator(func)
@@ -88,7 +90,7 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
                  deck_rule: str, log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool,
                  max_nodes: int, max_seconds: float | None, catalog: str | None, *, find_lost_at: bool):
     """Load the deal, the log and the stored line; analyse; exit 2 on a refused action."""
-    from spider_solver.analysis import analyze
+    from spider_solver.analysis import analyze, hint_from_line
     from spider_solver.rules import replay
     from spider_solver.verify import load_engine
 
@@ -103,7 +105,9 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
                    f"{refused.message}", err=True)
         sys.exit(ExitStatus.BAD_INPUT)
     known = stored_line(deal, catalog)
-    if not replayed.won:
+    on_the_line = known is not None and hint_from_line(deal, texts, known, deal_on_empty=deal_on_empty,
+                                                       undo_limit=limit) is not None
+    if not replayed.won and not on_the_line:  # a search will run: compile or load the engine first
         load_engine(lambda message: click.echo(message + "...", err=True))
     analysis = analyze(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit, max_nodes=max_nodes,
                        max_seconds=max_seconds, known_line=known, find_lost_at=find_lost_at)

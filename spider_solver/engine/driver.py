@@ -231,7 +231,8 @@ _FINAL_REASON = {"cut": Reason.WIDTHS, "levels": Reason.LEVELS, "exhausted": Rea
 
 def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty: bool = False,
                progress: bool = False, widths: tuple[int, ...] | None = None,
-               weights: np.ndarray = DEFAULT_WEIGHTS, proof_nodes: int = 0, proof_after: int = 1) -> EngineResult:
+               weights: np.ndarray = DEFAULT_WEIGHTS, proof_nodes: int = 0, proof_after: int = 1,
+               final_proof: bool = False) -> EngineResult:
     """Search ``deal`` within the budget: a widening series of beams, then (when a beam
     spent its move set without dropping a position) the exhaustive search.
 
@@ -246,6 +247,11 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
     a position that cannot be won. If it neither wins nor proves, the widening goes
     on with what is left of the budget; if it gave up on a level too large, no
     exhaustive search is tried again (it would give up at the same level).
+
+    ``final_proof`` runs the exhaustive search with the rest of the budget when every
+    width of the schedule ended without a win (reasons ``widths`` and ``levels``):
+    a position whose beams die out may still be proved, where a deal's outcome would
+    otherwise stay ``unknown`` with budget unspent. ``solve`` leaves it off.
     """
     started = time.perf_counter()
     game = deal if isinstance(deal, Game) else Game.from_deal(deal, deal_on_empty=deal_on_empty)
@@ -303,10 +309,22 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
                 # The narrow move set is spent without a cut: search everything.
                 schedule = schedule[:i] + [(UNLIMITED, MODE_ALL, None)]
             reason = _FINAL_REASON[attempt.outcome]
+        if final_proof and reason in (Reason.WIDTHS, Reason.LEVELS) and not proof_gave_up:
+            # Every width failed and budget is left: the exhaustive search is the last thing that can settle it.
+            if bar is not None:
+                bar.set_description(f"{deal.name} width all")
+            attempt = beam(game, UNLIMITED, MODE_ALL, budget, weights=weights, max_levels=UNLIMITED)
+            attempts.append(attempt)
+            reason = _LAST_PROOF_REASON.get(attempt.outcome) or Reason(attempt.outcome)
+            line = attempt.moves if attempt.outcome == "won" else None
     finally:
         if bar is not None:
             bar.close()
     return _result(game, line, reason, budget, started, attempts)
+
+
+#: The reason a last exhaustive search gives, by its outcome (otherwise: nodes, seconds, interrupted).
+_LAST_PROOF_REASON = {"won": Reason.WON, "exhausted": Reason.EXHAUSTED, "cut": Reason.PROOF_GAVE_UP}
 
 
 @contextmanager

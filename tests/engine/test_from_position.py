@@ -112,3 +112,18 @@ def test_the_budget_covers_the_early_proof():
     game = Game.from_deal(tiny())
     found = run_search(game, max_nodes=3, max_seconds=None, proof_nodes=BUDGET, proof_after=0)
     assert found.reason is Reason.NODES and found.nodes == 3
+
+
+def test_a_final_proof_settles_what_every_width_left_open():
+    # Beams one position wide drop positions at once, so the schedule ends with "widths".
+    game = Game.from_deal(tiny())
+    plain = run_search(game, max_nodes=BUDGET, max_seconds=None, widths=(1,))
+    assert plain.reason is Reason.WIDTHS
+    final = run_search(game, max_nodes=BUDGET, max_seconds=None, widths=(1,), final_proof=True)
+    assert final.reason is Reason.EXHAUSTED
+    assert [a["mode"] for a in final.attempts] == ["search", "all"]
+    assert final.attempts[0] == dict(plain.attempts[0], seconds=final.attempts[0]["seconds"])
+    # On a deal that can be won, the final search finds the line.
+    deal = Deal.from_columns(["AS 3S", "3S 2S"], ["AS 2S"], Variant(suits=1, ranks=3, runs=2, columns=2, layout=4))
+    won = run_search(Game.from_deal(deal), max_nodes=BUDGET, max_seconds=None, widths=(1,), final_proof=True)
+    assert won.reason is Reason.WON and replay(deal, won.actions, undo_limit=0).won
