@@ -6,6 +6,7 @@
 (Card.parse('8S'), Card.parse('TS'))
 """
 
+from spider_solver.analysis import Analysis, analyze
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import (
     Board,
@@ -23,6 +24,7 @@ from spider_solver.verify import SolveResult, solve
 from spider_solver.version import __version__
 
 __all__ = [
+    "Analysis", "analyze",
     "Board", "Card", "Deal", "DealRow", "ExitStatus", "GameCode", "Move", "Reason", "SolveResult", "Status", "Undo",
     "Variant",
     "__version__", "parse_action", "replay", "solve",

@@ -15,7 +15,7 @@ LAYERS = [
     {"rules"},
     {"engine"},
     {"verify"},
-    {"grading"},
+    {"grading", "analysis"},
     {"catalog"},
     {"batch", "export"},
     {"cli"},

@@ -18,7 +18,8 @@ user's mistake never shows a traceback: a usage error or bad input prints one li
 Heavy modules (numba, the engine, SQLite catalog) are imported inside the
 commands that need them, so ``--help`` and ``show`` start instantly. The commands
 live one concern a module: :mod:`.play` (show, replay), :mod:`.solving` (verify),
-:mod:`.catalogs` (check, export, grade); the batch is the group's own callback below.
+:mod:`.catalogs` (check, export, grade), :mod:`.analyzing` (hint, analyze: games in progress);
+the batch is the group's own callback below.
 """
 
 from __future__ import annotations
@@ -176,6 +177,6 @@ def main() -> None:
 
 
 # The commands register themselves on ``cli``.
-from spider_solver.cli import catalogs, play, solving  # noqa: E402, F401
+from spider_solver.cli import analyzing, catalogs, play, solving  # noqa: E402, F401
 
 __all__ = ["cli", "main"]

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -252,11 +254,33 @@ _FINAL_REASON = {"cut": Reason.WIDTHS, "levels": Reason.LEVELS, "exhausted": Rea
 
 def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty: bool = False,
                progress: bool = False, widths: tuple[int, ...] | None = None,
-               weights: np.ndarray = DEFAULT_WEIGHTS) -> EngineResult:
+               weights: np.ndarray = DEFAULT_WEIGHTS, proof_nodes: int = 0, proof_after: int = 1,
+               final_proof: bool = False) -> EngineResult:
     """Search ``deal`` within the budget: a widening series of beams, then (when a beam
-    spent its move set without dropping a position) the exhaustive search."""
+    spent its move set without dropping a position) the exhaustive search.
+
+    ``deal`` is a :class:`~spider_solver.rules.Deal` (the search starts from its
+    initial layout; ``deal_on_empty`` applies) or a :class:`Game` (it starts from the
+    game's position, under the game's own ``deal_on_empty``; see
+    :meth:`Game.from_board`). The line found is in action notation from that start.
+
+    ``proof_nodes`` > 0 inserts an early exhaustive search, on at most that many nodes
+    of the budget, after the first ``proof_after`` beam widths (0: before any beam).
+    Late in a game it is cheap and conclusive, where the beams would widen in vain on
+    a position that cannot be won. If it neither wins nor proves, the widening goes
+    on with what is left of the budget; if it gave up on a level too large, no
+    exhaustive search is tried again (it would give up at the same level).
+
+    ``final_proof`` runs the exhaustive search with the rest of the budget when every
+    width of the schedule ended without a win (reasons ``widths`` and ``levels``):
+    a position whose beams die out may still be proved, where a deal's outcome would
+    otherwise stay ``unknown`` with budget unspent. ``solve`` leaves it off.
+    """
     started = time.perf_counter()
-    game = Game.from_deal(deal, deal_on_empty=deal_on_empty)
+    game = deal if isinstance(deal, Game) else Game.from_deal(deal, deal_on_empty=deal_on_empty)
+    deal = game.deal
+    if game.start_removed == deal.variant.runs:
+        return EngineResult(actions=(), reason=Reason.WON, nodes=0, seconds=0.0)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -265,33 +289,82 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
     budget = Budget(max_nodes, max_seconds, bar)
     attempts: list[Attempt] = []
     reason, line = Reason.WIDTHS, None
+    #: (width, mode, node cap or None); a capped entry is the early exhaustive search.
+    schedule: list[tuple[int, int, int | None]] = [(w, MODE_SEARCH, None)
+                                                   for w in (widths or WIDTHS[deal.variant.suits])]
+    if proof_nodes > 0:
+        schedule.insert(min(proof_after, len(schedule)), (UNLIMITED, MODE_ALL, proof_nodes))
+    proof_gave_up = False
     try:
-        schedule = [(w, MODE_SEARCH) for w in (widths or WIDTHS[deal.variant.suits])]
         i = 0
         while i < len(schedule):
-            width, mode = schedule[i]
+            width, mode, cap = schedule[i]
             if bar is not None:
                 bar.set_description(f"{deal.name} width {width if width < UNLIMITED else 'all'}")
-            attempt = beam(game, width, mode, budget, weights=weights,
-                           max_levels=MAX_LEVELS if mode == MODE_SEARCH else UNLIMITED)
+            with _capped(budget, cap):
+                attempt = beam(game, width, mode, budget, weights=weights,
+                               max_levels=MAX_LEVELS if mode == MODE_SEARCH else UNLIMITED)
             attempts.append(attempt)
+            i += 1
             if attempt.outcome == "won":
                 line, reason = attempt.moves, Reason.WON
                 break
-            if attempt.outcome in ("nodes", "seconds", "interrupted"):
-                reason = Reason(attempt.outcome)
+            stopped = budget.exceeded() if attempt.outcome == "nodes" else attempt.outcome
+            if stopped in ("nodes", "seconds", "interrupted"):
+                reason = Reason(stopped)
                 break
             if mode == MODE_ALL:
-                reason = Reason.EXHAUSTED if attempt.outcome == "exhausted" else Reason.PROOF_GAVE_UP
-                break
+                if attempt.outcome == "exhausted":
+                    reason = Reason.EXHAUSTED
+                    break
+                if cap is None:
+                    reason = Reason.PROOF_GAVE_UP
+                    break
+                # The early proof spent its share (a later one may have more) or gave up.
+                proof_gave_up = attempt.outcome == "cut"
+                if proof_gave_up:
+                    reason = Reason.PROOF_GAVE_UP
+                continue
             if attempt.outcome == "exhausted":
+                if proof_gave_up:
+                    reason = Reason.PROOF_GAVE_UP
+                    break
                 # The narrow move set is spent without a cut: search everything.
-                schedule = schedule[: i + 1] + [(UNLIMITED, MODE_ALL)]
+                schedule = schedule[:i] + [(UNLIMITED, MODE_ALL, None)]
             reason = _FINAL_REASON[attempt.outcome]
-            i += 1
+        if final_proof and reason in (Reason.WIDTHS, Reason.LEVELS) and not proof_gave_up:
+            # Every width failed and budget is left: the exhaustive search is the last thing that can settle it.
+            if bar is not None:
+                bar.set_description(f"{deal.name} width all")
+            attempt = beam(game, UNLIMITED, MODE_ALL, budget, weights=weights, max_levels=UNLIMITED)
+            attempts.append(attempt)
+            reason = _LAST_PROOF_REASON.get(attempt.outcome) or Reason(attempt.outcome)
+            line = attempt.moves if attempt.outcome == "won" else None
     finally:
         if bar is not None:
             bar.close()
+    return _result(game, line, reason, budget, started, attempts)
+
+
+#: The reason a last exhaustive search gives, by its outcome (otherwise: nodes, seconds, interrupted).
+_LAST_PROOF_REASON = {"won": Reason.WON, "exhausted": Reason.EXHAUSTED, "cut": Reason.PROOF_GAVE_UP}
+
+
+@contextmanager
+def _capped(budget: Budget, nodes: int | None) -> Iterator[None]:
+    """Within the block, the budget allows at most ``nodes`` more nodes (None: all that is left)."""
+    saved = budget.max_nodes
+    if nodes is not None:
+        budget.max_nodes = min(saved, budget.nodes + nodes)
+    try:
+        yield
+    finally:
+        budget.max_nodes = saved
+
+
+def _result(game: Game, line: list[int] | None, reason: Reason, budget: Budget, started: float,
+            attempts: list[Attempt]) -> EngineResult:
+    """The engine's report: the line shortened and written in action notation."""
     actions = None
     if line is not None:
         actions = tuple(str(action) for action in game.actions(shorten(game, line)))

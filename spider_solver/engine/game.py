@@ -113,6 +113,38 @@ class Game:
     def actions(self, moves) -> list[Action]:
         return [self.action(int(m)) for m in moves]
 
+    # -- a game in progress ----------------------------------------------------
+
+    @classmethod
+    def from_board(cls, board: Board, *, deal_on_empty: bool | None = None) -> Game:
+        """A search from the position of ``board`` (a game in progress), not the initial layout.
+
+        The start state packs the board's cards, face-down cards, deals made and runs
+        removed; the stock is the deal's, of which ``board.dealt`` rows are gone.
+        ``deal_on_empty`` defaults to the board's own option. The score, the move
+        counter and the undo history play no part in what can still be won.
+        """
+        game = cls.from_deal(board.deal, deal_on_empty=board.deal_on_empty if deal_on_empty is None else deal_on_empty)
+        game.start, game.start_key = state_from_board(board)
+        return game
+
+    @property
+    def start_removed(self) -> int:
+        """Runs already removed in the start position."""
+        return columns_of_state(self.start, self.deal.variant.columns)[3]
+
+    @property
+    def start_dealt(self) -> int:
+        """Deals already made in the start position."""
+        return columns_of_state(self.start, self.deal.variant.columns)[2]
+
+    @property
+    def start_cards(self) -> int:
+        """Cards still in play in the start position: in the columns and in the stock."""
+        variant = self.deal.variant
+        columns, _, dealt, _ = columns_of_state(self.start, variant.columns)
+        return sum(len(column) for column in columns) + (variant.deals - dealt) * variant.columns
+
 
 def move_code(action: Action) -> int:
     if isinstance(action, DealRow):

@@ -12,6 +12,7 @@ to a win on the reference engine.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -23,14 +24,19 @@ from spider_solver.verify import solve
 BUDGET = 5_000_000
 
 
-def brute_force(deal: Deal, deal_on_empty: bool) -> tuple[bool, int]:
+def brute_force(deal: Deal, deal_on_empty: bool, start: Sequence[str] = ()) -> tuple[bool, int]:
     """(won, positions seen): depth-first over every legal action, each position once.
 
-    A position is the cards, the face-down counts and the deals made (score and
-    move counter do not change what can be reached). Stops at the first win, so
-    the count is the whole reachable game only when there is no win.
+    The search starts from the position the actions ``start`` (no undo) reach, the
+    initial layout by default. A position is the cards, the face-down counts and the
+    deals made (score and move counter do not change what can be reached). Stops at
+    the first win, so the count is the whole reachable game only when there is no win.
     """
     board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=None)
+    for action in start:
+        board.push_notation(action)
+    if board.is_won():
+        return True, 1
 
     def key(b: Board):
         return tuple(tuple(column) for column in b.columns), tuple(b.down), b.dealt

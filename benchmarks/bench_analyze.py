@@ -1,0 +1,337 @@
+"""Games in progress: hints, "still winnable?" and lost_at on real deals; prints Markdown tables.
+
+Usage::
+
+    python benchmarks/bench_analyze.py [--suits 4] [--first 200] [--count 100] [--workers 2]
+                                       [--parts abc] [--lost-count N] [--reach-count N]
+                                       [--max-nodes N] [--max-seconds S] [--recheck-nodes N]
+                                       [--json rows.json]
+
+Parts (``--parts``, any of ``abcd``):
+
+(a) hints: each deal is solved (its verified line stands for the catalog's), then
+    ``analyze`` runs, without the line, on the positions after 20, 60 and 100 actions
+    of the line and after 1 to 5 random legal actions (deals included) played from
+    each of them. Reported: the share with a hint among the positions not proved
+    unwinnable (a detour can lose the game), the outcomes, median / p90 / max seconds.
+    ``--recheck-nodes N`` analyses the unknown positions again with N nodes, so that
+    the share can be given among the positions known to be winnable.
+(b) lost games: a log of random legal play until stuck (random legal actions, never
+    back to a position already seen in the game, until none is left; at most 1000
+    actions) on each of the first ``--lost-count`` deals; ``analyze`` with the
+    default budget looks for ``lost_at``. Reported: the share proved unwinnable, the
+    share with ``lost_at`` found, median seconds to find it, and median seconds of all.
+(c) the cheap hint: ``analyze(..., known_line=line)`` on the positions of (a) without
+    detours, and after a detour undone; median and max milliseconds, the replay of the
+    log included, and the share answered from the line.
+(d) how far proofs reach: logs of the line's first 50%, 75% and 90% followed by random
+    play until stuck, on the first ``--reach-count`` deals; positions of their last
+    part with at most one deal left are analysed at the budget, and those not verified
+    are searched again by the exhaustive search alone (no beam) with the budget's
+    nodes. Reported by deals left and cards in play: verified, proved unwinnable (and
+    the nodes), unknown; and whether the exhaustive search alone proves, gives up (a
+    level over MAX_PROOF_LEVEL positions) or runs out of nodes.
+
+Each deal's work runs in one of ``--workers`` single-threaded processes (so each
+figure is "on one core"), after the worker has loaded the compiled engine.
+
+Report on deals the engine was not tuned on: the evaluation was tuned on deals
+10000-10199 (benchmarks/tune.py), the analysis constants (EARLY_PROOF_*, LOST_AT_SHARE)
+on deals 10000-10019; the reporting set of this script is deals 200-299.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+#: Positions of the verified line that (a) and (c) start from.
+AT = (20, 60, 100)
+#: Random actions played off the line in (a).
+DETOURS = (0, 1, 2, 3, 4, 5)
+#: Longest random log of (b) and (d).
+MAX_RANDOM = 1000
+#: Fractions of the line that (d) plays before the random play.
+REACH_PREFIX = (0.5, 0.75, 0.9)
+#: Positions (d) takes from each log's last part.
+REACH_POSITIONS = 3
+
+
+def _warm_up() -> None:
+    from spider_solver.verify import load_engine
+
+    load_engine()
+
+
+def _key(board) -> tuple:
+    return tuple(tuple(column) for column in board.columns), tuple(board.down), board.dealt
+
+
+def random_play(deal, prefix, rng: random.Random) -> list[str]:
+    """The prefix, then random legal actions never back to a position seen, until none is left."""
+    from spider_solver.rules import Board
+
+    board = Board(deal, undo_limit=None)
+    for action in prefix:
+        board.push_notation(action)
+    seen = {_key(board)}
+    log = list(prefix)
+    while len(log) < MAX_RANDOM and not board.is_won():
+        actions = board.legal_moves()
+        rng.shuffle(actions)
+        for action in actions:
+            text = board.notation(action)
+            board.push(action)
+            if _key(board) not in seen:
+                seen.add(_key(board))
+                log.append(text)
+                break
+            board.pop()
+        else:
+            break
+    return log
+
+
+def _deal_work(args: tuple) -> dict:
+    from spider_solver.analysis import analyze
+    from spider_solver.engine.driver import MAX_PROOF_LEVEL, UNLIMITED, Budget, beam
+    from spider_solver.engine.game import Game
+    from spider_solver.engine.types import MODE_ALL
+    from spider_solver.rules import Board, Deal, GameCode
+    from spider_solver.verify import solve
+
+    suits, number, parts, lost, reach, max_nodes, max_seconds, recheck = args
+    deal = Deal.from_code(GameCode(suits, "classic", number))
+    code = str(deal.code)
+    row: dict = {"code": code, "hints": [], "cheap": [], "lost": None, "reach": []}
+    budget = {"max_nodes": max_nodes, "max_seconds": max_seconds}
+    need_line = any(p in parts for p in "acd")
+    line = solve(deal, **budget).solution if need_line else ()
+    rng = random.Random(f"bench_analyze {code}")
+    if "a" in parts and line:
+        for at in AT:
+            if at >= len(line):
+                continue
+            for detour in DETOURS:
+                board = Board(deal)
+                log = list(line[:at])
+                for a in log:
+                    board.push_notation(a)
+                for _ in range(detour):
+                    actions = board.legal_moves()
+                    if not actions or board.is_won():
+                        break
+                    action = rng.choice(actions)
+                    log.append(board.notation(action))
+                    board.push(action)
+                started = time.perf_counter()
+                result = analyze(deal, log, find_lost_at=False, **budget)
+                entry = {"at": at, "detour": detour, "status": str(result.status), "reason": str(result.reason),
+                         "nodes": result.nodes, "seconds": time.perf_counter() - started, "hint": result.hint,
+                         "log": log[at:] if result.status != "verified" else None}
+                if result.status == "unknown" and recheck:
+                    again = analyze(deal, log, find_lost_at=False, max_nodes=recheck, max_seconds=None)
+                    entry["recheck"] = {"status": str(again.status), "reason": str(again.reason),
+                                        "nodes": again.nodes}
+                row["hints"].append(entry)
+    if "c" in parts and line:
+        for at in AT:
+            if at >= len(line):
+                continue
+            board = Board(deal)
+            for a in line[:at]:
+                board.push_notation(a)
+            other = next((board.notation(a) for a in board.legal_moves() if board.notation(a) != line[at]), None)
+            logs = [list(line[:at])] + ([[*line[:at], other, "U"]] if other else [])
+            for log in logs:
+                started = time.perf_counter()
+                result = analyze(deal, log, known_line=line, **budget)
+                row["cheap"].append({"at": at, "undo": len(log) > at, "source": result.source,
+                                     "seconds": time.perf_counter() - started})
+    if "b" in parts and lost:
+        log = random_play(deal, (), rng)
+        started = time.perf_counter()
+        result = analyze(deal, log, **budget)
+        row["lost"] = {"length": len(log), "status": str(result.status), "reason": str(result.reason),
+                       "lost_at": result.lost_at, "effective": result.effective, "nodes": result.nodes,
+                       "seconds": time.perf_counter() - started, "probes": list(result.probes)}
+    if "d" in parts and reach and line:
+        for fraction in REACH_PREFIX:
+            prefix = line[: int(len(line) * fraction)]
+            log = random_play(deal, prefix, rng)
+            late = []
+            board = Board(deal, undo_limit=0)
+            for i, action in enumerate(log):
+                board.push_notation(action)
+                if i + 1 > len(prefix) and board.deals_left <= 1 and not board.is_won():
+                    late.append(i + 1)
+            picks = sorted({late[int(k * (len(late) - 1) / max(1, REACH_POSITIONS - 1))]
+                            for k in range(REACH_POSITIONS)}) if late else []
+            for i in picks:
+                board = Board(deal, undo_limit=0)
+                for action in log[:i]:
+                    board.push_notation(action)
+                game = Game.from_board(board)
+                started = time.perf_counter()
+                result = analyze(deal, log[:i], find_lost_at=False, **budget)
+                entry = {"prefix": fraction, "position": i, "deals_left": board.deals_left, "cards": game.start_cards,
+                         "status": str(result.status), "reason": str(result.reason), "nodes": result.nodes,
+                         "seconds": time.perf_counter() - started}
+                if result.status != "verified":
+                    attempt = beam(game, UNLIMITED, MODE_ALL, Budget(max_nodes, None), max_levels=UNLIMITED)
+                    entry["proof"] = {"outcome": attempt.outcome, "nodes": attempt.nodes,
+                                      "peak_level": attempt.peak_level, "levels": attempt.levels,
+                                      "limit": MAX_PROOF_LEVEL}
+                row["reach"].append(entry)
+    return row
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    k = (len(values) - 1) * q
+    lo = int(k)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def report(rows: list[dict], name: str) -> None:
+    hints = [h for r in rows for h in r["hints"]]
+    if hints:
+        print(f"\n(a) hints, {name}: positions after 20 / 60 / 100 actions of the verified line, "
+              "0-5 random actions off it")
+        print("\n| positions | verified | unwinnable | unknown | hint share of the not unwinnable | s median | s p90 "
+              "| s max | nodes median |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        groups = [("all", hints), ("on the line", [h for h in hints if h["detour"] == 0]),
+                  ("1-5 off the line", [h for h in hints if h["detour"] > 0])]
+        groups += [(f"after {at}", [h for h in hints if h["at"] == at]) for at in AT]
+        for label, group in groups:
+            if not group:
+                continue
+            verified = sum(h["status"] == "verified" for h in group)
+            unwinnable = sum(h["status"] == "unwinnable" for h in group)
+            unknown = len(group) - verified - unwinnable
+            seconds = [h["seconds"] for h in group]
+            share = verified / max(1, len(group) - unwinnable)
+            print(f"| {label} ({len(group)}) | {verified} | {unwinnable} | {unknown} | {100 * share:.1f}% "
+                  f"| {median(seconds):.3f} | {percentile(seconds, 0.9):.3f} | {max(seconds):.2f} "
+                  f"| {median([h['nodes'] for h in group]) / 1e3:.0f}k |")
+        unknown = [f"{r['code']}@{h['at']}+{h['detour']} ({h['reason']}"
+                   + (f"; at {h['recheck']['nodes'] / 1e6:.0f}M nodes {h['recheck']['status']})" if "recheck" in h
+                      else ")")
+                   for r in rows for h in r["hints"] if h["status"] == "unknown"]
+        if unknown:
+            print("\nunknown (position after N actions of the line + M off it):", " ".join(unknown))
+        rechecked = [h for h in hints if "recheck" in h]
+        if rechecked:
+            verified = sum(h["status"] == "verified" for h in hints)
+            later = sum(h["recheck"]["status"] == "verified" for h in rechecked)
+            proved = sum(h["recheck"]["status"] == "unwinnable" for h in rechecked)
+            print(f"\nRechecked with a larger budget, {len(rechecked)} unknown positions: {later} won, "
+                  f"{proved} proved unwinnable, {len(rechecked) - later - proved} still unknown. Among the "
+                  f"{verified + later} positions known to be winnable, {verified} "
+                  f"({100 * verified / max(1, verified + later):.1f}%) got a hint at the default budget.")
+    cheap = [c for r in rows for c in r["cheap"]]
+    if cheap:
+        ms = [1000 * c["seconds"] for c in cheap]
+        from_line = sum(c["source"] == "known-line" for c in cheap)
+        print(f"\n(c) the hint from the stored line, {name}: {len(cheap)} positions (on the line after 20 / 60 / 100 "
+              f"actions, and the same after a detour undone)")
+        print("\n| positions | answered from the line | ms median | ms p90 | ms max |")
+        print("|---|---|---|---|---|")
+        print(f"| {len(cheap)} | {from_line} ({100 * from_line / len(cheap):.1f}%) | {median(ms):.1f} "
+              f"| {percentile(ms, 0.9):.1f} | {max(ms):.1f} |")
+    lost = [r["lost"] for r in rows if r["lost"] is not None]
+    if lost:
+        unwinnable = [g for g in lost if g["status"] == "unwinnable"]
+        found = [g for g in unwinnable if g["lost_at"] is not None]
+        print(f"\n(b) random play until stuck, {name}: {len(lost)} logs, median length "
+              f"{median([g['length'] for g in lost]):.0f} actions")
+        print("\n| logs | proved unwinnable | lost_at found | s median to find lost_at | s p90 (found) "
+              "| s median (all) | s max (all) | verified | unknown |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        print(f"| {len(lost)} | {len(unwinnable)} ({100 * len(unwinnable) / len(lost):.0f}%) "
+              f"| {len(found)} ({100 * len(found) / len(lost):.0f}%) | {median([g['seconds'] for g in found]):.2f} "
+              f"| {percentile([g['seconds'] for g in found], 0.9):.2f} | {median([g['seconds'] for g in lost]):.2f} "
+              f"| {max(g['seconds'] for g in lost):.1f} | {sum(g['status'] == 'verified' for g in lost)} "
+              f"| {sum(g['status'] == 'unknown' for g in lost)} |")
+        where = [g["lost_at"] / max(1, g["length"]) for g in found]
+        if where:
+            print(f"\nlost_at, as a share of the log's length: median {median(where):.2f}")
+    reach = [p for r in rows for p in r["reach"]]
+    if reach:
+        print(f"\n(d) late positions, {name}: {len(reach)} positions with at most one deal left, from logs of "
+              "50 / 75 / 90% of the line then random play until stuck; analyze at the budget, then the exhaustive "
+              "search alone on those it did not win")
+        print("\n| deals left | cards in play | positions | verified | proved unwinnable | unknown "
+              "| proof nodes median / max | exhaustive alone: proved / gave up / out of nodes "
+              "| nodes when it gave up |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for left in (0, 1):
+            for low, high in ((1, 52), (53, 78), (79, 104)):
+                group = [p for p in reach if p["deals_left"] == left and low <= p["cards"] <= high]
+                if not group:
+                    continue
+                proved = [p["nodes"] for p in group if p["status"] == "unwinnable"]
+                alone = [p["proof"] for p in group if "proof" in p]
+                cut = [q["nodes"] for q in alone if q["outcome"] == "cut"]
+                print(f"| {left} | {low}-{high} | {len(group)} | {sum(p['status'] == 'verified' for p in group)} "
+                      f"| {len(proved)} | {sum(p['status'] == 'unknown' for p in group)} "
+                      f"| {median(proved) / 1e3:.0f}k / {max(proved, default=0) / 1e3:.0f}k "
+                      f"| {sum(q['outcome'] == 'exhausted' for q in alone)} / {len(cut)} "
+                      f"/ {sum(q['outcome'] == 'nodes' for q in alone)} | {median(cut) / 1e6:.1f}M |")
+
+
+def main() -> None:
+    from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--suits", type=int, default=4)
+    parser.add_argument("--first", type=int, default=200)
+    parser.add_argument("--count", type=int, default=100, help="Deals of parts (a) and (c).")
+    parser.add_argument("--lost-count", type=int, default=None, help="Deals of part (b) (default: --count).")
+    parser.add_argument("--reach-count", type=int, default=10, help="Deals of part (d).")
+    parser.add_argument("--parts", default="abc")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES)
+    parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_SECONDS)
+    parser.add_argument("--recheck-nodes", type=int, default=0,
+                        help="(a): analyse the unknown positions again with this many nodes and no time limit.")
+    parser.add_argument("--json", help="Write every deal's figures to this file.")
+    args = parser.parse_args()
+
+    lost_count = args.count if args.lost_count is None else args.lost_count
+    count = max(args.count if set("ac") & set(args.parts) else 0, lost_count if "b" in args.parts else 0,
+                args.reach_count if "d" in args.parts else 0)
+    tasks = []
+    for k in range(count):
+        parts = "".join(p for p in args.parts if (p in "ac" and k < args.count) or (p == "b" and k < lost_count)
+                        or (p == "d" and k < args.reach_count))
+        tasks.append((args.suits, args.first + k, parts, "b" in parts, "d" in parts, args.max_nodes,
+                      args.max_seconds or None, args.recheck_nodes))
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.workers, initializer=_warm_up) as pool:
+        rows = list(pool.map(_deal_work, tasks))
+    wall = time.perf_counter() - started
+    name = f"SP1-S{args.suits}C deals {args.first}-{args.first + count - 1}"
+    report(rows, name)
+    print(f"\nbudget: {args.max_nodes:,} nodes, {args.max_seconds} s; {args.workers} workers; wall {wall:.0f} s; "
+          f"cpu count {os.cpu_count()}")
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(rows, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()

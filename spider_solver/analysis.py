@@ -1,0 +1,427 @@
+"""Games in progress: "still winnable?", a hint on a winning line, where the game was lost.
+
+``analyze(deal, actions)`` replays a game log (moves, deals and undos, under the
+deal's rule and the options ``deal_on_empty`` and ``undo_limit``, as
+:func:`spider_solver.rules.replay` does), then answers for the position reached,
+with full knowledge of the face-down cards and the stock, with the same three
+honest outcomes as :func:`spider_solver.verify.solve`:
+
+* ``verified``: a winning line from the position was found, and the reference rules
+  engine replayed the log and then the line, from the deal's initial layout, to a
+  win. ``hint`` is its first action, ``line`` the whole line from the position.
+* ``unwinnable``: every legal action from the position was searched (pruned only
+  by transpositions) and none leads to a win.
+* ``unknown``: the budget ran out, or the exhaustive search gave up first.
+
+"Winnable" means winnable from the position by actions of play; an undo is never
+part of a line (a player who can undo can always go back to an earlier position,
+which is another question: ``lost_at`` answers it).
+
+Hints are cheap when the player follows a known line. Given ``known_line`` (a
+winning line of the deal from its initial layout, such as the catalog's verified
+solution), if the position reached equals the position after some prefix of that
+line (the cards, which of them are face down, and the deals made: a transposed
+order counts, and so does a detour that came back), the rest of the line is the
+answer: it is replayed after the log like any other line, and no search runs.
+
+Where the game was lost (``lost_at``), when the position is unwinnable. With undos
+in the log, winnability along the log is not monotone, so it is defined on the
+*effective history* of the final position: the actions still in effect after the
+undos, in order (an undo removes the last action in effect), which lead from the
+initial layout to the final position. Along that path winnability only ever goes
+from winnable to unwinnable (a position from which the next action leads to a
+winnable one is winnable), so there is one step where it changes. ``lost_at`` is the
+0-based index in the log of the action that made that step: the position before
+it is proved winnable by a line (``lost_at_line``, replayed to a win), the one after
+it proved unwinnable. It is found by bisecting the effective history (about
+log2 of its length searches), within the same budget as the rest. It is None when
+the position is not unwinnable, when a search along the way comes back unknown
+(never a guess), and when the deal cannot be won at all (its initial layout is
+proved unwinnable, so no action lost it).
+
+Budget: one budget for the whole analysis, nodes first (deterministic), seconds
+second (a safety net). The same inputs, budget and version give the same result on
+every machine, unless the seconds cut a search short.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from spider_solver.errors import SpiderError
+from spider_solver.outcomes import Reason, Status
+from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal, GameCode, replay, split_actions
+from spider_solver.rules.replay import ReplayResult
+from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, check_budget, coerce_deal
+
+#: Positions with at most this many deals left in the stock get an early exhaustive
+#: search, after the first beam width fails: there it settles most unwinnable
+#: positions in a few thousand nodes, where the beams would widen in vain. With two
+#: or more deals left it never concluded within the cap on the measured positions
+#: (benchmarks/RESULTS.md, "Games in progress").
+EARLY_PROOF_DEALS_LEFT = 1
+#: The early exhaustive search's share of the budget. Every proof that concluded on
+#: the measured positions took at most 1.3 million nodes; the others give up on a
+#: level too large after 5 to 12 million, so the cap only bounds what they waste.
+EARLY_PROOF_NODES = 2_000_000
+#: Each search of the ``lost_at`` bisection gets at most this fraction of the budget.
+LOST_AT_SHARE = 4
+
+#: Where an answer came from: a search, the known line, or nothing to do (the log won).
+Source = Literal["search", "known-line", "won"]
+
+#: The tokens that mean "undo" in a replayed log (canonical notation).
+_UNDO = "U"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What is known of the position a game log reached. ``to_dict()`` is the JSON form."""
+
+    code: str | None
+    #: The replay of the log: won, moves, score, runs removed, stock left, the first
+    #: refused action (``replay.error``: its 0-based index, the token and the rule).
+    replay: ReplayResult
+    #: Status of the position reached; None when the log has a refused action (then
+    #: nothing is searched: a log must be legal to be analysed).
+    status: Status | None
+    #: Why the search stopped (as in :class:`~spider_solver.verify.SolveResult`); None
+    #: when the log has a refused action.
+    reason: Reason | None
+    #: The next action of a winning line (canonical notation); None unless verified
+    #: and not yet won.
+    hint: str | None = None
+    #: The winning line from the position, ``hint`` first; empty unless verified.
+    line: tuple[str, ...] = ()
+    #: Where the line came from: ``search``, ``known-line`` (the given line, no
+    #: search) or ``won`` (the log already wins); None unless verified.
+    source: Source | None = None
+    #: The 0-based index in the log of the action after which the game could no longer
+    #: be won (see the module's docstring); None unless established.
+    lost_at: int | None = None
+    #: The log's token at ``lost_at``, as written; None unless ``lost_at`` is set.
+    lost_at_action: str | None = None
+    #: A winning line from the position just before ``lost_at`` (what could have been
+    #: played instead); empty unless ``lost_at`` is set.
+    lost_at_line: tuple[str, ...] = ()
+    #: Actions in effect after the undos (the effective history's length).
+    effective: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    max_nodes: int = DEFAULT_MAX_NODES
+    max_seconds: float | None = DEFAULT_MAX_SECONDS
+    #: The searches of the ``lost_at`` bisection: position (index on the effective
+    #: history), status, reason, source, nodes, seconds.
+    probes: tuple[dict, ...] = field(default=(), compare=False)
+
+    def to_dict(self) -> dict:
+        """A plain-data form (enums as their string values), as ``analyze --json`` prints it."""
+        return {
+            "code": self.code,
+            "replay": self.replay.to_dict(),
+            "status": None if self.status is None else str(self.status),
+            "reason": None if self.reason is None else str(self.reason),
+            "hint": self.hint,
+            "line": list(self.line),
+            "source": self.source,
+            "lost_at": self.lost_at,
+            "lost_at_action": self.lost_at_action,
+            "lost_at_line": list(self.lost_at_line),
+            "effective": self.effective,
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+            "max_nodes": self.max_nodes,
+            "max_seconds": self.max_seconds,
+            "probes": [dict(p) for p in self.probes],
+        }
+
+
+def analyze(
+    deal: Deal | GameCode | str,
+    actions: str | Iterable[str] = (),
+    *,
+    deal_on_empty: bool = False,
+    undo_limit: int | None = DEFAULT_UNDO_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    known_line: str | Sequence[str] | None = None,
+    find_lost_at: bool = True,
+) -> Analysis:
+    """Replay ``actions`` on ``deal`` and say whether the position reached can still be won.
+
+    ``deal`` is a :class:`Deal`, a :class:`GameCode` or a game code string; ``actions``
+    a game log in the notation of RULES.md §11 Action notation (text, or a list of
+    texts), replayed as RULES.md §12 Replay says, with the options ``deal_on_empty``
+    (RULES.md §6 Deals) and ``undo_limit`` (RULES.md §8.2 Undo). ``known_line`` is a
+    winning line of the deal from its initial layout (the catalog's solution): when
+    the position reached lies on it, the hint comes from it without a search.
+    ``find_lost_at=False`` skips the search for ``lost_at`` (it stays None).
+
+    The budget (``max_nodes`` first, ``max_seconds`` second, None for no time limit)
+    covers the whole analysis. A budget out of range raises
+    :class:`~spider_solver.errors.InvalidBudgetError`.
+    """
+    started = time.perf_counter()
+    check_budget(max_nodes, max_seconds)
+    deal = coerce_deal(deal)
+    code = str(deal.code) if deal.code else None
+    tokens = _tokens(actions)
+    replayed = replay(deal, tokens, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
+    effective = _effective_history(replayed.played)
+    base = Analysis(code=code, replay=replayed, status=None, reason=None, effective=len(effective),
+                    max_nodes=max_nodes, max_seconds=max_seconds)
+    if replayed.error is not None:
+        return _finish(base, started)
+    if replayed.won:
+        return _finish(replace(base, status=Status.VERIFIED, reason=Reason.WON, source="won"), started)
+
+    session = _Session(deal, deal_on_empty, max_nodes, max_seconds, started)
+    known = _KnownLine.build(deal, known_line, deal_on_empty)
+    board = session.board_after([action for _, action in effective])
+    found = None
+    if known is not None:
+        rest = known.rest_from(board)
+        if rest is not None:
+            found = session.check_line(tokens, rest, undo_limit, "known-line")
+    if found is None:
+        found = session.search(board, tokens, undo_limit)
+    status, reason, line, source = found
+    lost_at: int | None = None
+    lost_at_line: tuple[str, ...] = ()
+    probes: tuple[dict, ...] = ()
+    if status is Status.UNWINNABLE and find_lost_at:
+        lost_at, lost_at_line, probes = _find_lost_at(session, effective, known)
+    return _finish(
+        replace(
+            base, status=status, reason=reason, hint=line[0] if line else None, line=line, source=source,
+            lost_at=lost_at, lost_at_action=None if lost_at is None else tokens[lost_at], lost_at_line=lost_at_line,
+            nodes=session.nodes, probes=probes,
+        ),
+        started,
+    )
+
+
+def hint_from_line(
+    deal: Deal | GameCode | str,
+    actions: str | Iterable[str],
+    line: str | Sequence[str],
+    *,
+    deal_on_empty: bool = False,
+    undo_limit: int | None = DEFAULT_UNDO_LIMIT,
+) -> str | None:
+    """The next action of ``line`` (a winning line from the initial layout) if the position
+    the log reaches lies on it and the rest of it wins after the log; else None. No search."""
+    deal = coerce_deal(deal)
+    tokens = _tokens(actions)
+    replayed = replay(deal, tokens, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
+    known = _KnownLine.build(deal, line, deal_on_empty)
+    if replayed.error is not None or replayed.won or known is None:
+        return None
+    session = _Session(deal, deal_on_empty, 1, None, time.perf_counter())
+    rest = known.rest_from(session.board_after([a for _, a in _effective_history(replayed.played)]))
+    if rest is None:
+        return None
+    status, _, found, _ = session.check_line(tokens, rest, undo_limit, "known-line")
+    return found[0] if status is Status.VERIFIED else None
+
+
+# --------------------------------------------------------------------------- #
+# The parts
+# --------------------------------------------------------------------------- #
+
+#: (status, reason, line, source) of one position.
+_Found = tuple[Status, Reason, tuple[str, ...], Source | None]
+
+
+def _tokens(actions: str | Iterable[str]) -> list[str]:
+    """The log's tokens, split as :func:`replay` splits them (so that indices agree)."""
+    if isinstance(actions, str):
+        return split_actions(actions)
+    return [token for item in actions for token in split_actions(item)]
+
+
+def _effective_history(played: Sequence[str]) -> list[tuple[int, str]]:
+    """The actions in effect after the undos: (index in the log, canonical action), in order."""
+    stack: list[tuple[int, str]] = []
+    for index, action in enumerate(played):
+        if action == _UNDO:
+            stack.pop()
+        else:
+            stack.append((index, action))
+    return stack
+
+
+def _key(board: Board) -> tuple:
+    """What decides the rest of a game: the cards, which are face down, the deals made.
+
+    Runs removed follow from the cards; the score and the move counter do not change
+    what can still be won, so a position reached by a detour that came back, or by a
+    transposed order, is the same position.
+    """
+    return tuple(tuple(column) for column in board.columns), tuple(board.down), board.dealt
+
+
+def _finish(analysis: Analysis, started: float) -> Analysis:
+    """The analysis with the seconds it took, from the start of the replay."""
+    return replace(analysis, seconds=round(time.perf_counter() - started, 4))
+
+
+class _KnownLine:
+    """A winning line of the deal and the positions along it."""
+
+    def __init__(self, actions: list[str], where: dict[tuple, int]) -> None:
+        self.actions = actions
+        #: Position key -> the last index on the line where it occurs (the shortest rest).
+        self.where = where
+
+    @classmethod
+    def build(cls, deal: Deal, line: str | Sequence[str] | None, deal_on_empty: bool) -> _KnownLine | None:
+        """The line's positions; None if there is no line, or if it does not win on this deal."""
+        if line is None:
+            return None
+        tokens = _tokens(line)
+        board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=0)
+        where = {_key(board): 0}
+        actions = []
+        try:
+            for index, token in enumerate(tokens):
+                if board.is_won():
+                    return None
+                action = board.parse_action(token)
+                actions.append(board.notation(action))
+                board.push(action)
+                where[_key(board)] = index + 1
+        except SpiderError:
+            return None
+        return cls(actions, where) if board.is_won() else None
+
+    def rest_from(self, board: Board) -> list[str] | None:
+        """The rest of the line from the board's position, if the position lies on it."""
+        index = self.where.get(_key(board))
+        if index is None or index >= len(self.actions):
+            return None
+        return self.actions[index:]
+
+
+class _Session:
+    """One analysis: the deal, its options and the budget every search shares."""
+
+    def __init__(self, deal: Deal, deal_on_empty: bool, max_nodes: int, max_seconds: float | None,
+                 started: float) -> None:
+        self.deal = deal
+        self.deal_on_empty = deal_on_empty
+        self.max_nodes = max_nodes
+        self.deadline = None if max_seconds is None else started + max_seconds
+        self.nodes = 0
+
+    def board_after(self, moves: Sequence[str]) -> Board:
+        """The position after ``moves`` (canonical actions, no undo) from the initial layout."""
+        board = Board(self.deal, deal_on_empty=self.deal_on_empty, undo_limit=0)
+        for action in moves:
+            board.push_notation(action)
+        return board
+
+    def check_line(self, prefix: Sequence[str], line: Sequence[str], undo_limit: int | None,
+                   source: Source) -> _Found:
+        """Replay ``prefix`` then ``line`` from the initial layout: verified only if it wins."""
+        if _UNDO in line:  # pragma: no cover - the engine and a winning line never undo
+            return Status.UNKNOWN, Reason.REJECTED, (), None
+        result = replay(self.deal, [*prefix, *line], deal_on_empty=self.deal_on_empty, undo_limit=undo_limit)
+        if result.won and result.error is None:
+            return Status.VERIFIED, Reason.WON, tuple(result.played[len(prefix):]), source
+        if source == "search":  # pragma: no cover - the engines disagree; never call that verified
+            print(f"warning: {self.deal.name}: the engine's line was refused by the rules engine: {result.error}",
+                  file=sys.stderr)
+        return Status.UNKNOWN, Reason.REJECTED, (), None
+
+    def spent(self) -> Reason | None:
+        """The reason the budget is spent, or None."""
+        if self.nodes >= self.max_nodes:
+            return Reason.NODES
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return Reason.SECONDS
+        return None
+
+    def search(self, board: Board, prefix: Sequence[str], undo_limit: int | None, cap: int | None = None) -> _Found:
+        """Search from ``board`` (reached by ``prefix``) with what is left of the budget, at
+        most ``cap`` nodes of it."""
+        from spider_solver.engine.driver import run_search
+        from spider_solver.engine.game import Game
+
+        if board.is_won():
+            return Status.VERIFIED, Reason.WON, (), "won"
+        spent = self.spent()
+        if spent is not None:
+            return Status.UNKNOWN, spent, (), None
+        seconds = None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
+        late = board.deals_left <= EARLY_PROOF_DEALS_LEFT
+        found = run_search(Game.from_board(board, deal_on_empty=self.deal_on_empty),
+                           max_nodes=min(self.max_nodes - self.nodes, cap or self.max_nodes), max_seconds=seconds,
+                           proof_nodes=EARLY_PROOF_NODES if late else 0, final_proof=True)
+        self.nodes += found.nodes
+        if found.actions is not None:
+            return self.check_line(prefix, found.actions, undo_limit, "search")
+        if found.reason is Reason.EXHAUSTED:
+            return Status.UNWINNABLE, Reason.EXHAUSTED, (), None
+        return Status.UNKNOWN, found.reason, (), None
+
+
+def _find_lost_at(session: _Session, effective: list[tuple[int, str]],
+                  known: _KnownLine | None) -> tuple[int | None, tuple[str, ...], tuple[dict, ...]]:
+    """Bisect the effective history for the step from winnable to unwinnable.
+
+    Position i is the one after the first i actions in effect (0: the initial layout;
+    ``len(effective)``: the final position, already proved unwinnable). ``low`` is the
+    last position proved winnable, ``high`` the first proved unwinnable. A search that
+    comes back unknown at position m does not end the bisection: the step may still
+    be found after m (a position proved winnable past m moves ``low`` beyond it); it
+    ends it only when the step can no longer be anywhere else. Each search gets at
+    most ``1 / LOST_AT_SHARE`` of the budget, so that one position that cannot be
+    settled leaves room for the others. Returns (lost_at, the winning line before
+    it, the probes).
+    """
+    moves = [action for _, action in effective]
+    low, high = -1, len(moves)  # low: proved winnable (-1: none yet); high: proved unwinnable
+    fence = -1  # the last position whose search came back unknown (-1: none)
+    low_line: tuple[str, ...] = ()
+    probes: list[dict] = []
+    if known is not None:
+        # Positions on the known line are winnable without a search: start from the last one.
+        board, on_line = session.board_after([]), -1
+        for i in range(len(moves) + 1):
+            if i:
+                board.push_notation(moves[i - 1])
+            if known.rest_from(board) is not None:
+                on_line = i
+        if on_line >= 0:
+            rest = known.rest_from(session.board_after(moves[:on_line])) or []
+            status, _, line, _ = session.check_line(moves[:on_line], rest, 0, "known-line")
+            if status is Status.VERIFIED:
+                low, low_line = on_line, line
+                probes.append({"position": low, "status": str(status), "reason": str(Reason.WON),
+                               "source": "known-line", "nodes": 0, "seconds": 0.0})
+    cap = max(1, session.max_nodes // LOST_AT_SHARE)
+    while high - max(low, fence) > 1 and session.spent() is None:
+        middle = (max(low, fence) + high) // 2
+        before, clock = session.nodes, time.perf_counter()
+        status, reason, line, source = session.search(session.board_after(moves[:middle]), moves[:middle], 0, cap)
+        probes.append({"position": middle, "status": str(status), "reason": str(reason), "source": source,
+                       "nodes": session.nodes - before, "seconds": round(time.perf_counter() - clock, 4)})
+        if status is Status.VERIFIED:
+            low, low_line = middle, line
+        elif status is Status.UNWINNABLE:
+            high = middle
+        elif reason is Reason.INTERRUPTED:
+            break
+        else:
+            fence = middle
+    if low < 0 or high - low > 1:  # not established, or the initial layout itself cannot be won
+        return None, (), tuple(probes)
+    return effective[low][0], low_line, tuple(probes)
+
+
+__all__ = ["EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES", "LOST_AT_SHARE", "Analysis", "analyze", "hint_from_line"]

@@ -1,0 +1,214 @@
+"""``hint`` and ``analyze``: a game in progress, still winnable? the next action, where it was lost."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from spider_solver.cli import cli, echo_json, plural
+from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, budget_options, deal_options
+from spider_solver.cli.play import load_deal
+from spider_solver.outcomes import ExitStatus, Reason, Status
+from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
+
+#: What an unknown position says, by the reason its search stopped.
+UNKNOWN_BECAUSE = {
+    Reason.NODES: "the node budget ran out",
+    Reason.SECONDS: "the time budget ran out",
+    Reason.WIDTHS: "no beam width of the schedule found a winning line",
+    Reason.LEVELS: "no winning line within the cap on its length",
+    Reason.PROOF_GAVE_UP: "the exhaustive search met a level too large to hold",
+    Reason.REJECTED: "the engine's line was refused by the rules engine",
+}
+
+
+def game_options(func: Callable) -> Callable:
+    """The deal, the log and its options, the budget and the catalog: what both commands take."""
+    decorators: list[Callable[[Callable], Callable]] = [
+        click.argument("code", required=False),
+        click.argument("actions", nargs=-1),
+        deal_options,
+        click.option("--file", "log_file", type=click.File("r", encoding="utf-8"),
+                     help="Read the actions from a file ('-' for standard input), after those on the line."),
+        click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty."),
+        click.option("--undo-limit", type=UNDO_LIMIT, default=DEFAULT_UNDO_LIMIT, show_default=True,
+                     help="Actions that can be undone, 0 (none) to 1,000,000."),
+        click.option("--unlimited-undo", is_flag=True, help="Keep the whole history for undo."),
+        budget_options,
+        click.option("--catalog", type=click.Path(dir_okay=False), default=None,
+                     help="Catalog whose verified line of the deal gives hints without a search.  "
+                          "[default: spider-catalog.sqlite, if there is one]"),
+        click.option("--json", "as_json", is_flag=True, help="Print the whole analysis as JSON."),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+def read_log(code: str | None, actions: tuple[str, ...], deck_text: str | None, log_file: Any) -> tuple[
+        str | None, list[str]]:
+    """(CODE, the log's texts): the actions on the line, then those of --file."""
+    if deck_text is not None and code is not None and not code.strip().upper().startswith("SP"):
+        # With --deck there is no CODE: click put the first action there.
+        actions, code = (code, *actions), None
+    texts = list(actions)
+    if log_file is not None:
+        try:
+            texts.append(log_file.read())
+        except UnicodeDecodeError as error:
+            raise click.BadParameter(
+                f"{log_file.name!r} is not UTF-8 text (byte {error.start} cannot be read)", param_hint="'--file'"
+            ) from None
+    return code, texts
+
+
+def stored_line(deal: Deal, catalog: str | None) -> tuple[str, ...] | None:
+    """The catalog's verified solution of the deal, if there is one.
+
+    ``--catalog PATH`` must name a catalog; without it, ``spider-catalog.sqlite`` in the
+    working directory is read if it exists (a hint never creates a catalog).
+    """
+    from spider_solver.catalog import DEFAULT_CATALOG, Catalog
+
+    if deal.code is None:
+        return None
+    if catalog is None:
+        if not Path(DEFAULT_CATALOG).is_file():
+            return None
+        catalog = DEFAULT_CATALOG
+    with Catalog(catalog, create=False) as db:
+        entry = db.get(str(deal.code))
+    if entry is None or entry.status is not Status.VERIFIED:
+        return None
+    return entry.solution
+
+
+def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str,
+                 deck_rule: str, log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool,
+                 max_nodes: int, max_seconds: float | None, catalog: str | None, *, find_lost_at: bool):
+    """Load the deal, the log and the stored line; analyse; exit 2 on a refused action."""
+    from spider_solver.analysis import analyze, hint_from_line
+    from spider_solver.rules import replay
+    from spider_solver.verify import load_engine
+
+    code, texts = read_log(code, actions, deck_text, log_file)
+    deal = load_deal(code, deck_text, deck_suits, deck_rule)
+    limit = None if unlimited_undo else undo_limit
+    # The log is checked before the catalog is read or anything is compiled or searched.
+    replayed = replay(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit)
+    if replayed.error is not None:
+        refused = replayed.error
+        click.echo(f"error: action {refused.index + 1} (index {refused.index}: {refused.action!r}) refused: "
+                   f"{refused.message}", err=True)
+        sys.exit(ExitStatus.BAD_INPUT)
+    known = stored_line(deal, catalog)
+    on_the_line = known is not None and hint_from_line(deal, texts, known, deal_on_empty=deal_on_empty,
+                                                       undo_limit=limit) is not None
+    if not replayed.won and not on_the_line:  # a search will run: compile or load the engine first
+        load_engine(lambda message: click.echo(message + "...", err=True))
+    analysis = analyze(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit, max_nodes=max_nodes,
+                       max_seconds=max_seconds, known_line=known, find_lost_at=find_lost_at)
+    if analysis.reason is Reason.INTERRUPTED:
+        click.echo("interrupted", err=True)
+        sys.exit(ExitStatus.INTERRUPTED)
+    return deal, analysis
+
+
+def exit_status(analysis) -> ExitStatus:
+    """0 still winnable or won, 1 no longer winnable, 3 unknown."""
+    if analysis.status is Status.VERIFIED:
+        return ExitStatus.OK
+    if analysis.status is Status.UNWINNABLE:
+        return ExitStatus.NOT_WON
+    return ExitStatus.UNKNOWN
+
+
+def position_words(analysis) -> str:
+    """The status of the position in a few words."""
+    figures = f"{analysis.nodes:,} nodes, {analysis.seconds:.2f} s"
+    if analysis.status is Status.VERIFIED:
+        if analysis.source == "won":
+            return "won"
+        origin = "the stored line" if analysis.source == "known-line" else "a search"
+        return f"still winnable, in {plural(len(analysis.line), 'more action')} ({origin}; {figures})"
+    if analysis.status is Status.UNWINNABLE:
+        return f"no longer winnable, every action from here was searched ({figures})"
+    return f"unknown, {UNKNOWN_BECAUSE[analysis.reason]} ({figures})"
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@game_options
+def hint(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
+         log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool, max_nodes: int,
+         max_seconds: float | None, catalog: str | None, as_json: bool) -> None:
+    """Print the next action of a winning line from the position a game log reaches.
+
+    The deal is a game CODE (or --deck with --suits and --rule); ACTIONS are the
+    log (D, F>T, F>T/N, U), then those of --file. The search knows the face-down
+    cards and the stock; its line is replayed after the log by the rules engine
+    before the hint is given. When the catalog holds a verified line of the deal
+    and the position lies on it, the hint comes from that line without a search.
+    --json prints the whole analysis (as analyze --json; lost_at is not looked for).
+
+    \b
+    Exit status: 0 a hint is given (or the log already wins), 1 the game can no
+    longer be won, 3 unknown (the budget ran out), 2 bad input or a refused
+    action in the log, 130 interrupted.
+    """
+    _, analysis = run_analysis(code, actions, deck_text, deck_suits, deck_rule, log_file, deal_on_empty,
+                               undo_limit, unlimited_undo, max_nodes, max_seconds, catalog, find_lost_at=False)
+    if as_json:
+        echo_json(analysis.to_dict())
+    elif analysis.hint is not None:
+        click.echo(analysis.hint)
+    else:
+        click.echo(f"no hint: {position_words(analysis)}", err=True)
+    sys.exit(exit_status(analysis))
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@game_options
+def analyze(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
+            log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool, max_nodes: int,
+            max_seconds: float | None, catalog: str | None, as_json: bool) -> None:
+    """Replay a game log and say whether the game can still be won, and if not, where it was lost.
+
+    Prints the replay, the status of the position reached, and the hint and the
+    winning line, or (when the game can no longer be won) lost_at: the index in the
+    log (from 0) of the action after which it could not be won, and a winning line
+    from the position before it. The deal, the log and the options are those of hint.
+
+    \b
+    --json prints {"code", "replay", "status", "reason", "hint", "line", "source",
+    "lost_at", "lost_at_action", "lost_at_line", "effective", "nodes", "seconds",
+    "max_nodes", "max_seconds", "probes"}.
+    Exit status: 0 still winnable (or won), 1 no longer winnable, 3 unknown,
+    2 bad input or a refused action in the log, 130 interrupted.
+    """
+    deal, analysis = run_analysis(code, actions, deck_text, deck_suits, deck_rule, log_file, deal_on_empty,
+                                  undo_limit, unlimited_undo, max_nodes, max_seconds, catalog, find_lost_at=True)
+    if as_json:
+        echo_json(analysis.to_dict())
+        sys.exit(exit_status(analysis))
+    replayed = analysis.replay
+    click.echo(
+        f"{'won' if replayed.won else 'not won'}: {plural(replayed.moves, 'move')}, score {replayed.score}, "
+        f"{plural(replayed.runs_removed, 'run')} removed, {plural(replayed.stock_left, 'card')} in stock"
+    )
+    click.echo(f"position: {position_words(analysis)}")
+    if analysis.hint is not None:
+        click.echo(f"hint: {analysis.hint}")
+        click.echo(f"line: {' '.join(analysis.line)}")
+    elif analysis.status is Status.UNWINNABLE:
+        if analysis.lost_at is not None:
+            click.echo(f"lost at: action {analysis.lost_at + 1} (index {analysis.lost_at}: "
+                       f"{analysis.lost_at_action!r}); before it, this line won: {' '.join(analysis.lost_at_line)}")
+        elif any(p["position"] == 0 and p["status"] == Status.UNWINNABLE for p in analysis.probes):
+            click.echo("lost at: nowhere, the deal cannot be won from its initial layout")
+        else:
+            click.echo("lost at: not established within the budget")
+    sys.exit(exit_status(analysis))

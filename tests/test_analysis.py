@@ -1,0 +1,348 @@
+"""analyze(): games in progress, still winnable?, the hint, where the game was lost.
+
+On tiny variants every answer is checked against a brute force of the reference
+rules engine: for random logs (undos included, under several undo limits), the
+status of the position reached and ``lost_at`` exactly. On real deals, hints along a
+verified line and after detours off it are legal and their lines win; the hint from a
+known line needs no search and recognises positions, not action texts; a log that
+ends stuck is never verified; a budget gives "unknown" honestly.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from spider_solver.analysis import Analysis, analyze, hint_from_line
+from spider_solver.errors import InvalidBudgetError
+from spider_solver.outcomes import Reason, Status
+from spider_solver.rules import Board, Deal, Undo, Variant, parse_action, replay
+from spider_solver.rules.variant import CLASSIC, RELAXED
+from spider_solver.verify import solve
+from tests.engine.test_tiny import brute_force, tiny
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+#: Far more than any tiny position needs.
+TINY_BUDGET = 5_000_000
+
+
+def effective_history(deal: Deal, log: list[str], deal_on_empty: bool, undo_limit: int | None) -> list[tuple[int, str]]:
+    """The actions in effect after the undos, (index in the log, action), replayed independently."""
+    board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
+    stack: list[tuple[int, str]] = []
+    for index, token in enumerate(log):
+        action = board.parse_action(token)
+        if isinstance(action, Undo):
+            board.push(action)
+            stack.pop()
+        else:
+            stack.append((index, board.notation(action)))
+            board.push(action)
+    return stack
+
+
+def random_log(deal: Deal, rng: random.Random, length: int, deal_on_empty: bool, undo_limit: int | None) -> list[str]:
+    """Random legal actions, an undo now and then (when it is allowed), stopping at a win."""
+    board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
+    log: list[str] = []
+    for _ in range(length):
+        if board.is_won():
+            break
+        actions = board.legal_moves()
+        if board.is_legal(Undo()) and (not actions or rng.random() < 0.2):
+            board.push(Undo())
+            log.append("U")
+            continue
+        if not actions:
+            break
+        action = rng.choice(actions)
+        log.append(board.notation(action))
+        board.push(action)
+    return log
+
+
+def assert_line_wins(deal: Deal, log: list[str], analysis: Analysis, **options) -> None:
+    """The hint is legal after the log, and the log then the line win on the rules engine."""
+    assert analysis.status is Status.VERIFIED and analysis.reason is Reason.WON
+    assert analysis.line and analysis.hint == analysis.line[0] and "U" not in analysis.line
+    board = Board(deal, **options)
+    for token in log:
+        board.push_notation(token)
+    assert board.is_legal(parse_action(analysis.hint, columns=deal.variant.columns))
+    replayed = replay(deal, [*log, *analysis.line], **options)
+    assert replayed.won and replayed.error is None
+    assert replayed.played[len(log):] == analysis.line  # the line is written canonically
+
+
+# -- tiny variants against the brute force ------------------------------------------------------
+
+#: name: (variant size, logs). Sizes of tests/engine/test_tiny.py where a fair share of
+#: positions are lost, so that lost_at is often there to find.
+SIZES = {
+    "1s-3r-3c": ({"suits": 1, "ranks": 3, "runs": 2, "columns": 3, "layout": 3}, 12),
+    "2s-3r-3c": ({"suits": 2, "ranks": 3, "runs": 4, "columns": 3, "layout": 3}, 16),
+    "2s-4r-3c-deep": ({"suits": 2, "ranks": 4, "runs": 4, "columns": 3, "layout": 7}, 16),
+    "4s-3r-3c-deep": ({"suits": 4, "ranks": 3, "runs": 4, "columns": 3, "layout": 6}, 16),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_analyze_agrees_with_the_brute_force(name):
+    size, logs = SIZES[name]
+    rng = random.Random(f"analysis {name}")
+    found_lost_at = 0
+    for n in range(logs):
+        deck = Variant(**size).unshuffled()
+        rng.shuffle(deck)
+        rule = RELAXED if size["suits"] > 1 and n % 2 else CLASSIC
+        deal = tiny(" ".join(str(card) for card in deck), rule, **size)
+        deal_on_empty = n % 3 == 2
+        undo_limit = (None, 100, 2, 0)[n % 4]
+        log = random_log(deal, rng, rng.randint(3, 14), deal_on_empty, undo_limit)
+        options = {"deal_on_empty": deal_on_empty, "undo_limit": undo_limit}
+        where = f"{deal.variant}, deck {deal.text()!r}, log {log}, {options}"
+        analysis = analyze(deal, log, max_nodes=TINY_BUDGET, max_seconds=None, **options)
+
+        effective = effective_history(deal, log, deal_on_empty, undo_limit)
+        moves = [action for _, action in effective]
+        winnable = [brute_force(deal, deal_on_empty, moves[:i])[0] for i in range(len(moves) + 1)]
+        assert winnable == sorted(winnable, reverse=True), f"not monotone: {winnable} for {where}"
+        assert analysis.effective == len(moves)
+        if analysis.replay.won:
+            assert (analysis.status, analysis.source, analysis.hint) == (Status.VERIFIED, "won", None), where
+        elif winnable[-1]:
+            assert_line_wins(deal, log, analysis, **options)
+            assert analysis.source == "search" and analysis.lost_at is None, where
+        else:
+            assert analysis.status is Status.UNWINNABLE and analysis.reason is Reason.EXHAUSTED, where
+            assert analysis.hint is None and analysis.line == ()
+            expected = effective[winnable.count(True) - 1][0] if winnable[0] else None
+            assert analysis.lost_at == expected, f"{analysis.probes} for {where}"
+            if expected is not None:
+                found_lost_at += 1
+                b = winnable.count(True) - 1
+                assert analysis.lost_at_action == log[expected]
+                won = replay(deal, [*moves[:b], *analysis.lost_at_line], deal_on_empty=deal_on_empty, undo_limit=0)
+                assert won.won and won.error is None
+                assert analysis.lost_at_line[0] != moves[b]
+            else:
+                assert analysis.lost_at_line == () and analysis.lost_at_action is None
+    assert found_lost_at >= 1  # the sizes are chosen so that games are often lost
+
+
+def test_lost_at_counts_the_undos_in_the_log():
+    # SMALL_2 of test_tiny, the known unwinnable deck: every log is lost from the start.
+    # A deck from the random test where the first move is fine and a deal loses it:
+    rng = random.Random("lost with undos")
+    size = SIZES["2s-3r-3c"][0]
+    for _ in range(60):
+        deck = Variant(**size).unshuffled()
+        rng.shuffle(deck)
+        deal = tiny(" ".join(str(card) for card in deck), CLASSIC, **size)
+        if not brute_force(deal, False)[0]:
+            continue
+        board = Board(deal, undo_limit=None)
+        losing = next((a for a in board.legal_moves() if not brute_force(deal, False, [board.notation(a)])[0]), None)
+        if losing is None:
+            continue
+        text = board.notation(losing)
+        other = next(board.notation(a) for a in board.legal_moves() if a != losing)
+        # Play another action, undo it, then the losing one: the step is at index 2.
+        analysis = analyze(deal, [other, "U", text], max_nodes=TINY_BUDGET, max_seconds=None, undo_limit=None)
+        assert analysis.status is Status.UNWINNABLE
+        assert (analysis.lost_at, analysis.lost_at_action, analysis.effective) == (2, text, 1)
+        # Losing, undoing and playing another action: winnable again.
+        again = analyze(deal, [text, "U", other], max_nodes=TINY_BUDGET, max_seconds=None, undo_limit=None)
+        assert again.status is Status.VERIFIED if brute_force(deal, False, [other])[0] else Status.UNWINNABLE
+        return
+    pytest.fail("no deck with a losing first action found")
+
+
+def test_a_deal_that_cannot_be_won_has_no_lost_at():
+    deal = tiny("2H 3S AS AS AH 2S AH 2S 2H 3H 3H 3S", CLASSIC, **SIZES["2s-3r-3c"][0])
+    log = [Board(deal).notation(Board(deal).legal_moves()[0])]
+    analysis = analyze(deal, log, max_nodes=TINY_BUDGET, max_seconds=None)
+    assert analysis.status is Status.UNWINNABLE and analysis.lost_at is None
+    assert any(p["position"] == 0 and p["status"] == "unwinnable" for p in analysis.probes)
+
+
+# -- real deals ---------------------------------------------------------------------------------
+
+ONE_SUIT = "SP1-S1C-AAAAABA"
+FOUR_SUITS = "SP1-S4C-AAAAAAD"
+BUDGET = 5_000_000
+
+
+@pytest.fixture(scope="module")
+def lines() -> dict[str, tuple[str, ...]]:
+    """A verified line of each deal, as the catalog would hold it."""
+    return {code: solve(code, max_nodes=BUDGET, max_seconds=None).solution for code in (ONE_SUIT, FOUR_SUITS)}
+
+
+@pytest.mark.parametrize("code", [ONE_SUIT, FOUR_SUITS])
+def test_hints_along_a_verified_line_win(code, lines):
+    deal, line = Deal.from_code(code), lines[code]
+    for k in (0, 20, 60, len(line) - 1):
+        log = list(line[:k])
+        analysis = analyze(deal, log, max_nodes=BUDGET, max_seconds=None)
+        assert_line_wins(deal, log, analysis)
+        assert analysis.source == "search" and analysis.nodes > 0 and analysis.code == code
+
+
+@pytest.mark.parametrize("code", [ONE_SUIT, FOUR_SUITS])
+def test_hints_after_detours_off_the_line_win(code, lines):
+    deal, line = Deal.from_code(code), lines[code]
+    rng = random.Random(f"detours {code}")
+    verdicts = []
+    for k in (20, 60):
+        for detour in (1, 3):
+            board = Board(deal)
+            for action in line[:k]:
+                board.push_notation(action)
+            log = list(line[:k])
+            for _ in range(detour):
+                action = rng.choice(board.legal_moves())
+                log.append(board.notation(action))
+                board.push(action)
+            analysis = analyze(deal, log, max_nodes=BUDGET, max_seconds=None, find_lost_at=False)
+            verdicts.append(analysis.status)
+            if analysis.status is Status.VERIFIED:
+                assert_line_wins(deal, log, analysis)
+    assert verdicts.count(Status.VERIFIED) >= 3
+
+
+def test_the_hint_of_a_known_line_needs_no_search(lines):
+    deal, line = Deal.from_code(FOUR_SUITS), lines[FOUR_SUITS]
+    for k in (0, 30, len(line) - 1):
+        analysis = analyze(deal, line[:k], known_line=line)
+        assert (analysis.source, analysis.nodes, analysis.hint) == ("known-line", 0, line[k])
+        assert analysis.line == line[k:]
+        assert_line_wins(deal, list(line[:k]), analysis)
+        assert hint_from_line(deal, line[:k], line) == line[k]
+
+
+def test_the_known_line_is_found_after_a_detour_that_came_back_and_a_transposition(lines):
+    deal, line = Deal.from_code(ONE_SUIT), lines[ONE_SUIT]
+    k = 40
+    board = Board(deal)
+    for action in line[:k]:
+        board.push_notation(action)
+    detour = next(board.notation(a) for a in board.legal_moves() if board.notation(a) != line[k])
+    # A detour, then its undo: the same position, the same hint.
+    analysis = analyze(deal, [*line[:k], detour, "U"], known_line=line)
+    assert (analysis.source, analysis.hint) == ("known-line", line[k])
+    # Two actions of the line in the other order reach the same position: positions count, not texts.
+    for i in range(k, len(line) - 2):
+        swapped = [*line[:i], line[i + 1], line[i]]
+        if replay(deal, swapped, undo_limit=0).error is None and (
+                position_after(deal, swapped) == position_after(deal, line[: i + 2])):
+            break
+    else:
+        pytest.fail("no two actions of the line commute")
+    analysis = analyze(deal, swapped, known_line=line)
+    assert (analysis.source, analysis.nodes, analysis.hint) == ("known-line", 0, line[i + 2])
+    assert_line_wins(deal, swapped, analysis)
+
+
+def position_after(deal: Deal, actions) -> tuple:
+    board = Board(deal, undo_limit=0)
+    for action in actions:
+        board.push_notation(action)
+    return tuple(tuple(column) for column in board.columns), tuple(board.down), board.dealt
+
+
+def test_a_line_that_does_not_win_is_not_a_known_line(lines):
+    deal, line = Deal.from_code(ONE_SUIT), lines[ONE_SUIT]
+    assert hint_from_line(deal, line[:10], line[:-1]) is None  # stops short of the win
+    assert hint_from_line(deal, line[:10], ["U", *line]) is None
+    analysis = analyze(deal, line[:10], known_line=line[:-1], max_nodes=BUDGET, max_seconds=None)
+    assert analysis.source == "search"
+    assert_line_wins(deal, list(line[:10]), analysis)
+
+
+def stuck_log(deal: Deal, seed: int) -> list[str]:
+    """Random legal play until no legal action is left (never back to a position seen)."""
+    rng = random.Random(seed)
+    board = Board(deal, undo_limit=None)
+    seen = {position_after(deal, [])}
+    log: list[str] = []
+    while not board.is_won():
+        actions = board.legal_moves()
+        rng.shuffle(actions)
+        for action in actions:
+            text = board.notation(action)
+            board.push(action)
+            key = (tuple(tuple(c) for c in board.columns), tuple(board.down), board.dealt)
+            if key not in seen:
+                seen.add(key)
+                log.append(text)
+                break
+            board.pop()
+        else:
+            return log
+    return log
+
+
+def test_a_log_that_ends_stuck_is_never_verified():
+    for n in range(3):
+        deal = Deal.from_code(f"SP1-S4C-AAAAAA{'ABC'[n]}")
+        log = stuck_log(deal, n)
+        analysis = analyze(deal, log, max_nodes=2_000_000, max_seconds=None, find_lost_at=False)
+        assert analysis.status is not Status.VERIFIED and analysis.hint is None
+        board = Board(deal, undo_limit=None)
+        for token in log:
+            board.push_notation(token)
+        if not board.legal_moves():
+            assert analysis.status is Status.UNWINNABLE and analysis.nodes == 0
+
+
+def test_lost_at_on_a_real_deal():
+    deal = Deal.from_code("SP1-S1C-AAAAAAD")
+    log = stuck_log(deal, 3)
+    analysis = analyze(deal, log, max_nodes=BUDGET, max_seconds=None)
+    assert analysis.status is Status.UNWINNABLE
+    assert analysis.lost_at is not None, analysis.probes
+    b = next(i for i, (index, _) in enumerate(effective_history(deal, log, False, 100)) if index == analysis.lost_at)
+    before = analyze(deal, log[:b], max_nodes=BUDGET, max_seconds=None, find_lost_at=False)
+    after = analyze(deal, log[: b + 1], max_nodes=BUDGET, max_seconds=None, find_lost_at=False)
+    assert before.status is Status.VERIFIED and after.status is Status.UNWINNABLE
+    assert replay(deal, [*log[:b], *analysis.lost_at_line], undo_limit=0).won
+    assert analysis.nodes >= sum(p["nodes"] for p in analysis.probes)
+
+
+def test_a_refused_action_is_reported_and_nothing_is_searched():
+    analysis = analyze(FOUR_SUITS, "9>4 D 1>2")
+    assert analysis.status is None and analysis.reason is None and analysis.nodes == 0
+    error = analysis.replay.error
+    assert (error.index, error.action) == (2, "1>2")
+    assert analysis.replay.moves == 2 and analysis.effective == 2
+
+
+def test_a_won_log_needs_no_search(lines):
+    analysis = analyze(ONE_SUIT, lines[ONE_SUIT])
+    assert analysis.replay.won and analysis.status is Status.VERIFIED and analysis.source == "won"
+    assert analysis.hint is None and analysis.line == () and analysis.nodes == 0
+
+
+def test_the_budget_gives_unknown_and_the_same_inputs_the_same_result(lines):
+    log = list(lines[FOUR_SUITS][:10])
+    analysis = analyze(FOUR_SUITS, log, max_nodes=1, max_seconds=None)
+    assert analysis.status is Status.UNKNOWN and analysis.reason is Reason.NODES and analysis.nodes == 1
+    first = analyze(FOUR_SUITS, log, max_nodes=BUDGET, max_seconds=None)
+    second = analyze(FOUR_SUITS, " ".join(log), max_nodes=BUDGET, max_seconds=None)
+    assert (first.line, first.nodes) == (second.line, second.nodes)
+    with pytest.raises(InvalidBudgetError):
+        analyze(FOUR_SUITS, log, max_nodes=0)
+
+
+def test_to_dict_is_json_with_enums_as_strings(lines):
+    analysis = analyze(FOUR_SUITS, lines[FOUR_SUITS][:5], known_line=lines[FOUR_SUITS])
+    data = json.loads(json.dumps(analysis.to_dict()))
+    assert set(data) == {"code", "replay", "status", "reason", "hint", "line", "source", "lost_at", "lost_at_action",
+                         "lost_at_line", "effective", "nodes", "seconds", "max_nodes", "max_seconds", "probes"}
+    assert set(data["replay"]) == {"won", "moves", "score", "runs_removed", "stock_left", "error"}
+    assert (data["status"], data["reason"], data["source"]) == ("verified", "won", "known-line")
+    assert data["line"] == list(analysis.line) and data["hint"] == data["line"][0]
