@@ -6,9 +6,11 @@ Usage:
     python data/make_difficulty.py --check            # recompute a few stored raw figures, compare
     python data/make_difficulty.py --only 4-classic   # one variant (the others are kept from the file)
 
-The shipped calibration: ``--count 300`` (the default) for 1 suit and 2 and 4 suits
-Classic, then ``--count 150 --only 4-relaxed --only 2-relaxed`` (benchmarks/RESULTS.md,
-"Deal difficulty").
+The shipped calibration (grader ``fair-2``, cut to the time available on a shared
+machine): ``--count 300 --only 4-classic``, ``--count 200 --only 2-classic``,
+``--count 150 --only 1-classic``, ``--count 50 --only 2-relaxed``, ``--count 75 --only
+4-relaxed`` (benchmarks/RESULTS.md, "Deal difficulty"). ``fair-1`` used 300 deals for
+each Classic variant and 150 for each Relaxed one.
 
 For each variant (1 suit; 2 and 4 suits, Classic and Relaxed) the fair player grades
 deals ``START`` to ``START + count - 1`` (20000 onwards: outside the reporting set 0-199
