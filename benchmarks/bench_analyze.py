@@ -97,6 +97,15 @@ def random_play(deal, prefix, rng: random.Random) -> list[str]:
     return log
 
 
+def _board(deal, actions):
+    from spider_solver.rules import Board
+
+    board = Board(deal, undo_limit=0)
+    for action in actions:
+        board.push_notation(action)
+    return board
+
+
 def _deal_work(args: tuple) -> dict:
     from spider_solver.analysis import analyze
     from spider_solver.engine.driver import MAX_PROOF_LEVEL, UNLIMITED, Budget, beam
@@ -157,9 +166,13 @@ def _deal_work(args: tuple) -> dict:
         log = random_play(deal, (), rng)
         started = time.perf_counter()
         result = analyze(deal, log, **budget)
+        seconds = time.perf_counter() - started
+        probes = [dict(p, deals_left=deal.variant.deals - log[: p["position"]].count("D"),
+                       cards=Game.from_board(_board(deal, log[: p["position"]])).start_cards)
+                  for p in result.probes]
         row["lost"] = {"length": len(log), "status": str(result.status), "reason": str(result.reason),
                        "lost_at": result.lost_at, "effective": result.effective, "nodes": result.nodes,
-                       "seconds": time.perf_counter() - started, "probes": list(result.probes)}
+                       "seconds": seconds, "probes": probes}
     if "d" in parts and reach and line:
         for fraction in REACH_PREFIX:
             prefix = line[: int(len(line) * fraction)]
@@ -269,6 +282,21 @@ def report(rows: list[dict], name: str) -> None:
         where = [g["lost_at"] / max(1, g["length"]) for g in found]
         if where:
             print(f"\nlost_at, as a share of the log's length: median {median(where):.2f}")
+        probes = [p for g in lost for p in g["probes"]]
+        if probes:
+            print("\nThe searches of the bisections, by deals left in the stock at the position searched:")
+            print("\n| deals left | searches | verified | proved unwinnable | unknown (proof gave up / other) "
+                  "| proof nodes median / max | cards in play median |")
+            print("|---|---|---|---|---|---|---|")
+            for left in sorted({p["deals_left"] for p in probes}):
+                group = [p for p in probes if p["deals_left"] == left]
+                proved = [p["nodes"] for p in group if p["status"] == "unwinnable"]
+                unknown = [p for p in group if p["status"] == "unknown"]
+                gave_up = sum(p["reason"] == "proof-gave-up" for p in unknown)
+                print(f"| {left} | {len(group)} | {sum(p['status'] == 'verified' for p in group)} | {len(proved)} "
+                      f"| {len(unknown)} ({gave_up} / {len(unknown) - gave_up}) "
+                      f"| {median(proved) / 1e3:.0f}k / {max(proved, default=0) / 1e3:.0f}k "
+                      f"| {median([p['cards'] for p in group]):.0f} |")
     reach = [p for r in rows for p in r["reach"]]
     if reach:
         print(f"\n(d) late positions, {name}: {len(reach)} positions with at most one deal left, from logs of "

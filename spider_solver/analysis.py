@@ -39,6 +39,13 @@ the position is not unwinnable, when a search along the way comes back unknown
 (never a guess), and when the deal cannot be won at all (its initial layout is
 proved unwinnable, so no action lost it).
 
+How a position is searched: the solver's widening beams from the position, with what
+is left of the budget; late in a game (at most ``EARLY_PROOF_DEALS_LEFT`` deals left)
+an early exhaustive search after the first width, of at most ``EARLY_PROOF_NODES``
+nodes, or half the budget once the stock is empty; and when every width fails, the
+exhaustive search with the rest of the budget, the last thing that can settle the
+position (``run_search(final_proof=True)``).
+
 Budget: one budget for the whole analysis, nodes first (deterministic), seconds
 second (a safety net). The same inputs, budget and version give the same result on
 every machine, unless the seconds cut a search short.
@@ -64,10 +71,15 @@ from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, check_b
 #: or more deals left it never concluded within the cap on the measured positions
 #: (benchmarks/RESULTS.md, "Games in progress").
 EARLY_PROOF_DEALS_LEFT = 1
-#: The early exhaustive search's share of the budget. Every proof that concluded on
-#: the measured positions took at most 1.3 million nodes; the others give up on a
-#: level too large after 5 to 12 million, so the cap only bounds what they waste.
+#: The early exhaustive search's nodes with one deal left. Every proof that concluded on
+#: the measured positions took at most 2 million nodes; the others give up on a level
+#: too large after 4 to 11 million, so the cap only bounds what they waste.
 EARLY_PROOF_NODES = 2_000_000
+#: With the stock empty the early proof may use up to 1 / EARLY_PROOF_SHARE of the
+#: search's budget (at least EARLY_PROOF_NODES): there the beams cannot settle a lost
+#: position, the first beam width has already failed, and proofs that concluded took
+#: up to 8 million nodes, after the widening had spent the budget they needed.
+EARLY_PROOF_SHARE = 2
 #: Each search of the ``lost_at`` bisection gets at most this fraction of the budget.
 LOST_AT_SHARE = 4
 
@@ -358,10 +370,14 @@ class _Session:
         if spent is not None:
             return Status.UNKNOWN, spent, (), None
         seconds = None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
-        late = board.deals_left <= EARLY_PROOF_DEALS_LEFT
-        found = run_search(Game.from_board(board, deal_on_empty=self.deal_on_empty),
-                           max_nodes=min(self.max_nodes - self.nodes, cap or self.max_nodes), max_seconds=seconds,
-                           proof_nodes=EARLY_PROOF_NODES if late else 0, final_proof=True)
+        nodes = min(self.max_nodes - self.nodes, cap or self.max_nodes)
+        proof = 0
+        if board.deals_left == 0:
+            proof = max(EARLY_PROOF_NODES, nodes // EARLY_PROOF_SHARE)
+        elif board.deals_left <= EARLY_PROOF_DEALS_LEFT:
+            proof = EARLY_PROOF_NODES
+        found = run_search(Game.from_board(board, deal_on_empty=self.deal_on_empty), max_nodes=nodes,
+                           max_seconds=seconds, proof_nodes=proof, final_proof=True)
         self.nodes += found.nodes
         if found.actions is not None:
             return self.check_line(prefix, found.actions, undo_limit, "search")
@@ -424,4 +440,7 @@ def _find_lost_at(session: _Session, effective: list[tuple[int, str]],
     return effective[low][0], low_line, tuple(probes)
 
 
-__all__ = ["EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES", "LOST_AT_SHARE", "Analysis", "analyze", "hint_from_line"]
+__all__ = [
+    "EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES", "EARLY_PROOF_SHARE", "LOST_AT_SHARE", "Analysis", "analyze",
+    "hint_from_line",
+]
