@@ -28,7 +28,7 @@ UNKNOWN_BECAUSE = {
 
 def game_options(func: Callable) -> Callable:
     """The deal, the log and its options, the budget and the catalog: what both commands take."""
-    for decorator in reversed([
+    decorators: list[Callable[[Callable], Callable]] = [
         click.argument("code", required=False),
         click.argument("actions", nargs=-1),
         deal_options,
@@ -43,7 +43,8 @@ def game_options(func: Callable) -> Callable:
                      help="Catalog whose verified line of the deal gives hints without a search.  "
                           "[default: spider-catalog.sqlite, if there is one]"),
         click.option("--json", "as_json", is_flag=True, help="Print the whole analysis as JSON."),
-    ]):
+    ]
+    for decorator in reversed(decorators):
         func = decorator(func)
     return func
 
