@@ -7,9 +7,11 @@ user's mistake never shows a traceback: a usage error or bad input prints one li
 ``error: ...``, and at most a hint to ``--help``, with exit status 2.
 
 ====  ==============================================================
-0     success: the log wins, the deal is verified, the batch ran
-1     a legal log that does not win; an unwinnable deal; a failed check;
-      a batch in which some deals got no result
+0     success: the log wins, the deal is verified, the batch ran, the
+      game in progress can still be won (hint, analyze)
+1     a legal log that does not win; an unwinnable deal; a game that can
+      no longer be won; a failed check; a batch in which some deals got
+      no result
 2     bad input: a wrong code, card, option, file, or a refused action
 3     unknown: the search budget ran out
 130   interrupted (Ctrl-C, SIGTERM)
