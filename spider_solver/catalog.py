@@ -38,15 +38,17 @@ it, but the second takes over the first one's pending deals and solves them twic
 from __future__ import annotations
 
 import os
+import random
+import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from spider_solver.errors import CatalogError
+from spider_solver.errors import CatalogError, InvalidOptionError, quote
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
 from spider_solver.rules import MAX_DEAL, GameCode, Rule, Variant
 from spider_solver.verify import SolveResult
@@ -278,6 +280,31 @@ def grade_values(data: Mapping[str, Any], status: Status, code: str) -> dict:
     return {"difficulty": grade, "difficulty_raw": raw, "grader_version": str(values["grader_version"])}
 
 
+#: Grades go from 1 (very easy) to 5 (very hard).
+GRADES = (1, 5)
+_GRADE_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_grades(text: str) -> tuple[int, int]:
+    """A grade (``"3"``) or a range of grades (``"1-2"``, low first, both included) as
+    ``(low, high)``; :class:`~spider_solver.errors.InvalidOptionError` if it is neither."""
+    low_grade, high_grade = GRADES
+    value = str(text).strip()
+    expected = f"expected a grade from {low_grade} to {high_grade} (e.g. 5) or a range of grades (e.g. 1-2)"
+    parts = value.split("-") if len(value) <= 40 else []
+    if not 1 <= len(parts) <= 2 or not all(_GRADE_TEXT.fullmatch(part.strip()) for part in parts):
+        raise InvalidOptionError(f"{quote(str(text))} is not a grade: {expected}")
+    numbers = [int(part) for part in parts]
+    for number in numbers:
+        if not low_grade <= number <= high_grade:
+            raise InvalidOptionError(f"{number} is not a grade: grades go from {low_grade} (very easy) to "
+                                     f"{high_grade} (very hard)")
+    low, high = numbers[0], numbers[-1]
+    if low > high:
+        raise InvalidOptionError(f"{quote(value)} is an empty range: give the lower grade first, e.g. {high}-{low}")
+    return low, high
+
+
 #: Version 1 to 2: ``reason`` is one of :class:`Reason` and agrees with ``status``
 #: (CHECK constraints). A version-1 row keeps everything; its reason becomes ``won`` for
 #: a verified row, ``exhausted`` for an unwinnable one, and for an unknown one stays
@@ -317,20 +344,25 @@ class Catalog:
     ``export``); a batch creates the catalog on first use.
     """
 
-    def __init__(self, path: str | os.PathLike, *, create: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike, *, create: bool = True, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
         shown = str(self.path)
         if self.path.is_dir():
             raise CatalogError(f"catalog {shown!r} is a directory, not a catalog file")
         if not self.path.exists():
-            if not create:
+            if not create or read_only:
                 raise CatalogError(f"no catalog at {shown!r}: run a batch first, or give --catalog")
             if not self.path.parent.is_dir():
                 raise CatalogError(
                     f"cannot create catalog {shown!r}: directory {str(self.path.parent)!r} does not exist"
                 )
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            if read_only:  # SQLite itself refuses every write on this connection
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                self.db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30.0)
+            else:
+                self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
         except sqlite3.Error as error:
             raise CatalogError(f"cannot open catalog {shown!r}: {error}") from None
         self.db.row_factory = sqlite3.Row
@@ -350,6 +382,8 @@ class Catalog:
         if application_id != APPLICATION_ID:
             if application_id != 0 or version != 0 or tables != 0:
                 raise CatalogError(f"{shown!r} is an SQLite database but not a spider-solver catalog")
+            if self.read_only:
+                raise CatalogError(f"{shown!r} is an empty file, not a spider-solver catalog")
             self._create(shown)
         elif version > SCHEMA_VERSION:
             raise CatalogError(
@@ -359,7 +393,14 @@ class Catalog:
         elif version < 1:
             raise CatalogError(f"catalog {shown!r} has an unknown schema version {version}")
         elif version < SCHEMA_VERSION:
+            if self.read_only:
+                raise CatalogError(
+                    f"catalog {shown!r} has schema version {version}, older than this spider-solver's "
+                    f"({SCHEMA_VERSION}): open it once for writing (e.g. spider-solve check) to upgrade it"
+                )
             self._migrate(shown, version)
+        if self.read_only:
+            return
         try:
             self.db.execute("PRAGMA journal_mode = WAL")
             # WAL with synchronous=NORMAL survives a killed process; a power cut may lose
@@ -551,6 +592,35 @@ class Catalog:
         where, args = self._filter(suits, rule, status, difficulty)
         return self.db.execute(f"SELECT count(*) FROM results{where}", args).fetchone()[0]
 
+    def page(self, *, suits: int | None = None, rule: str | None = None, status: str | None = None,
+             difficulty: tuple[int, int] | None = None, after: str | None = None,
+             limit: int = 100) -> tuple[list[Entry], str | None]:
+        """One page of :meth:`entries`: at most ``limit`` rows after the game code ``after``
+        (in the order of suit count, rule and deal number), and the code to pass as
+        ``after`` for the next page (None on the last page)."""
+        where, args = self._filter(suits, rule, status, difficulty)
+        if after is not None:
+            code = GameCode.parse(after)
+            where += (" AND " if where else " WHERE ") + "(suits, rule, deal) > (?, ?, ?)"
+            args += (code.suits, code.rule, code.number)
+        rows = self.db.execute(f"SELECT * FROM results{where} ORDER BY suits, rule, deal LIMIT ?",
+                               args + (limit + 1,)).fetchall()
+        entries = [Entry.from_row(row) for row in rows[:limit]]
+        return entries, (entries[-1].code if len(rows) > limit else None)
+
+    def random_verified(self, *, suits: int | None = None, rule: str | None = None,
+                        difficulty: tuple[int, int] | None = None,
+                        choose: Callable[[int], int] = random.randrange) -> Entry | None:
+        """A verified row drawn uniformly among those that match (``choose(n)`` picks the
+        index, from 0 to n - 1), or None if none does."""
+        where, args = self._filter(suits, rule, str(Status.VERIFIED), difficulty)
+        count = self.db.execute(f"SELECT count(*) FROM results{where}", args).fetchone()[0]
+        if count == 0:
+            return None
+        row = self.db.execute(f"SELECT * FROM results{where} ORDER BY suits, rule, deal LIMIT 1 OFFSET ?",
+                              args + (choose(count),)).fetchone()
+        return None if row is None else Entry.from_row(row)
+
     def to_grade(self, *, version: str, suits: int | None = None, rule: str | None = None,
                  regrade: bool = False) -> list[str]:
         """Codes of the verified rows to grade: no grade yet, or one from another grader
@@ -606,6 +676,6 @@ class Catalog:
 
 
 __all__ = [
-    "APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "GRADE_COLUMNS", "MIGRATIONS",
-    "Plan", "SCHEMA", "SCHEMA_VERSION",
+    "APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "GRADES", "GRADE_COLUMNS", "MIGRATIONS",
+    "Plan", "SCHEMA", "SCHEMA_VERSION", "parse_grades",
 ]

@@ -21,9 +21,10 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import Any, Literal, TextIO
 
 from spider_solver.catalog import Entry
+from spider_solver.rules import Deal
 
 Format = Literal["json", "jsonl", "csv"]
 FORMATS: tuple[Format, ...] = ("json", "jsonl", "csv")
@@ -57,6 +58,23 @@ def write_export(entries: Iterable[Entry], stream: TextIO, fmt: Format = "json")
     else:
         raise ValueError(f"unknown export format {fmt!r}: expected one of {', '.join(FORMATS)}")
     return count
+
+
+def deal_json(deal: Deal) -> dict[str, Any]:
+    """The JSON form of a deal's initial layout; face-down cards carry ``"face_up": false``."""
+    columns = deal.columns()
+    return {
+        "code": str(deal.code) if deal.code else None,
+        "suits": deal.variant.suits,
+        "rule": deal.variant.rule,
+        "deal": deal.code.number if deal.code else None,
+        "deck": [str(card) for card in deal.cards],
+        "columns": [
+            [{"card": str(card), "face_up": i == len(column) - 1} for i, card in enumerate(column)]
+            for column in columns
+        ],
+        "stock": [str(card) for card in deal.stock()],
+    }
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from spider_solver.errors import quote
+from spider_solver.errors import InvalidOptionError, quote
 from spider_solver.rules import MAX_DEAL
 from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, MAX_NODES_LIMIT, MAX_SECONDS_LIMIT
 
@@ -84,25 +84,16 @@ class DifficultyRange(click.ParamType):
     (low first, both included); converts to ``(low, high)``."""
 
     name = "difficulty"
-    low, high = 1, 5
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, int]:
+        from spider_solver.catalog import parse_grades
+
         if isinstance(value, tuple):
             return value
-        text = str(value).strip()
-        expected = f"expected a grade from {self.low} to {self.high} (e.g. 5) or a range of grades (e.g. 1-2)"
-        parts = text.split("-") if len(text) <= MAX_NUMBER_TEXT else []
-        if not 1 <= len(parts) <= 2 or not all(_INTEGER.fullmatch(part.strip()) for part in parts):
-            self.fail(f"{quote(str(value))} is not a grade: {expected}", param, ctx)
-        numbers = [int(part) for part in parts]
-        for number in numbers:
-            if not self.low <= number <= self.high:
-                self.fail(f"{number} is not a grade: grades go from {self.low} (very easy) to {self.high} (very hard)",
-                          param, ctx)
-        low, high = numbers[0], numbers[-1]
-        if low > high:
-            self.fail(f"{quote(text)} is an empty range: give the lower grade first, e.g. {high}-{low}", param, ctx)
-        return low, high
+        try:
+            return parse_grades(value)
+        except InvalidOptionError as error:
+            self.fail(str(error), param, ctx)
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return "G[-G]"

@@ -10,6 +10,7 @@ import click
 from spider_solver.cli import cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options
 from spider_solver.errors import quote
+from spider_solver.export import deal_json
 from spider_solver.outcomes import ExitStatus
 from spider_solver.rules import Deal
 
@@ -23,23 +24,6 @@ def load_deal(code: str | None, deck_text: str | None, deck_suits: str, deck_rul
     if code is None:
         raise click.UsageError("missing the game CODE (or --deck with an explicit deal)")
     return Deal.from_code(code)
-
-
-def deal_json(deal: Deal) -> dict[str, Any]:
-    """The JSON form of a deal's initial layout; face-down cards carry ``"face_up": false``."""
-    columns = deal.columns()
-    return {
-        "code": str(deal.code) if deal.code else None,
-        "suits": deal.variant.suits,
-        "rule": deal.variant.rule,
-        "deal": deal.code.number if deal.code else None,
-        "deck": [str(card) for card in deal.cards],
-        "columns": [
-            [{"card": str(card), "face_up": i == len(column) - 1} for i, card in enumerate(column)]
-            for column in columns
-        ],
-        "stock": [str(card) for card in deal.stock()],
-    }
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
