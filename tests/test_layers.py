@@ -18,6 +18,7 @@ LAYERS = [
     {"grading", "analysis"},
     {"catalog"},
     {"batch", "export"},
+    {"service"},
     {"cli"},
     {"__init__", "__main__"},
 ]

@@ -1,0 +1,100 @@
+"""``serve``: the deal-verification service (HTTP, JSON) on this machine."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from spider_solver.catalog import DEFAULT_CATALOG
+from spider_solver.cli import cli
+from spider_solver.cli.params import CONTEXT_SETTINGS, NODES, SECONDS, WORKERS, Integer, catalog_option
+from spider_solver.errors import quote
+from spider_solver.outcomes import ExitStatus
+from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+
+PORT = Integer(0, 65535)
+QUEUE = Integer(0, 10_000)
+#: The longest host name or CORS origin accepted.
+MAX_NAME = 253
+
+
+def _default_solvers() -> int:
+    """One core for the server, the others for searches (at least one)."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (127.0.0.1: this machine only; '::1' for IPv6).")
+@click.option("--port", type=PORT, default=8000, show_default=True, help="Port to listen on (0: any free port).")
+@catalog_option(DEFAULT_CATALOG)
+@click.option("--solvers", type=WORKERS, default=None,
+              help="Solver processes (searches run at once).  [default: the cores less one, at least 1]")
+@click.option("--queue", type=QUEUE, default=None,
+              help="Searches that may wait for a solver beyond those running; more get 503.  [default: 4 a solver]")
+@click.option("--max-nodes-cap", type=NODES, default=DEFAULT_MAX_NODES, show_default=True,
+              help="Largest node budget a request gets (and the default).")
+@click.option("--max-seconds-cap", type=SECONDS, default=DEFAULT_MAX_SECONDS, show_default=True,
+              help="Largest time budget a request gets, in seconds (and the default); 0 for none.")
+@click.option("--read-only", is_flag=True,
+              help="Serve the catalog and replays only: never search, never write the catalog.")
+@click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN",
+              help="Let web pages from ORIGIN (e.g. https://play.example.com) call the API; repeat for more.")
+@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+              default="warning", show_default=True, help="How much the server logs to stderr.")
+def serve(host: str, port: int, catalog: str, solvers: int | None, queue: int | None, max_nodes_cap: int,
+          max_seconds_cap: float | None, read_only: bool, cors_origins: tuple[str, ...], log_level: str) -> None:
+    """Run the deal-verification service: an HTTP API (JSON) that frontends call.
+
+    Endpoints under /v1: health, deals/{code}, verify, replay, analyze,
+    catalog/deals and catalog/random; the OpenAPI document is at /openapi.json and
+    interactive docs at /docs (README, "The service"). Searches run in --solvers
+    processes; the catalog answers settled deals without a search and records new
+    results. Stop it with Ctrl-C or SIGTERM: searches in flight end at once and the
+    catalog stays intact.
+
+    \b
+    Exit status: 0 stopped, 2 bad input (an option, a catalog, a port in use).
+    """
+    try:
+        from spider_solver.service.app import Settings
+        from spider_solver.service.server import listen
+        from spider_solver.service.server import serve as run_server
+    except ImportError as error:
+        raise click.ClickException(
+            f"spider-solve serve needs the service extra ({error.name} is missing): "
+            "pip install 'spider-solver[service]'"
+        ) from None
+    from spider_solver.catalog import Catalog
+    from spider_solver.verify import load_engine
+
+    if len(host) > MAX_NAME or not host.strip():
+        raise click.BadParameter(f"{quote(host)} is not a host name or address", param_hint="'--host'")
+    for origin in cors_origins:
+        if len(origin) > MAX_NAME or not origin.strip() or any(c.isspace() for c in origin):
+            raise click.BadParameter(f"{quote(origin)} is not an origin, e.g. https://play.example.com",
+                                     param_hint="'--cors-origin'")
+    # Refuse a bad catalog now, with its message, rather than in the server's start-up.
+    Catalog(catalog, create=not read_only, read_only=read_only).close()
+    solvers = solvers or _default_solvers()
+    try:
+        sock = listen(host, port)
+    except (OSError, UnicodeError, OverflowError) as error:
+        raise click.ClickException(
+            f"cannot listen on {quote(host)} port {port}: {getattr(error, 'strerror', None) or error}"
+        ) from None
+    if not read_only:  # compile the engine once here; the solver processes then load it
+        load_engine(lambda message: click.echo(message + "...", err=True))
+    bound_host, bound_port = sock.getsockname()[:2]
+    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+    what = "read-only, no searches" if read_only else f"{solvers} solver process{'es' if solvers != 1 else ''}"
+    click.echo(f"serving on http://{shown}:{bound_port} ({what}; catalog {catalog}); docs at /docs; "
+               "Ctrl-C to stop", err=True)
+    settings = Settings(catalog=catalog, read_only=read_only, solvers=solvers, queue=queue,
+                        max_nodes_cap=max_nodes_cap, max_seconds_cap=max_seconds_cap, cors_origins=cors_origins)
+    with sock:
+        run_server(settings, sock, log_level=log_level)
+    click.echo("stopped", err=True)
+    sys.exit(ExitStatus.OK)

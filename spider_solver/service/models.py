@@ -1,0 +1,257 @@
+"""The service's request and response models: the one definition of every field it
+takes and gives, from which FastAPI generates ``/openapi.json``.
+
+The catalog rows it serves (:class:`CatalogDeal`) are the export form; the test suite
+checks that this model and ``data/export.schema.json`` describe the same fields, with
+the same types and values, so the two schemas cannot drift apart.
+
+Limits (README, "The service"): a request body of at most :data:`MAX_BODY_BYTES`; at
+most :data:`MAX_ACTIONS` actions in a log (or :data:`MAX_LOG_TEXT` characters when
+the log is one string); budgets up to the server's caps; pages of at most
+:data:`MAX_PAGE` rows.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from spider_solver.rules import DEFAULT_UNDO_LIMIT, MAX_DEAL
+from spider_solver.verify import MAX_NODES_LIMIT, MAX_SECONDS_LIMIT
+
+#: The largest request body accepted; a larger one gets 413.
+MAX_BODY_BYTES = 256 * 1024
+#: The most actions in a log given as a list.
+MAX_ACTIONS = 10_000
+#: The longest log given as one string, and the longest explicit deck, in characters.
+MAX_LOG_TEXT = 100_000
+MAX_DECK_TEXT = 2_000
+#: The longest action token, game code or card a request may carry.
+MAX_TOKEN = 40
+#: The largest undo limit (as the command line's --undo-limit).
+MAX_UNDO_LIMIT = 1_000_000
+#: Page sizes of ``GET /v1/catalog/deals``.
+DEFAULT_PAGE = 100
+MAX_PAGE = 1_000
+
+Code = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN)]
+Token = Annotated[str, StringConstraints(max_length=MAX_TOKEN)]
+ActionText = Annotated[str, Field(description="An action in notation: D, F>T, F>T/N or U.", max_length=MAX_TOKEN)]
+CardText = Annotated[str, Field(description="A card: rank then suit, e.g. 10H, QS.", max_length=MAX_TOKEN)]
+StatusValue = Literal["verified", "unwinnable", "unknown"]
+ReasonValue = Literal["won", "exhausted", "nodes", "seconds", "interrupted", "widths", "levels", "proof-gave-up",
+                      "rejected"]
+SuitsValue = Literal[1, 2, 4]
+RuleValue = Literal["classic", "relaxed"]
+
+
+class Model(BaseModel):
+    """Refuses fields it does not know, so that a misspelt option is an error, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- #
+# Requests
+# --------------------------------------------------------------------------- #
+
+
+class DealRequest(Model):
+    """A deal: its game ``code``, or an explicit ``deck`` with ``suits`` and ``rule``."""
+
+    code: Code | None = Field(None, description="A game code, e.g. SP1-S4C-AAAAAAD.", examples=["SP1-S4C-AAAAAAD"])
+    deck: Annotated[str, StringConstraints(max_length=MAX_DECK_TEXT)] | None = Field(
+        None, description="An explicit deal instead of a code: the 104 cards in deck order, separated by spaces.")
+    suits: SuitsValue = Field(4, description="Suit count of an explicit deck.")
+    rule: RuleValue = Field("classic", description="Rule of an explicit deck.")
+
+    @model_validator(mode="after")
+    def _one_deal(self) -> DealRequest:
+        if (self.code is None) == (self.deck is None):
+            raise ValueError("give either a game code (\"code\") or an explicit deal (\"deck\"), not both or neither")
+        return self
+
+
+class Budget(Model):
+    """A search budget; each is capped by the server's own (``--max-nodes-cap``,
+    ``--max-seconds-cap``), and the answer says what was used."""
+
+    max_nodes: int | None = Field(None, ge=1, le=MAX_NODES_LIMIT,
+                                  description="Search nodes at most (default: the server's cap).")
+    max_seconds: float | None = Field(None, gt=0, le=MAX_SECONDS_LIMIT,
+                                      description="Seconds at most (default: the server's cap).")
+
+
+class VerifyRequest(DealRequest, Budget):
+    deal_on_empty: bool = Field(False, description="Allow dealing while a column is empty.")
+
+
+class GameRequest(DealRequest):
+    """A deal and a game log played on it."""
+
+    actions: (Annotated[list[ActionText], Field(max_length=MAX_ACTIONS)]
+              | Annotated[str, StringConstraints(max_length=MAX_LOG_TEXT)]) = Field(
+        default_factory=list,
+        description="The log: a list of actions, or one string of them separated by spaces or commas.")
+    deal_on_empty: bool = Field(False, description="Allow dealing while a column is empty.")
+    undo_limit: int | None = Field(DEFAULT_UNDO_LIMIT, ge=0, le=MAX_UNDO_LIMIT,
+                                   description="Actions that can be undone; null keeps the whole history.")
+
+
+class AnalyzeRequest(GameRequest, Budget):
+    lost_at: bool = Field(True, description="When the position is unwinnable, look for where the game was lost.")
+
+
+# --------------------------------------------------------------------------- #
+# Responses
+# --------------------------------------------------------------------------- #
+
+
+class Searches(BaseModel):
+    solvers: int = Field(description="Solver processes.")
+    running: int = Field(description="Searches in flight (waiting or running).")
+    capacity: int = Field(description="Searches in flight at most; beyond it a search request gets 503.")
+
+
+class Health(BaseModel):
+    status: Literal["ok", "stopping"]
+    version: str
+    read_only: bool
+    catalog: bool = Field(description="Whether the server has a catalog.")
+    searches: Searches
+
+
+class Card(BaseModel):
+    card: CardText
+    face_up: bool
+
+
+class DealLayout(BaseModel):
+    """A deal's initial layout, as ``spider-solve show --json`` prints it."""
+
+    code: str | None
+    suits: SuitsValue
+    rule: RuleValue
+    deal: int | None = Field(description="The deal number the code encodes; null for an explicit deck.",
+                             ge=0, le=MAX_DEAL)
+    deck: list[CardText] = Field(description="The 104 cards in deck order.")
+    columns: list[list[Card]] = Field(description="Ten columns, each from the deepest card up.")
+    stock: list[CardText] = Field(description="The stock, in the order it is dealt.")
+
+
+class CatalogSummary(BaseModel):
+    """What the catalog knows of a deal."""
+
+    status: StatusValue
+    reason: ReasonValue
+    moves: int | None = Field(description="Actions in the stored solution; null unless verified.")
+    score: int | None = Field(description="Its final score as the app counts it; null unless verified.")
+    difficulty: Literal[1, 2, 3, 4, 5] | None
+    difficulty_raw: float | None
+    grader_version: str | None
+
+
+class DealView(DealLayout):
+    catalog: CatalogSummary | None = Field(description="The catalog's result for the deal; null if it has none.")
+
+
+class CatalogDeal(BaseModel):
+    """One catalog row in export form (data/export.schema.json, ``$defs/deal``)."""
+
+    code: str
+    suits: SuitsValue
+    rule: RuleValue
+    deal: int = Field(ge=0, le=MAX_DEAL)
+    status: StatusValue
+    moves: int | None
+    score: int | None
+    solution: list[ActionText]
+    nodes: int = Field(ge=0)
+    seconds: float = Field(ge=0)
+    max_nodes: int = Field(ge=1)
+    max_seconds: float | None
+    reason: ReasonValue
+    solver_version: str
+    solved_at: str
+    difficulty: Literal[1, 2, 3, 4, 5] | None
+    difficulty_raw: float | None = Field(ge=0, le=100)
+    grader_version: str | None
+
+
+class CatalogPage(BaseModel):
+    deals: list[CatalogDeal]
+    next: str | None = Field(description="Pass as ?after= for the next page; null on the last page.")
+
+
+class VerifyResponse(BaseModel):
+    """As ``spider-solve verify --json`` prints it, and where the answer came from."""
+
+    code: str | None
+    status: StatusValue
+    reason: ReasonValue
+    solution: list[ActionText]
+    moves: int | None
+    score: int | None
+    nodes: int
+    seconds: float
+    max_nodes: int
+    max_seconds: float | None
+    source: Literal["catalog", "search"] = Field(
+        description="catalog: the catalog had settled the deal, no search ran; search: a search ran now.")
+    difficulty: Literal[1, 2, 3, 4, 5] | None = None
+    difficulty_raw: float | None = None
+    grader_version: str | None = None
+
+
+class ReplayResponse(BaseModel):
+    """As ``spider-solve replay --json`` prints it (a refused action is a 422 error instead)."""
+
+    code: str | None
+    won: bool
+    moves: int
+    score: int
+    runs_removed: int
+    stock_left: int
+
+
+class Probe(BaseModel):
+    position: int
+    status: StatusValue
+    reason: ReasonValue
+    source: str | None
+    nodes: int
+    seconds: float
+
+
+class AnalysisResponse(BaseModel):
+    """As ``spider-solve analyze --json`` prints it."""
+
+    code: str | None
+    replay: ReplayResponse
+    status: StatusValue
+    reason: ReasonValue
+    hint: ActionText | None
+    line: list[ActionText]
+    source: Literal["search", "known-line", "won"] | None
+    lost_at: int | None
+    lost_at_action: str | None
+    lost_at_line: list[ActionText]
+    effective: int
+    nodes: int
+    seconds: float
+    max_nodes: int
+    max_seconds: float | None
+    probes: list[Probe]
+
+
+class ErrorDetail(BaseModel):
+    type: str = Field(description="What went wrong, e.g. invalid-request, invalid-code, refused-action, busy.")
+    message: str = Field(description="In words, as the command line would say it.")
+    index: int | None = Field(None, description="refused-action: the 0-based index of the refused action.")
+    action: str | None = Field(None, description="refused-action: the refused action as written.")
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+

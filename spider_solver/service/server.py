@@ -1,0 +1,55 @@
+"""Running the service on uvicorn, and stopping it cleanly.
+
+SIGTERM or Ctrl-C: the server stops accepting connections, the searches in flight are
+ended at once (their requests get 503 ``stopping``), the requests that do not search
+finish, and the catalog is closed. Every catalog write is one transaction, so the file
+is intact whenever the process stops, ``kill -9`` included.
+"""
+
+from __future__ import annotations
+
+import socket
+from types import FrameType
+
+import uvicorn
+
+from spider_solver.service.app import Settings, create_app
+
+#: Seconds the requests in flight get to finish after SIGTERM (searches end at once).
+GRACEFUL_SECONDS = 5
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, which also ends the searches in flight when told to stop."""
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        searches = getattr(self.config.app.state, "searches", None)  # type: ignore[union-attr]
+        if searches is not None:
+            searches.stop()
+        super().handle_exit(sig, frame)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (port 0: a free one); OSError if it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+        sock.listen(2048)
+    except BaseException:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(settings: Settings, sock: socket.socket, *, log_level: str = "warning") -> None:
+    """Serve the application on the listening socket ``sock`` until SIGTERM or Ctrl-C."""
+    app = create_app(settings)
+    config = uvicorn.Config(app, log_level=log_level, access_log=False, timeout_graceful_shutdown=GRACEFUL_SECONDS,
+                            server_header=False)
+    Server(config).run(sockets=[sock])
+
+
+__all__ = ["GRACEFUL_SECONDS", "Server", "listen", "serve"]
