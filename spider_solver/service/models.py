@@ -164,13 +164,13 @@ class CatalogDeal(BaseModel):
     rule: RuleValue
     deal: int = Field(ge=0, le=MAX_DEAL)
     status: StatusValue
-    moves: int | None
-    score: int | None
+    moves: int | None = Field(ge=1)
+    score: int | None = Field(ge=0)
     solution: list[ActionText]
     nodes: int = Field(ge=0)
     seconds: float = Field(ge=0)
     max_nodes: int = Field(ge=1)
-    max_seconds: float | None
+    max_seconds: float | None = Field(gt=0)
     reason: ReasonValue
     solver_version: str
     solved_at: str

@@ -109,6 +109,8 @@ class Searches:
         self._pool: Pool = local_pool(solvers, warm=warm_solver)
         self._in_flight: dict[Hashable, asyncio.Future] = {}
         self.stopping = False
+        #: Searches started since the server started (shared ones count once).
+        self.started = 0
 
     def start(self) -> None:
         """Start the processes now (each loads the engine), not at the first request."""
@@ -140,6 +142,7 @@ class Searches:
             except (RuntimeError, BrokenExecutor):  # shut down since the check above
                 raise Stopping from None
             self._in_flight[key] = future
+            self.started += 1
             future.add_done_callback(lambda _: self._in_flight.pop(key, None))
         pool = self._pool
         try:

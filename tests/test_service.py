@@ -1,0 +1,520 @@
+"""The HTTP service through FastAPI's test client: every endpoint, its errors, its limits.
+
+One application with one solver process serves the module (the process loads the
+compiled engine once); a second, read-only one shares its catalog file. Searches are
+of 1-suit deals, a few hundredths of a second each.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from spider_solver import solve  # noqa: E402
+from spider_solver.catalog import Catalog  # noqa: E402
+from spider_solver.export import deal_json  # noqa: E402
+from spider_solver.outcomes import Reason, Status  # noqa: E402
+from spider_solver.rules import Deal, replay  # noqa: E402
+from spider_solver.service import models  # noqa: E402
+from spider_solver.service.app import Settings, create_app  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "data" / "export.schema.json").read_text("utf-8"))
+
+#: Verified in the catalog before the server starts.
+STORED = ["SP1-S1C-AAAAAAA", "SP1-S1C-AAAAAAB", "SP1-S1C-AAAAAAC"]
+#: Not in the catalog: the service must search them.
+NEW = "SP1-S1C-AAAAAAE"
+#: An unknown row at a small budget, and a (made-up, for the reading tests) unwinnable row.
+UNKNOWN = "SP1-S4C-AAAAAAB"
+UNWINNABLE = "SP1-S2C-AAAAAAA"
+
+
+@pytest.fixture(scope="module")
+def catalog_path(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("service") / "catalog.sqlite"
+    with Catalog(path) as db:
+        for code in STORED:
+            db.record(solve(code))
+        db.set_grade(STORED[0], {"difficulty": 1, "difficulty_raw": 10.0, "grader_version": "test"})
+        db.set_grade(STORED[1], {"difficulty": 5, "difficulty_raw": 60.0, "grader_version": "test"})
+        db.record(solve(UNKNOWN, max_nodes=1_000))
+        db.record({"code": UNWINNABLE, "status": "unwinnable", "nodes": 10, "seconds": 0.1, "max_nodes": 1_000,
+                   "max_seconds": None})
+    return path
+
+
+@pytest.fixture(scope="module")
+def client(catalog_path):
+    app = create_app(Settings(catalog=str(catalog_path), solvers=1, max_nodes_cap=2_000_000, max_seconds_cap=20.0))
+    with TestClient(app, raise_server_exceptions=True) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module")
+def read_only(catalog_path):
+    app = create_app(Settings(catalog=str(catalog_path), read_only=True))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def error_of(response, status: int, kind: str) -> str:
+    """The error's message, after checking its status, type and shape."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"} and body["error"]["type"] == kind, body
+    assert body["error"]["message"] and "Traceback" not in response.text
+    return body["error"]["message"]
+
+
+# --------------------------------------------------------------------------- #
+# health, docs
+# --------------------------------------------------------------------------- #
+
+
+def test_health(client, read_only):
+    body = client.get("/v1/health").json()
+    assert body["status"] == "ok" and body["read_only"] is False and body["catalog"] is True
+    assert body["searches"]["solvers"] == 1 and body["searches"]["capacity"] == 5
+    assert read_only.get("/v1/health").json()["read_only"] is True
+
+
+def test_openapi_document_and_docs(client):
+    document = client.get("/openapi.json").json()
+    assert set(document["paths"]) == {
+        "/v1/health", "/v1/deals/{code}", "/v1/verify", "/v1/replay", "/v1/analyze", "/v1/catalog/deals",
+        "/v1/catalog/random",
+    }
+    assert "ErrorResponse" in document["components"]["schemas"]
+    assert client.get("/docs").status_code == 200
+
+
+# --------------------------------------------------------------------------- #
+# GET /v1/deals/{code}
+# --------------------------------------------------------------------------- #
+
+
+def test_deal_layout_is_show_json_with_the_catalog_entry(client):
+    body = client.get(f"/v1/deals/{STORED[0]}").json()
+    catalog = body.pop("catalog")
+    assert body == deal_json(Deal.from_code(STORED[0]))
+    assert catalog["status"] == "verified" and catalog["difficulty"] == 1 and catalog["moves"] > 0
+    assert catalog["score"] == 500 + 800 - catalog["moves"]
+
+
+def test_deal_not_in_the_catalog_has_no_entry(client):
+    body = client.get("/v1/deals/SP1-S4C-AAAAAHQ").json()
+    assert body["catalog"] is None and body["code"] == "SP1-S4C-AAAAAHQ" and len(body["deck"]) == 104
+
+
+@pytest.mark.parametrize("code", ["XYZ", "SP1-S3C-AAAAAAA", "SP1-S4C-AAAAAA1", "SP1-S4C-AAAAAAAAAAAAAAAAAA"])
+def test_bad_code_is_422(client, code):
+    message = error_of(client.get(f"/v1/deals/{code}"), 422, "invalid-code")
+    assert code[:10] in message
+
+
+def test_overlong_code_is_refused_unread(client):
+    error_of(client.get("/v1/deals/" + "A" * 5000), 422, "invalid-request")
+
+
+# --------------------------------------------------------------------------- #
+# POST /v1/verify
+# --------------------------------------------------------------------------- #
+
+
+def test_verify_answers_a_settled_deal_from_the_catalog(client, catalog_path):
+    with Catalog(catalog_path) as db:
+        stored = db.get(STORED[1])
+    body = client.post("/v1/verify", json={"code": STORED[1]}).json()
+    assert body["source"] == "catalog"
+    assert body["solution"] == list(stored.solution) and body["nodes"] == stored.nodes
+    assert body["difficulty"] == 5
+    assert client.post("/v1/verify", json={"code": UNWINNABLE}).json()["status"] == "unwinnable"
+
+
+def test_verify_searches_a_new_deal_and_records_it(client, catalog_path):
+    body = client.post("/v1/verify", json={"code": NEW}).json()
+    assert body["source"] == "search" and body["status"] == "verified" and body["reason"] == "won"
+    assert replay(Deal.from_code(NEW), body["solution"]).won
+    assert body["max_nodes"] == 2_000_000 and body["max_seconds"] == 20.0  # the server's caps
+    with Catalog(catalog_path) as db:
+        assert db.get(NEW).solution == tuple(body["solution"])
+    assert client.post("/v1/verify", json={"code": NEW}).json()["source"] == "catalog"
+
+
+def test_verify_fields_are_those_of_verify_json(client):
+    body = client.post("/v1/verify", json={"code": STORED[2]}).json()
+    assert {"code", "status", "solution", "moves", "score", "nodes", "seconds"} <= set(body)
+
+
+def test_verify_explicit_deck_is_searched_not_recorded(client):
+    deck = Deal.from_code("SP1-S1C-AAAAAAF").text()
+    body = client.post("/v1/verify", json={"deck": deck, "suits": 1}).json()
+    assert body["code"] is None and body["status"] == "verified" and body["source"] == "search"
+
+
+def test_budget_is_capped_and_an_exhausted_budget_is_unknown(client):
+    body = client.post("/v1/verify", json={"code": "SP1-S4C-AAAAAAG", "max_nodes": 10**12, "max_seconds": 10**6})
+    assert body.json()["max_nodes"] == 2_000_000 and body.json()["max_seconds"] == 20.0
+    tiny = client.post("/v1/verify", json={"code": "SP1-S4C-AAAAAAH", "max_nodes": 500}).json()
+    assert tiny["status"] == "unknown" and tiny["reason"] == "nodes" and tiny["solution"] == []
+    assert tiny["moves"] is None and tiny["source"] == "search"
+
+
+def test_an_unknown_row_at_a_smaller_budget_is_searched_again(client):
+    again = client.post("/v1/verify", json={"code": UNKNOWN, "max_nodes": 500}).json()
+    assert again["source"] == "catalog" and again["status"] == "unknown"  # settled at 1,000 nodes
+    assert client.post("/v1/verify", json={"code": UNKNOWN, "max_nodes": 2_000}).json()["source"] == "search"
+
+
+@pytest.mark.parametrize("body", [
+    {},
+    {"code": STORED[0], "deck": "AS"},
+    {"code": STORED[0], "colour": "red"},
+    {"code": STORED[0], "max_nodes": 0},
+    {"code": STORED[0], "max_nodes": "many"},
+    {"code": STORED[0], "max_seconds": -1},
+    {"code": STORED[0], "max_seconds": 1e300},
+    {"code": 7},
+    {"deck": "AS 2S", "suits": 3},
+])
+def test_verify_bad_request_is_422(client, body):
+    error_of(client.post("/v1/verify", json=body), 422, "invalid-request")
+
+
+def test_verify_bad_deck_names_the_problem(client):
+    message = error_of(client.post("/v1/verify", json={"deck": "AS 2S", "suits": 1}), 422, "invalid-deal")
+    assert "2 cards" in message
+
+
+def test_malformed_json_is_422(client):
+    error_of(client.post("/v1/verify", content=b"{", headers={"Content-Type": "application/json"}), 422,
+             "invalid-request")
+
+
+def test_identical_concurrent_verifies_share_one_search(client):
+    searches = client.app.state.searches
+    before = searches.started
+    answers = []
+
+    def ask():
+        answers.append(client.post("/v1/verify", json={"code": "SP1-S4C-AAAAAAJ", "max_nodes": 1_500_000}).json())
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 4 and len({json.dumps(a, sort_keys=True) for a in answers}) <= 2  # search, catalog
+    assert all(a["solution"] == answers[0]["solution"] for a in answers)
+    assert searches.started - before == 1
+
+
+# --------------------------------------------------------------------------- #
+# POST /v1/replay
+# --------------------------------------------------------------------------- #
+
+
+def test_replay_scores_a_log(client):
+    deal = Deal.from_code(STORED[0])
+    line = solve(deal).solution
+    for actions in (list(line), " ".join(line), ", ".join(line[:10])):
+        body = client.post("/v1/replay", json={"code": STORED[0], "actions": actions}).json()
+        expected = replay(deal, actions)
+        assert body == {"code": STORED[0], "won": expected.won, "moves": expected.moves, "score": expected.score,
+                        "runs_removed": expected.runs_removed, "stock_left": expected.stock_left}
+
+
+def test_replay_refused_action_names_its_index_and_the_rule(client):
+    response = client.post("/v1/replay", json={"code": STORED[0], "actions": ["D", "D", "7>7"]})
+    message = error_of(response, 422, "refused-action")
+    error = response.json()["error"]
+    assert error["index"] == 2 and error["action"] == "7>7" and "action 3" in message
+
+
+def test_replay_undo_limit(client):
+    log = ["D", "U"]
+    assert client.post("/v1/replay", json={"code": STORED[0], "actions": log, "undo_limit": None}).status_code == 200
+    error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": log, "undo_limit": 0}), 422,
+             "refused-action")
+    error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": log, "undo_limit": -1}), 422,
+             "invalid-request")
+
+
+def test_replay_log_limits(client):
+    error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": ["U"] * (models.MAX_ACTIONS + 1)}), 422,
+             "invalid-request")
+    message = error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": "U " * (models.MAX_ACTIONS + 1)}),
+                       422, "invalid-input")
+    assert "limit" in message
+    error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": ["x" * 100]}), 422, "invalid-request")
+
+
+# --------------------------------------------------------------------------- #
+# POST /v1/analyze
+# --------------------------------------------------------------------------- #
+
+
+def test_analyze_on_the_stored_line_needs_no_search(client, catalog_path):
+    with Catalog(catalog_path) as db:
+        line = db.get(STORED[2]).solution
+    before = client.app.state.searches.started
+    body = client.post("/v1/analyze", json={"code": STORED[2], "actions": list(line[:30])}).json()
+    assert body["status"] == "verified" and body["source"] == "known-line" and body["hint"] == line[30]
+    assert body["replay"]["moves"] == 30 and body["replay"]["code"] == STORED[2]
+    assert client.app.state.searches.started == before
+
+
+def test_analyze_off_the_line_searches_and_the_line_wins(client):
+    log = ["D", "D"]
+    body = client.post("/v1/analyze", json={"code": STORED[0], "actions": log}).json()
+    assert body["status"] == "verified" and body["source"] == "search"
+    assert replay(Deal.from_code(STORED[0]), log + body["line"]).won and body["hint"] == body["line"][0]
+
+
+def test_analyze_won_log(client, catalog_path):
+    with Catalog(catalog_path) as db:
+        line = list(db.get(STORED[0]).solution)
+    body = client.post("/v1/analyze", json={"code": STORED[0], "actions": line}).json()
+    assert body["status"] == "verified" and body["source"] == "won" and body["hint"] is None
+
+
+def test_analyze_refused_action(client):
+    error_of(client.post("/v1/analyze", json={"code": STORED[0], "actions": "D X"}), 422, "refused-action")
+
+
+# --------------------------------------------------------------------------- #
+# GET /v1/catalog/deals and /v1/catalog/random
+# --------------------------------------------------------------------------- #
+
+
+def test_catalog_pages_walk_the_whole_catalog_in_order(client, catalog_path):
+    with Catalog(catalog_path) as db:
+        expected = [entry.to_dict() for entry in db.entries()]
+    seen, after = [], None
+    while True:
+        page = client.get("/v1/catalog/deals", params={"limit": 2} | ({"after": after} if after else {})).json()
+        seen += page["deals"]
+        after = page["next"]
+        if after is None:
+            break
+    assert seen == expected and len(seen) >= 5
+
+
+def test_catalog_filters(client):
+    def codes(**params):
+        return [d["code"] for d in client.get("/v1/catalog/deals", params=params).json()["deals"]]
+
+    assert codes(status="unwinnable") == [UNWINNABLE]
+    assert set(codes(suits=1)) >= set(STORED) and all(c.startswith("SP1-S1C") for c in codes(suits=1))
+    assert codes(difficulty="5") == [STORED[1]]
+    assert codes(difficulty="1-5") == [STORED[0], STORED[1]]
+    assert codes(suits=1, rule="relaxed") == codes(suits=1)  # one suit is always classic
+    assert codes(suits=2, rule="relaxed") == []
+
+
+@pytest.mark.parametrize("params, kind", [
+    ({"limit": 0}, "invalid-request"),
+    ({"limit": models.MAX_PAGE + 1}, "invalid-request"),
+    ({"difficulty": "6"}, "invalid-request"),
+    ({"difficulty": "3-1"}, "invalid-option"),
+    ({"suits": 3}, "invalid-request"),
+    ({"status": "won"}, "invalid-request"),
+    ({"after": "SP1-NOPE"}, "invalid-code"),
+])
+def test_catalog_bad_query_is_422(client, params, kind):
+    error_of(client.get("/v1/catalog/deals", params=params), 422, kind)
+
+
+def test_random_is_a_matching_verified_deal_and_reaches_every_one(client):
+    seen = {client.get("/v1/catalog/random", params={"suits": 1}).json()["code"] for _ in range(120)}
+    with Catalog(client.app.state.catalog.path) as db:
+        verified = {e.code for e in db.entries(suits=1, status="verified")}
+    assert seen == verified
+    assert client.get("/v1/catalog/random", params={"difficulty": "5"}).json()["code"] == STORED[1]
+
+
+def test_random_without_a_match_is_404(client):
+    assert "no verified deal" in error_of(client.get("/v1/catalog/random", params={"suits": 2}), 404, "not-found")
+
+
+# --------------------------------------------------------------------------- #
+# Read-only, limits, CORS, unknown endpoints
+# --------------------------------------------------------------------------- #
+
+
+def test_read_only_answers_from_the_catalog_and_never_searches_or_writes(read_only, catalog_path):
+    before = catalog_path.read_bytes()
+    assert read_only.post("/v1/verify", json={"code": STORED[0]}).json()["source"] == "catalog"
+    error_of(read_only.post("/v1/verify", json={"code": "SP1-S1C-AAAAAHA"}), 403, "read-only")
+    error_of(read_only.post("/v1/analyze", json={"code": STORED[0], "actions": "D D"}), 403, "read-only")
+    assert read_only.post("/v1/replay", json={"code": STORED[0], "actions": "D"}).status_code == 200
+    assert read_only.get(f"/v1/deals/{STORED[0]}").json()["catalog"]["status"] == "verified"
+    assert catalog_path.read_bytes() == before
+
+
+def test_body_over_the_limit_is_413(client):
+    big = json.dumps({"code": STORED[0], "actions": "D " * models.MAX_BODY_BYTES})
+    error_of(client.post("/v1/replay", content=big, headers={"Content-Type": "application/json"}), 413, "too-large")
+
+    def chunks():  # no Content-Length: counted as it arrives
+        for _ in range(models.MAX_BODY_BYTES // 1000 + 2):
+            yield b" " * 1000
+
+    error_of(client.post("/v1/replay", content=chunks(), headers={"Content-Type": "application/json"}), 413,
+             "too-large")
+
+
+def test_unknown_endpoint_and_method(client):
+    error_of(client.get("/v2/health"), 404, "not-found")
+    error_of(client.get("/v1/verify"), 405, "method-not-allowed")
+
+
+def test_cors_only_for_the_given_origins(catalog_path):
+    app = create_app(Settings(catalog=str(catalog_path), read_only=True,
+                              cors_origins=("https://play.example.com",)))
+    with TestClient(app) as test_client:
+        allowed = test_client.get("/v1/health", headers={"Origin": "https://play.example.com"})
+        other = test_client.get("/v1/health", headers={"Origin": "https://evil.example.com"})
+    assert allowed.headers["access-control-allow-origin"] == "https://play.example.com"
+    assert "access-control-allow-origin" not in other.headers
+
+
+def test_no_cors_by_default(read_only):
+    response = read_only.get("/v1/health", headers={"Origin": "https://play.example.com"})
+    assert "access-control-allow-origin" not in response.headers
+
+
+# --------------------------------------------------------------------------- #
+# The models and the export schema agree
+# --------------------------------------------------------------------------- #
+
+
+def _types(prop: dict) -> set:
+    """The JSON types and enum values a JSON Schema property admits, normalised
+    (``{"enum": [1, null]}`` and ``{"anyOf": [{"enum": [1]}, {"type": "null"}]}`` agree)."""
+    if "anyOf" in prop:
+        return set().union(*(_types(p) for p in prop["anyOf"]))
+    values = prop.get("enum", [prop["const"]] if "const" in prop else None)
+    if values is not None:
+        return {"null" if v is None else ("enum", json.dumps(v)) for v in values}
+    kinds = prop.get("type", [])
+    return {kinds} if isinstance(kinds, str) else set(kinds)
+
+
+def _bounds(prop: dict) -> dict:
+    found = {k: prop[k] for k in ("minimum", "maximum", "exclusiveMinimum") if k in prop}
+    for branch in prop.get("anyOf", ()):
+        found |= _bounds(branch)
+    return found
+
+
+def test_catalog_deal_model_is_the_export_schema():
+    export = SCHEMA["$defs"]["deal"]["properties"]
+    model = models.CatalogDeal.model_json_schema()
+    assert list(model["properties"]) == list(export)
+    assert set(model["required"]) >= set(SCHEMA["$defs"]["deal"]["required"])
+    for name, prop in export.items():
+        mine = model["properties"][name]
+        if name == "solution":
+            assert mine["type"] == "array" == prop["type"]
+            continue
+        assert _types(mine) == _types(prop), name
+        assert _bounds(mine) == _bounds(prop), name
+
+
+def test_model_enums_are_the_outcomes():
+    assert list(get_args(models.StatusValue)) == [str(s) for s in Status]
+    assert list(get_args(models.ReasonValue)) == [str(r) for r in Reason]
+
+
+def stuck_log(code: str, seed: int = 1) -> list[str]:
+    """Random legal play, never back to a position seen, until no action is left: on 4
+    suits a game lost with deals still in the stock, where an analysis with lost_at
+    searches for many seconds (benchmarks/RESULTS.md, "Games in progress")."""
+    import random
+
+    from spider_solver.rules import Board
+
+    rng = random.Random(seed)
+    board = Board(Deal.from_code(code), undo_limit=None)
+    seen, log = {board.position()}, []
+    while len(log) < 1000 and not board.is_won():
+        actions = board.legal_moves()
+        rng.shuffle(actions)
+        for action in actions:
+            text = board.notation(action)
+            board.push(action)
+            if board.position() not in seen:
+                seen.add(board.position())
+                log.append(text)
+                break
+            board.pop()
+        else:
+            break
+    return log
+
+
+#: A long search: where a random 4-suit game was lost.
+LONG_SEARCH = {"code": "SP1-S4C-AAAAAAA", "actions": stuck_log("SP1-S4C-AAAAAAA"), "max_nodes": 10**9,
+               "max_seconds": 120}
+
+
+def test_shared_search_ends_with_stopping_on_stop():
+    """stop() (SIGTERM) ends a search in flight: its request gets 503 stopping, at once."""
+    app = create_app(Settings(catalog=None, solvers=1, max_nodes_cap=10**9, max_seconds_cap=120.0))
+    with TestClient(app) as test_client:
+        answers = []
+        thread = threading.Thread(target=lambda: answers.append(test_client.post("/v1/analyze", json=LONG_SEARCH)))
+        thread.start()
+        deadline = time.monotonic() + 30
+        while app.state.searches.running == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)
+        started = time.monotonic()
+        app.state.searches.stop()
+        thread.join(30)
+        assert time.monotonic() - started < 10
+    error_of(answers[0], 503, "stopping")
+
+
+def test_full_queue_is_503_with_retry_after_and_catalog_requests_go_on():
+    app = create_app(Settings(catalog=None, solvers=1, queue=0, max_nodes_cap=10**9, max_seconds_cap=120.0))
+    with TestClient(app) as test_client:
+        answers = []
+        thread = threading.Thread(target=lambda: answers.append(test_client.post("/v1/analyze", json=LONG_SEARCH)))
+        thread.start()
+        deadline = time.monotonic() + 30
+        while app.state.searches.running == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        busy = test_client.post("/v1/verify", json={"code": "SP1-S1C-AAAAAAB"})
+        error_of(busy, 503, "busy")
+        assert 1 <= int(busy.headers["retry-after"]) <= 60
+        # The same search again is not refused: it shares the one in flight.
+        started_before = app.state.searches.started
+        twin = threading.Thread(target=lambda: answers.append(test_client.post("/v1/analyze", json=LONG_SEARCH)))
+        twin.start()
+        time.sleep(0.5)
+        assert app.state.searches.running == 1 and app.state.searches.started == started_before
+        assert twin.is_alive()
+        # Requests that do not search are answered while the search runs.
+        started = time.monotonic()
+        assert test_client.post("/v1/replay", json={"code": "SP1-S1C-AAAAAAB", "actions": "D"}).status_code == 200
+        assert test_client.get("/v1/deals/SP1-S1C-AAAAAAB").status_code == 200
+        assert time.monotonic() - started < 2 and thread.is_alive()
+        app.state.searches.stop()
+        thread.join(30)
+        twin.join(30)
+    assert len(answers) == 2
+    for answer in answers:
+        error_of(answer, 503, "stopping")
