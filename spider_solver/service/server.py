@@ -8,7 +8,11 @@ is intact whenever the process stops, ``kill -9`` included.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import socket
+import threading
+from collections.abc import Iterator
 from types import FrameType
 
 import uvicorn
@@ -20,7 +24,20 @@ GRACEFUL_SECONDS = 5
 
 
 class Server(uvicorn.Server):
-    """uvicorn's server, which also ends the searches in flight when told to stop."""
+    """uvicorn's server, which also ends the searches in flight when told to stop, and
+    returns (exit status 0) after a clean stop instead of raising the signal again."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
+            yield
+            return
+        original = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in original.items():
+                signal.signal(sig, handler)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         searches = getattr(self.config.app.state, "searches", None)  # type: ignore[union-attr]

@@ -1,0 +1,180 @@
+"""``spider-solve serve``: the real process on a free port of 127.0.0.1, HTTP to it, SIGTERM.
+
+Also its refusals of bad options, which come before it listens (in-process).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("fastapi")
+
+from spider_solver.cli import cli  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+ROOT = str(Path(__file__).resolve().parents[1])
+#: Seconds a started server gets to say where it listens, and a stopped one to exit.
+START_TIMEOUT = 120
+STOP_TIMEOUT = 15
+
+
+class Served:
+    """A ``spider-solve serve`` process and its base URL."""
+
+    def __init__(self, *args: str, cwd) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "spider_solver", "serve", "--port", "0", *args],
+            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=cwd,
+            env={**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")},
+        )
+        self.lines: list[str] = []
+        deadline = time.monotonic() + START_TIMEOUT
+        self.url = None
+        while time.monotonic() < deadline:
+            line = self.process.stderr.readline()
+            if not line:
+                break
+            self.lines.append(line)
+            if line.startswith("serving on "):
+                self.url = line.split()[2]
+                break
+        assert self.url is not None, "".join(self.lines)
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        for line in self.process.stderr:
+            self.lines.append(line)
+
+    def call(self, method: str, path: str, body: dict | None = None, timeout: float = 60) -> tuple[int, dict]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(STOP_TIMEOUT)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def test_serve_answers_over_http_and_stops_on_sigterm(tmp_path):
+    catalog = tmp_path / "catalog.sqlite"
+    served = Served("--catalog", str(catalog), "--solvers", "1", cwd=tmp_path)
+    try:
+        assert served.url.startswith("http://127.0.0.1:")
+        status, health = served.call("GET", "/v1/health")
+        assert status == 200 and health["status"] == "ok" and health["searches"]["solvers"] == 1
+        status, body = served.call("POST", "/v1/verify", {"code": "SP1-S1C-AAAAAAB"})
+        assert status == 200 and body["status"] == "verified" and body["source"] == "search"
+        status, body = served.call("POST", "/v1/replay", {"code": "SP1-S1C-AAAAAAB", "actions": body["solution"]})
+        assert status == 200 and body["won"] is True
+        status, body = served.call("GET", "/v1/deals/SP1-S1C-AAAAAAB")
+        assert status == 200 and body["catalog"]["status"] == "verified"
+        status, body = served.call("POST", "/v1/replay", {"code": "SP1-S1C-AAAAAAB", "actions": "D D D D D D"})
+        assert status == 422 and body["error"]["type"] == "refused-action"
+        assert served.stop() == 0
+    finally:
+        served.kill()
+    assert "stopped" in "".join(served.lines) and "Traceback" not in "".join(served.lines)
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT status FROM results WHERE code = 'SP1-S1C-AAAAAAB'").fetchone()[0] == "verified"
+
+
+@pytest.mark.slow
+def test_sigterm_ends_a_search_in_flight_and_keeps_the_catalog(tmp_path):
+    from tests.test_service import LONG_SEARCH
+
+    catalog = tmp_path / "catalog.sqlite"
+    served = Served("--catalog", str(catalog), "--solvers", "1", "--max-nodes-cap", str(10**9),
+                    "--max-seconds-cap", "120", cwd=tmp_path)
+    answers: list = []
+    try:
+        served.call("POST", "/v1/verify", {"code": "SP1-S1C-AAAAAAB"})
+
+        def ask() -> None:
+            try:
+                answers.append(served.call("POST", "/v1/analyze", LONG_SEARCH, timeout=60))
+            except (OSError, urllib.error.URLError) as error:  # the connection closed: also an end
+                answers.append(error)
+
+        thread = threading.Thread(target=ask)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while served.call("GET", "/v1/health")[1]["searches"]["running"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)
+        started = time.monotonic()
+        assert served.stop() == 0
+        assert time.monotonic() - started < 10
+        thread.join(30)
+    finally:
+        served.kill()
+    assert len(answers) == 1
+    if isinstance(answers[0], tuple):
+        status, body = answers[0]
+        assert status == 503 and body["error"]["type"] == "stopping"
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT count(*) FROM results").fetchone()[0] == 1
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--port", "70000"], "70000"),
+    (["--port", "-1"], "-1"),
+    (["--solvers", "0"], "0"),
+    (["--max-nodes-cap", "nan"], "nan"),
+    (["--max-seconds-cap", "inf"], "inf"),
+    (["--host", ""], "host"),
+    (["--cors-origin", "a b"], "origin"),
+    (["--host", "no.such.host.invalid"], "cannot listen"),
+    (["--read-only", "--catalog", "missing.sqlite"], "no catalog"),
+    (["--catalog", "."], "directory"),
+])
+def test_bad_options_are_one_error_line(tmp_path, args, words):
+    runner = CliRunner()
+    with runner.isolated_filesystem(temp_dir=tmp_path):
+        result = runner.invoke(cli, ["serve", *args])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("error: ") and words in lines[0] and len(lines) <= 2
+
+
+def test_port_in_use_is_refused(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        runner = CliRunner()
+        with runner.isolated_filesystem(temp_dir=tmp_path):
+            result = runner.invoke(cli, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert "cannot listen" in result.stderr and "in use" in result.stderr
+
+
+def test_default_is_this_machine_only():
+    option = next(p for p in cli.commands["serve"].params if p.name == "host")
+    assert option.default == "127.0.0.1"
