@@ -362,7 +362,8 @@ class Board:
         if isinstance(action, Undo):
             self.pop()
             return action
-        self._history.append(self.position())
+        if self._history.maxlen != 0:  # with undo off there is nothing to keep
+            self._history.append(self.position())
         if isinstance(action, DealRow):
             for c, column in enumerate(self.columns):
                 column.append(self.stock[self.dealt * self.variant.columns + c])
@@ -378,6 +379,14 @@ class Board:
         self.score = max(0, self.score - 1) + RUN_BONUS * removed_now
         self.moves += 1
         return action
+
+    def play(self, action: Action) -> str:
+        """Play an action, as :meth:`push`; return its canonical notation, as :meth:`notation`
+        gives it before the move (one check instead of two, for replays)."""
+        onto_card = isinstance(action, Move) and 1 <= action.dst <= len(self.columns) and bool(
+            self.columns[action.dst - 1])
+        played = self.push(action)
+        return f"{played.src}>{played.dst}" if isinstance(played, Move) and onto_card else str(played)
 
     def push_notation(self, text: str) -> Action:
         return self.push(self.parse_action(text))

@@ -89,29 +89,31 @@ def parse_action(text: str, *, columns: int = 10) -> Action:
         return DealRow()
     if token == "U":
         return Undo()
-    shown = quote(text)
     match = _MOVE.fullmatch(token)
     if not match:
-        raise InvalidActionError(f"invalid action {shown}: expected D, U, F>T or F>T/N (for example 3>7 or 2>5/3)")
+        raise InvalidActionError(
+            f"invalid action {quote(text)}: expected D, U, F>T or F>T/N (for example 3>7 or 2>5/3)"
+        )
     (src, src_shown), (dst, dst_shown) = _number(match[1]), _number(match[2])
     for which, column, column_shown in (("source", src, src_shown), ("target", dst, dst_shown)):
         if column is None or not 1 <= column <= columns:
             raise InvalidActionError(
-                f"invalid action {shown}: {which} column {column_shown} does not exist (columns are 1 to {columns})"
+                f"invalid action {quote(text)}: {which} column {column_shown} does not exist "
+                f"(columns are 1 to {columns})"
             )
     count = None
     if match[3] is not None:
         count, count_shown = _number(match[3])
         if count is None:
             raise InvalidActionError(
-                f"invalid action {shown}: a group of {count_shown} cards is out of range (a game has at most "
+                f"invalid action {quote(text)}: a group of {count_shown} cards is out of range (a game has at most "
                 f"{MAX_CARDS} cards)"
             )
         if count < 1:
-            raise InvalidActionError(f"invalid action {shown}: a group holds at least 1 card")
+            raise InvalidActionError(f"invalid action {quote(text)}: a group holds at least 1 card")
     assert src is not None and dst is not None  # out-of-range columns were refused above
     if src == dst:
-        raise InvalidActionError(f"invalid action {shown}: source and target are the same column")
+        raise InvalidActionError(f"invalid action {quote(text)}: source and target are the same column")
     return Move(src, dst, count)
 
 

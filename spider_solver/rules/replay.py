@@ -65,9 +65,7 @@ def replay(
         try:
             if board.is_won():
                 raise SpiderError(f"the game is already won; {quote(token)} comes after the last run left")
-            action = board.parse_action(token)
-            text = board.notation(action)
-            board.push(action)
+            text = board.play(board.parse_action(token))
         except SpiderError as exc:
             error = ReplayError(index, token, str(exc))
             break

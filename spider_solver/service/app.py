@@ -10,6 +10,7 @@ run in a thread; searches run in the solver processes (:mod:`.searches`).
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -21,7 +22,7 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -162,9 +163,10 @@ def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
 
 
 @lru_cache(maxsize=4096)
-def layout_of(code: str) -> dict[str, Any]:
-    """The initial layout of a deal by code (deals never change: cached)."""
-    return deal_json(Deal.from_code(code))
+def layout_of(code: str) -> tuple[str, bytes]:
+    """A deal's canonical code and its initial layout as JSON (deals never change: cached)."""
+    layout = deal_json(Deal.from_code(code))
+    return layout["code"], json.dumps(layout, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def deal_of(request: DealRequest) -> tuple[Deal, DealSpec]:
@@ -269,10 +271,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def get_deal(request: Request, code: Annotated[str, Path(max_length=MAX_TOKEN)]) -> Any:
         """A deal's initial layout and deck (as ``spider-solve show --json``) and, if the
         catalog has the deal, its status, difficulty, solution length and score."""
-        layout = layout_of(code.strip().upper())
+        canonical, layout = layout_of(code.strip().upper())
         db = request.app.state.catalog
-        entry = None if db is None else db.get(layout["code"])
-        return JSONResponse(layout | {"catalog": None if entry is None else summary(entry)})
+        entry = None if db is None else db.get(canonical)
+        known = b"null" if entry is None else json.dumps(summary(entry), separators=(",", ":")).encode()
+        return Response(layout[:-1] + b',"catalog":' + known + b"}", media_type="application/json")
 
     @app.post("/v1/verify", response_model=VerifyResponse, responses=responses(403, 422, 503), tags=["deals"])
     async def verify(request: Request, body: VerifyRequest) -> Any:

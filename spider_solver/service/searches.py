@@ -29,7 +29,7 @@ from typing import Any
 from spider_solver.batch.pools import Pool, local_pool
 
 #: How much lower the solver processes' priority is than the server's.
-NICE = 5
+NICE = 10
 
 
 class Busy(Exception):

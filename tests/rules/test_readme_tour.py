@@ -36,4 +36,4 @@ def test_readme_opens_with_the_two_commands():
     assert text.index("```sh") < text.index("\n## ")
     block = text.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
     assert block[0].startswith("pip install -e . && spider-solve --suits 4 --count 1000")
-    assert block[1].startswith("pip install -e '.[test,cluster]' && python -m pytest -q")
+    assert block[1].startswith("pip install -e '.[test,cluster,service]' && python -m pytest -q")
