@@ -470,6 +470,13 @@ LONG_SEARCH = {"code": "SP1-S4C-AAAAAAA", "actions": stuck_log("SP1-S4C-AAAAAAA"
                "max_seconds": 120}
 
 
+def wait_for_a_search(app, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while app.state.searches.running == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert app.state.searches.running > 0, "the search did not start"
+
+
 def test_shared_search_ends_with_stopping_on_stop():
     """stop() (SIGTERM) ends a search in flight: its request gets 503 stopping, at once."""
     app = create_app(Settings(catalog=None, solvers=1, max_nodes_cap=10**9, max_seconds_cap=120.0))
@@ -477,9 +484,7 @@ def test_shared_search_ends_with_stopping_on_stop():
         answers = []
         thread = threading.Thread(target=lambda: answers.append(test_client.post("/v1/analyze", json=LONG_SEARCH)))
         thread.start()
-        deadline = time.monotonic() + 30
-        while app.state.searches.running == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for_a_search(app)
         time.sleep(0.5)
         started = time.monotonic()
         app.state.searches.stop()
@@ -494,9 +499,7 @@ def test_full_queue_is_503_with_retry_after_and_catalog_requests_go_on():
         answers = []
         thread = threading.Thread(target=lambda: answers.append(test_client.post("/v1/analyze", json=LONG_SEARCH)))
         thread.start()
-        deadline = time.monotonic() + 30
-        while app.state.searches.running == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for_a_search(app)
         busy = test_client.post("/v1/verify", json={"code": "SP1-S1C-AAAAAAB"})
         error_of(busy, 503, "busy")
         assert 1 <= int(busy.headers["retry-after"]) <= 60

@@ -46,7 +46,7 @@ from spider_solver.cli.params import (
     catalog_option,
 )
 from spider_solver.errors import SpiderError
-from spider_solver.outcomes import ExitStatus
+from spider_solver.outcomes import ExitStatus, Reason
 from spider_solver.version import __version__
 
 
@@ -54,6 +54,16 @@ def error_line(message: str) -> None:
     """Print ``error: message`` on stderr, on one line."""
     click.echo("error: " + " ".join(str(message).split()), err=True)
 
+
+#: What an unknown result (of a deal or a position) says, by the reason its search stopped.
+UNKNOWN_BECAUSE = {
+    Reason.NODES: "the node budget ran out",
+    Reason.SECONDS: "the time budget ran out",
+    Reason.WIDTHS: "no beam width of the schedule found a winning line",
+    Reason.LEVELS: "no winning line within the cap on its length",
+    Reason.PROOF_GAVE_UP: "the exhaustive search met a level too large to hold",
+    Reason.REJECTED: "the engine's line was refused by the rules engine",
+}
 
 class SpiderGroup(click.Group):
     """A group that maps every error to one line and an :class:`ExitStatus`."""

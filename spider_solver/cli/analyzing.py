@@ -9,21 +9,11 @@ from typing import Any
 
 import click
 
-from spider_solver.cli import cli, echo_json, plural
+from spider_solver.cli import UNKNOWN_BECAUSE, cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, budget_options, deal_options
-from spider_solver.cli.play import load_deal
+from spider_solver.cli.play import load_deal, read_log
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
-
-#: What an unknown position says, by the reason its search stopped.
-UNKNOWN_BECAUSE = {
-    Reason.NODES: "the node budget ran out",
-    Reason.SECONDS: "the time budget ran out",
-    Reason.WIDTHS: "no beam width of the schedule found a winning line",
-    Reason.LEVELS: "no winning line within the cap on its length",
-    Reason.PROOF_GAVE_UP: "the exhaustive search met a level too large to hold",
-    Reason.REJECTED: "the engine's line was refused by the rules engine",
-}
 
 
 def game_options(func: Callable) -> Callable:
@@ -47,23 +37,6 @@ def game_options(func: Callable) -> Callable:
     for decorator in reversed(decorators):
         func = decorator(func)
     return func
-
-
-def read_log(code: str | None, actions: tuple[str, ...], deck_text: str | None, log_file: Any) -> tuple[
-        str | None, list[str]]:
-    """(CODE, the log's texts): the actions on the line, then those of --file."""
-    if deck_text is not None and code is not None and not code.strip().upper().startswith("SP"):
-        # With --deck there is no CODE: click put the first action there.
-        actions, code = (code, *actions), None
-    texts = list(actions)
-    if log_file is not None:
-        try:
-            texts.append(log_file.read())
-        except UnicodeDecodeError as error:
-            raise click.BadParameter(
-                f"{log_file.name!r} is not UTF-8 text (byte {error.start} cannot be read)", param_hint="'--file'"
-            ) from None
-    return code, texts
 
 
 def stored_line(deal: Deal, catalog: str | None) -> tuple[str, ...] | None:

@@ -26,6 +26,23 @@ def load_deal(code: str | None, deck_text: str | None, deck_suits: str, deck_rul
     return Deal.from_code(code)
 
 
+def read_log(code: str | None, actions: tuple[str, ...], deck_text: str | None, log_file: Any) -> tuple[
+        str | None, list[str]]:
+    """(CODE, the log's texts): the actions on the line, then those of --file."""
+    if deck_text is not None and code is not None and not code.strip().upper().startswith("SP"):
+        # With --deck there is no CODE: click put the first action there.
+        actions, code = (code, *actions), None
+    texts = list(actions)
+    if log_file is not None:
+        try:
+            texts.append(log_file.read())
+        except UnicodeDecodeError as error:
+            raise click.BadParameter(
+                f"{log_file.name!r} is not UTF-8 text (byte {error.start} cannot be read)", param_hint="'--file'"
+            ) from None
+    return code, texts
+
+
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("code")
 @click.option("--deck", "as_deck", is_flag=True, help="Print the 104 cards in deck order on one line.")
@@ -79,18 +96,8 @@ def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
     """
     from spider_solver.rules import replay as replay_log
 
-    if deck_text is not None and code is not None and not code.strip().upper().startswith("SP"):
-        # With --deck there is no CODE: click put the first action there.
-        actions, code = (code, *actions), None
+    code, tokens = read_log(code, actions, deck_text, log_file)
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
-    tokens = list(actions)
-    if log_file is not None:
-        try:
-            tokens.append(log_file.read())
-        except UnicodeDecodeError as error:
-            raise click.BadParameter(
-                f"{log_file.name!r} is not UTF-8 text (byte {error.start} cannot be read)", param_hint="'--file'"
-            ) from None
     result = replay_log(deal, tokens, deal_on_empty=deal_on_empty, undo_limit=None if unlimited_undo else undo_limit)
     if as_json:
         echo_json({"code": str(deal.code) if deal.code else None, **result.to_dict()})

@@ -6,20 +6,10 @@ import sys
 
 import click
 
-from spider_solver.cli import cli, echo_json, plural
+from spider_solver.cli import UNKNOWN_BECAUSE, cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, budget_options, deal_options
 from spider_solver.cli.play import load_deal
 from spider_solver.outcomes import EXIT_BY_STATUS, ExitStatus, Reason, Status
-
-#: What an unknown result says, by the reason its search stopped.
-UNKNOWN_BECAUSE = {
-    Reason.NODES: "the node budget ran out",
-    Reason.SECONDS: "the time budget ran out",
-    Reason.WIDTHS: "no beam width of the schedule found a winning line",
-    Reason.LEVELS: "no winning line within the cap on its length",
-    Reason.PROOF_GAVE_UP: "the exhaustive search met a level too large to hold",
-    Reason.REJECTED: "the engine's line was refused by the rules engine",
-}
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
