@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from spider_solver.errors import IllegalActionError, quote
@@ -368,14 +369,16 @@ class Board:
             for c, column in enumerate(self.columns):
                 column.append(self.stock[self.dealt * self.variant.columns + c])
             self.dealt += 1
+            touched: Iterable[int] = range(len(self.columns))
         else:
             assert isinstance(action, Move) and action.count is not None  # check() filled the count in
             src, dst = self.columns[action.src - 1], self.columns[action.dst - 1]
             group = src[-action.count :]
             del src[-action.count :]
             dst.extend(group)
-        removed_now = self._remove_runs()
-        self._turn_up()
+            touched = (action.dst - 1, action.src - 1)  # the only columns that changed
+        removed_now = self._remove_runs(touched)
+        self._turn_up(touched)
         self.score = max(0, self.score - 1) + RUN_BONUS * removed_now
         self.moves += 1
         return action
@@ -405,14 +408,16 @@ class Board:
         self.score = position.score
         self.moves = position.moves
 
-    def _remove_runs(self) -> int:
-        """Remove every completed one-suit run (king down to ace) that ends a column.
+    def _remove_runs(self, touched: Iterable[int]) -> int:
+        """Remove every completed one-suit run (king down to ace) that ends a column
+        (of the columns ``touched`` by the action, numbered from 0: no other can end in one).
 
         RULES.md §7 Runs and the win.
         """
         ranks = self.variant.ranks
         removed = 0
-        for c, column in enumerate(self.columns):
+        for c in touched:
+            column = self.columns[c]
             while len(column) - self.down[c] >= ranks:
                 tail = column[-ranks:]
                 suit = tail[0].suit
@@ -423,9 +428,10 @@ class Board:
                 removed += 1
         return removed
 
-    def _turn_up(self) -> None:
-        """A face-down card that nothing covers turns face up."""
-        for c, column in enumerate(self.columns):
+    def _turn_up(self, touched: Iterable[int]) -> None:
+        """A face-down card that nothing covers turns face up (in the columns ``touched``)."""
+        for c in touched:
+            column = self.columns[c]
             if column and self.down[c] == len(column):
                 self.down[c] -= 1
 
