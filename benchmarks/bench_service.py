@@ -241,6 +241,8 @@ async def main_async(args: argparse.Namespace, server: Server, codes: list[str],
         results["b"] = await load(server, args.clients, min(args.requests, 5_000),
                                   lambda i: replay[i % len(replay)])
         lines.append(row("b. POST /v1/replay, 150 actions", results["b"]))
+        results["b1"] = await load(server, 1, 500, lambda i: replay[i % len(replay)])
+        lines.append(row("b. the same, one client", results["b1"]))
     if "c" in args.parts:
         results["c"] = await load(server, args.clients, args.requests, random_request)
         lines.append(row("c. GET /v1/catalog/random", results["c"]))

@@ -131,7 +131,7 @@ class Board:
 
     def position(self) -> Position:
         return Position(
-            columns=tuple(tuple(column) for column in self.columns),
+            columns=tuple(map(tuple, self.columns)),
             down=tuple(self.down),
             dealt=self.dealt,
             removed=tuple(self.removed),

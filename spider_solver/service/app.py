@@ -169,18 +169,24 @@ def layout_of(code: str) -> tuple[str, bytes]:
     return layout["code"], json.dumps(layout, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+@lru_cache(maxsize=4096)
+def deal_by_code(code: str) -> Deal:
+    """The deal of a game code (a deal never changes: cached, since the shuffle costs)."""
+    return Deal.from_code(code)
+
+
 def deal_of(request: DealRequest) -> tuple[Deal, DealSpec]:
     if request.code is not None:
-        deal = Deal.from_code(request.code)
+        deal = deal_by_code(request.code.strip().upper())
         return deal, DealSpec(str(deal.code), None, deal.variant.suits, deal.variant.rule)
     deal = Deal.from_text(request.deck or "", request.suits, request.rule)
     return deal, DealSpec(None, deal.text(), deal.variant.suits, deal.variant.rule)
 
 
 def tokens_of(actions: list[str] | str) -> tuple[str, ...]:
-    """The log's tokens; a refused token is reported by the replay with its index."""
-    texts = [actions] if isinstance(actions, str) else actions
-    tokens = tuple(token for text in texts for token in split_actions(text))
+    """The log's tokens (a list's items may hold several); a refused token is reported by
+    the replay with its index."""
+    tokens = tuple(split_actions(actions if isinstance(actions, str) else " ".join(actions)))
     if len(tokens) > MAX_ACTIONS:
         raise ValueError(f"the log has {len(tokens):,} actions, over the limit of {MAX_ACTIONS:,}")
     return tokens
@@ -399,7 +405,8 @@ def _replay_fields(replayed: Any) -> dict[str, Any]:
 
 def _replayed(deal: Deal, body: GameRequest) -> Any:
     """Replay the log; :class:`Refused` at its first refused action."""
-    replayed = replay(deal, tokens_of(body.actions), deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit)
+    replayed = replay(deal, " ".join(tokens_of(body.actions)), deal_on_empty=body.deal_on_empty,
+                      undo_limit=body.undo_limit)
     if replayed.error is not None:
         raise Refused(replayed.error.index, replayed.error.action, replayed.error.message)
     return replayed
