@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from spider_solver.errors import QUOTE_LIMIT, InvalidActionError, quote
 from spider_solver.rules.cards import ascii_upper
@@ -84,6 +85,13 @@ def _number(digits: str) -> tuple[int | None, str]:
 
 def parse_action(text: str, *, columns: int = 10) -> Action:
     """Read one action token. Columns must be 1..``columns``; a group size 1 to 999."""
+    return _parse_action(text, columns)
+
+
+@lru_cache(maxsize=4096)
+def _parse_action(text: str, columns: int) -> Action:
+    """:func:`parse_action`, remembered: a log repeats a few hundred tokens (a token that
+    does not parse raises, and is not remembered). Actions are immutable."""
     token = ascii_upper(text.strip())
     if token == "D":
         return DealRow()

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 
 from spider_solver.errors import SpiderError, quote
 from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, Board
+from spider_solver.rules.cards import ascii_upper
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.notation import split_actions
 
@@ -58,6 +59,9 @@ def replay(
         tokens = split_actions(actions)
     else:
         tokens = [token for item in actions for token in split_actions(item)]
+    # A log without an undo never asks for an earlier position: keep none (it is faster).
+    if not any(ascii_upper(token) == "U" for token in tokens):
+        undo_limit = 0
     board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
     played: list[str] = []
     error = None
