@@ -305,8 +305,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                              verify_job, spec, max_nodes, max_seconds, body.deal_on_empty)
         grade: dict[str, Any] = {"difficulty": None, "difficulty_raw": None, "grader_version": None}
         if db is not None and standard and not settings.read_only:
-            db.record(result)
-            stored = db.get(spec.code or "")
+            try:
+                db.record(result)
+                stored = db.get(spec.code or "")
+            except CatalogError as error:  # the answer stands; only the catalog misses it
+                log.warning("%s", error)
+                stored = None
             if stored is not None and stored.status is Status.VERIFIED and result["status"] == "verified":
                 grade = {name: getattr(stored, name) for name in grade}
         data = result | grade | {"source": "search"}
