@@ -150,7 +150,7 @@ def test_sigterm_ends_a_search_in_flight_and_keeps_the_catalog(tmp_path):
     (["--max-seconds-cap", "inf"], "inf"),
     (["--host", ""], "host"),
     (["--cors-origin", "a b"], "origin"),
-    (["--host", "no.such.host.invalid"], "cannot listen"),
+    (["--host", "192.0.2.1"], "cannot listen"),  # TEST-NET-1: an address this machine does not have
     (["--read-only", "--catalog", "missing.sqlite"], "no catalog"),
     (["--catalog", "."], "directory"),
 ])
