@@ -13,7 +13,7 @@ the log is one string); budgets up to the server's caps; pages of at most
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -255,3 +255,11 @@ class ErrorDetail(BaseModel):
 class ErrorResponse(BaseModel):
     error: ErrorDetail
 
+
+
+def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers an endpoint documents in the OpenAPI document, all of one model."""
+    words = {400: "Malformed request", 403: "The server does not search (--read-only)",
+             404: "Not found", 413: "Request body too large", 422: "Invalid input, or an action the rules refuse",
+             503: "Busy (see Retry-After) or stopping"}
+    return {status: {"model": ErrorResponse, "description": words[status]} for status in statuses}

@@ -1,0 +1,93 @@
+"""What the handlers share: the server's settings, its catalog and its searches, as
+FastAPI dependencies (set up by the application's lifespan, :mod:`.app`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from fastapi import Request
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from spider_solver.catalog import Catalog
+from spider_solver.rules import Deal
+from spider_solver.service.errors import ReadOnly
+from spider_solver.service.models import Budget, DealRequest
+from spider_solver.service.searches import DealSpec, Searches
+from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+
+#: Searches that may wait for a solver process, per process, beyond those running.
+QUEUE_PER_SOLVER = 4
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``spider-solve serve`` was told (README, "The service")."""
+
+    #: The catalog file; None serves without one (catalog endpoints answer 404).
+    catalog: str | None = None
+    #: Serve the catalog and replays only: never search, never write.
+    read_only: bool = False
+    solvers: int = 1
+    #: Searches that may wait for a process; None: QUEUE_PER_SOLVER per solver.
+    queue: int | None = None
+    max_nodes_cap: int = DEFAULT_MAX_NODES
+    max_seconds_cap: float | None = DEFAULT_MAX_SECONDS
+    cors_origins: tuple[str, ...] = field(default_factory=tuple)
+
+    def budget(self, request: Budget) -> tuple[int, float | None]:
+        """A request's budget, capped by the server's (and the caps when it gives none)."""
+        nodes = self.max_nodes_cap if request.max_nodes is None else min(request.max_nodes, self.max_nodes_cap)
+        cap = self.max_seconds_cap
+        seconds = request.max_seconds if cap is None else min(request.max_seconds or cap, cap)
+        return nodes, seconds
+
+
+def settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def catalog(request: Request) -> Catalog:
+    """The server's catalog; 404 when it has none."""
+    found = request.app.state.catalog
+    if found is None:
+        raise StarletteHTTPException(404, "this server has no catalog")
+    return found
+
+
+def optional_catalog(request: Request) -> Catalog | None:
+    return request.app.state.catalog
+
+
+def searches(request: Request) -> Searches:
+    """The solver pool; :class:`ReadOnly` (403) on a server that does not search."""
+    return require_searches(request.app.state.searches)
+
+
+def require_searches(found: Searches | None) -> Searches:
+    if found is None:
+        raise ReadOnly("this server does not search (--read-only): it answers from its catalog only")
+    return found
+
+
+def optional_searches(request: Request) -> Searches | None:
+    return request.app.state.searches
+
+
+@lru_cache(maxsize=4096)
+def deal_by_code(code: str) -> Deal:
+    """The deal of a game code (a deal never changes: cached, since the shuffle costs)."""
+    return Deal.from_code(code)
+
+
+def deal_of(request: DealRequest) -> tuple[Deal, DealSpec]:
+    """The deal a request names, and how a solver process rebuilds it."""
+    if request.code is not None:
+        deal = deal_by_code(request.code.strip().upper())
+        return deal, DealSpec(str(deal.code), None, deal.variant.suits, deal.variant.rule)
+    deal = Deal.from_text(request.deck or "", request.suits, request.rule)
+    return deal, DealSpec(None, deal.text(), deal.variant.suits, deal.variant.rule)
+
+
+__all__ = ["QUEUE_PER_SOLVER", "Settings", "catalog", "deal_of", "optional_catalog", "optional_searches",
+           "require_searches", "searches", "settings"]
