@@ -83,7 +83,7 @@ class Budget(Model):
                                       description="Seconds at most (default: the server's cap).")
 
 
-class VerifyRequest(DealRequest, Budget):
+class VerifyRequest(Budget, DealRequest):
     deal_on_empty: bool = Field(False, description="Allow dealing while a column is empty.")
 
 
@@ -99,7 +99,7 @@ class GameRequest(DealRequest):
                                    description="Actions that can be undone; null keeps the whole history.")
 
 
-class AnalyzeRequest(GameRequest, Budget):
+class AnalyzeRequest(Budget, GameRequest):
     lost_at: bool = Field(True, description="When the position is unwinnable, look for where the game was lost.")
 
 

@@ -40,7 +40,7 @@ def _filters(suits: SuitsQuery | None, rule: str | None, difficulty: str | None)
     }
 
 
-@router.get("/v1/catalog/deals", response_model=CatalogPage, responses=responses(404, 422))
+@router.get("/v1/catalog/deals", response_model=CatalogPage, responses=responses(404, 422, 503))
 async def catalog_deals(
     catalog: Annotated[Catalog, Depends(state.catalog)],
     suits: SuitsQuery | None = None,
@@ -57,7 +57,7 @@ async def catalog_deals(
     return JSONResponse({"deals": [row.to_dict() for row in rows], "next": following})
 
 
-@router.get("/v1/catalog/random", response_model=CatalogDeal, responses=responses(404, 422))
+@router.get("/v1/catalog/random", response_model=CatalogDeal, responses=responses(404, 422, 503))
 async def catalog_random(
     catalog: Annotated[Catalog, Depends(state.catalog)],
     suits: SuitsQuery | None = None,

@@ -36,7 +36,7 @@ def summary(entry: Entry) -> dict[str, Any]:
             "grader_version": entry.grader_version}
 
 
-@router.get("/v1/deals/{code}", response_model=DealView, responses=responses(422))
+@router.get("/v1/deals/{code}", response_model=DealView, responses=responses(422, 503))
 async def get_deal(code: Annotated[str, Path(max_length=MAX_TOKEN)],
                    catalog: Annotated[Catalog | None, Depends(state.optional_catalog)]) -> Any:
     """A deal's initial layout and deck (as ``spider-solve show --json``) and, if the
