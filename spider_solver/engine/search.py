@@ -30,8 +30,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.evaluate import W_RUN, column_cost, evaluate
-from spider_solver.engine.movegen import gen_moves
+from spider_solver.engine.node import child, load_parent, new_parent, parent_moves, played_score
 from spider_solver.engine.position import do_move, new_position, pack, undo_move, unpack
 from spider_solver.engine.tt import TranspositionTable, tt_probe, tt_store
 from spider_solver.engine.types import (
@@ -41,7 +40,6 @@ from spider_solver.engine.types import (
     MAX_COLUMNS,
     MAX_MOVES,
     MODE_SEARCH,
-    MOVE_DEAL,
     OFF_DEALT,
     TIER_CLASSED,
     TIER_PLAIN,
@@ -50,8 +48,6 @@ from spider_solver.engine.types import (
     Tables,
     in_strata,
     move_class,
-    move_dst,
-    move_src,
     order_key,
     plain_move,
     strata_below,
@@ -111,8 +107,8 @@ def expand_level(level, strata_mask, tier, tables, params, tt, cand, start, node
     vp = tables.vp
     weights = params.weights
     pos = new_position()
+    par = new_parent()
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    costs = np.zeros(MAX_COLUMNS, dtype=np.int64)
     scratch = np.zeros(MAX_COLUMNS, dtype=np.int64)
     capacity = cand.parent.shape[0]
     runs = vp[VP_RUNS]
@@ -124,10 +120,11 @@ def expand_level(level, strata_mask, tier, tables, params, tt, cand, start, node
     for i in range(states.shape[0]):
         if not in_strata(strata_mask, states[i, OFF_DEALT]):
             continue
-        unpack(states[i], pos)
-        key[0] = keys[i]
-        total = evaluate(pos, weights, costs)
-        n_moves = gen_moves(pos, vp, params.mode, moves)
+        total = load_parent(states[i], pos, vp, weights, par)
+        parent_key = keys[i]
+        key[0] = parent_key
+        stratum = hdr[H_DEALT]
+        n_moves = parent_moves(pos, vp, params.mode, moves, par)
         if n_cand + n_moves > capacity:
             return OVERFLOW, nodes, NO_WIN, 0
         for j in range(n_moves):
@@ -136,30 +133,31 @@ def expand_level(level, strata_mask, tier, tables, params, tt, cand, start, node
             if search and (move_class(moves[j]) != CLASS_PLAIN) != (tier == TIER_CLASSED):
                 continue
             move = plain_move(moves[j])
-            removed_before = hdr[H_REMOVED]
-            info = do_move(pos, tables, move)
             nodes += 1
-            if hdr[H_REMOVED] == runs:
+            played, child_key, score = child(pos, tables, par, weights, total, parent_key, move)
+            if played:
+                # The deal, or a move that completes a run: play it.
+                removed_before = hdr[H_REMOVED]
+                info = do_move(pos, tables, move)
+                if hdr[H_REMOVED] == runs:
+                    undo_move(pos, tables, move, info)
+                    return n_cand, nodes, i, move
+                child_key = key[0]
+                child_stratum = hdr[H_DEALT]
+                fresh = not tt_probe(tt, child_key)
+                if fresh:
+                    score = played_score(pos, tables, par, weights, total, move, removed_before, scratch)
                 undo_move(pos, tables, move, info)
-                return n_cand, nodes, i, move
-            child_key = key[0]
-            if not tt_probe(tt, child_key):
-                if move == MOVE_DEAL:
-                    score = evaluate(pos, weights, scratch)
-                else:
-                    src = move_src(move)
-                    dst = move_dst(move)
-                    score = (total - costs[src] - costs[dst]
-                             + column_cost(pos, src, weights)
-                             + column_cost(pos, dst, weights)
-                             - weights[W_RUN] * (hdr[H_REMOVED] - removed_before))
+            else:
+                child_stratum = stratum
+                fresh = not tt_probe(tt, child_key)
+            if fresh:
                 cand.parent[n_cand] = i
                 cand.move[n_cand] = move
                 cand.key[n_cand] = child_key
                 cand.score[n_cand] = score
-                cand.stratum[n_cand] = hdr[H_DEALT]
+                cand.stratum[n_cand] = child_stratum
                 n_cand += 1
-            undo_move(pos, tables, move, info)
     return n_cand, nodes, NO_WIN, 0
 
 
