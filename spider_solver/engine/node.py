@@ -46,6 +46,7 @@ from spider_solver.engine.types import (
     OFF_DEALT,
     OFF_LENS,
     OFF_REMOVED,
+    STATE_BYTES,
     SUIT_SHIFT,
     VP_COLUMNS,
     VP_RANKS,
@@ -183,7 +184,7 @@ def completes_run(pos, par, ranks, src, dst, count):
     return length >= ranks
 
 
-@njit(**KERNEL)
+@njit(**INLINE)
 def child(pos, tables, par, weights, total, key, move):
     """The key and the score of the child ``move`` makes, or ``played`` = True if it must
     be played (the deal, or a move that completes a run): ``(played, key, score)``."""
@@ -261,3 +262,66 @@ def children_check(pos, tables, par, weights, moves, n_moves, out_played, out_ke
         out_played[j] = played
         out_keys[j] = key
         out_scores[j] = score
+
+
+@njit(**KERNEL)
+def pack_child(state, vp, move, out):
+    """Write into ``out`` the packed state ``move`` makes from the packed ``state``,
+    without unpacking it, and return True; or return False (``out`` then holds
+    garbage) for the moves ``child`` leaves to be played: the deal and a move that
+    completes a run."""
+    if move == MOVE_DEAL:
+        return False
+    src, dst, count = decode_move(move)
+    # Where each of the two columns starts.
+    start_src = OFF_CARDS
+    start_dst = OFF_CARDS
+    for c in range(vp[VP_COLUMNS]):
+        n = np.int64(state[OFF_LENS + c])
+        if c < src:
+            start_src += n
+        if c < dst:
+            start_dst += n
+    ls = np.int64(state[OFF_LENS + src])
+    nd = np.int64(state[OFF_LENS + dst])
+    ns = ls - count
+    for i in range(STATE_BYTES):
+        out[i] = state[i]
+    out[OFF_LENS + src] = ns
+    out[OFF_LENS + dst] = nd + count
+    group = start_src + ns
+    if src < dst:
+        # The columns between close up over the group, which lands on top of dst.
+        for i in range(group, start_dst + nd - count):
+            out[i] = state[i + count]
+        dst_start = start_dst - count
+        for i in range(count):
+            out[dst_start + nd + i] = state[group + i]
+        new_src_top = start_src + ns - 1
+    else:
+        # The group lands on top of dst; the columns between move up by count.
+        dst_start = start_dst
+        for i in range(start_dst + nd, start_src + ns):
+            out[i + count] = state[i]
+        for i in range(count):
+            out[dst_start + nd + i] = state[group + i]
+        new_src_top = start_src + ns - 1 + count
+    if ns > 0:
+        out[new_src_top] &= FACE_UP_MASK
+    # A run completed: the caller plays the move instead.
+    return not _ends_in_run(out, dst_start, nd + count, vp[VP_RANKS])
+
+
+@njit(**INLINE)
+def _ends_in_run(state, start, n, ranks):
+    """True if the packed column of ``n`` cards at ``start`` ends in a whole run, face up."""
+    if n < ranks:
+        return False
+    last = np.int64(state[start + n - 1])
+    if last & FACE_DOWN or rank_of(last) != 1:
+        return False
+    for i in range(1, ranks):
+        b = np.int64(state[start + n - 1 - i])
+        if b != last + i:
+            return False
+    return True

@@ -30,13 +30,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.node import child, load_parent, new_parent, parent_moves, played_score
+from spider_solver.engine.node import child, load_parent, new_parent, pack_child, parent_moves, played_score
 from spider_solver.engine.position import do_move, new_position, pack, undo_move, unpack
-from spider_solver.engine.tt import TranspositionTable, tt_probe, tt_store
+from spider_solver.engine.tt import TranspositionTable, tt_contains, tt_probe, tt_store
 from spider_solver.engine.types import (
     CLASS_PLAIN,
     H_DEALT,
     H_REMOVED,
+    KERNEL,
     MAX_COLUMNS,
     MAX_MOVES,
     MODE_SEARCH,
@@ -103,13 +104,19 @@ def expand_level(level, strata_mask, tier, tables, params, tt, cand, start, node
     buffers. ``won_parent`` is ``OUT_OF_NODES`` if ``node_limit`` children were
     made first: the node budget is exact, not rounded up to a whole level.
     """
+    work = (new_position(), new_parent(), np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64))
+    return _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limit, work)
+
+
+@njit(**KERNEL)
+def _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limit, work):
+    """``expand_level`` in its working arrays ``work``: a kernel that does not count
+    references (``KERNEL``), so that the helpers inlined into its loop cost no more
+    than their arithmetic."""
+    pos, par, moves, scratch = work
     states, keys = level
     vp = tables.vp
     weights = params.weights
-    pos = new_position()
-    par = new_parent()
-    moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    scratch = np.zeros(MAX_COLUMNS, dtype=np.int64)
     capacity = cand.parent.shape[0]
     runs = vp[VP_RUNS]
     search = params.mode == MODE_SEARCH
@@ -144,13 +151,13 @@ def expand_level(level, strata_mask, tier, tables, params, tt, cand, start, node
                     return n_cand, nodes, i, move
                 child_key = key[0]
                 child_stratum = hdr[H_DEALT]
-                fresh = not tt_probe(tt, child_key)
+                fresh = not tt_contains(tt, child_key)
                 if fresh:
                     score = played_score(pos, tables, par, weights, total, move, removed_before, scratch)
                 undo_move(pos, tables, move, info)
             else:
                 child_stratum = stratum
-                fresh = not tt_probe(tt, child_key)
+                fresh = not tt_contains(tt, child_key)
             if fresh:
                 cand.parent[n_cand] = i
                 cand.move[n_cand] = move
@@ -195,25 +202,22 @@ def materialize_level(level, tables, cand, nxt, kept):
     """Pack the kept children ``nxt.selected[:kept]`` into ``nxt.states`` / ``nxt.keys``, in selection order."""
     states, keys = level
     selected = nxt.selected
+    vp = tables.vp
     pos = new_position()
-    # Visit the children grouped by parent, so each parent is unpacked once.
-    parents = np.empty(kept, dtype=np.int64)
-    for i in range(kept):
-        parents[i] = cand.parent[selected[i]]
-    order = np.argsort(parents, kind="mergesort")
-    current = -1
-    for o in order:
-        idx = selected[o]
+    for k in range(kept):
+        idx = selected[k]
         parent = cand.parent[idx]
-        if parent != current:
+        move = cand.move[idx]
+        if pack_child(states[parent], vp, move, nxt.states[k]):
+            # The candidate's key is the key of this position (node.child made it).
+            nxt.keys[k] = cand.key[idx]
+        else:
+            # The deal, or a move that completes a run: play it.
             unpack(states[parent], pos)
             pos.key[0] = keys[parent]
-            current = parent
-        move = cand.move[idx]
-        info = do_move(pos, tables, move)
-        pack(pos, nxt.states[o])
-        nxt.keys[o] = pos.key[0]
-        undo_move(pos, tables, move, info)
+            do_move(pos, tables, move)
+            pack(pos, nxt.states[k])
+            nxt.keys[k] = pos.key[0]
 
 
 #: ``step_level`` outcomes.

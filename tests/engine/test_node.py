@@ -10,6 +10,8 @@ emptied and games won often), at every position:
   per-column costs are ``evaluate``'s;
 * ``gen_moves_of`` with its summary lists exactly what ``gen_moves`` lists, in
   both modes;
+* ``pack_child`` packs the position every move that ``child`` scores makes, as
+  ``do_move`` and ``pack`` do, and refuses the others;
 * for every legal move, the key and score that ``child`` gives (or, for the moves it
   leaves to be played, those ``played_score`` gives after ``do_move``) equal the
   key from scratch and ``evaluate`` of the position the move makes, and ``child``
@@ -32,6 +34,7 @@ from spider_solver.engine.node import (
     children_check,
     load_parent,
     new_parent,
+    pack_child,
 )
 from spider_solver.engine.position import do_move, key_from_scratch, new_position, pack, undo_move, unpack
 from spider_solver.engine.types import (
@@ -91,9 +94,16 @@ def check_position(game: Game, pos, weights: np.ndarray) -> list[int]:
     after = np.zeros(STATE_BYTES, dtype=np.uint8)
     pack(mine, after)
     assert after.tobytes() == before.tobytes() and int(mine.key[0]) == int(pos.key[0])
+    child_state = np.zeros(STATE_BYTES, dtype=np.uint8)
     for j, move in enumerate(lists[MODE_ALL]):
         removed = int(pos.hdr[H_REMOVED])
+        packed = bool(pack_child(state, vp, move, child_state))
         info = do_move(pos, game.tables, move)
+        if packed:
+            expected_state = np.zeros(STATE_BYTES, dtype=np.uint8)
+            pack(pos, expected_state)
+            assert child_state.tobytes() == expected_state.tobytes(), f"pack_child of move {move:#x}"
+        assert packed == (not played[j])
         assert int(keys[j]) == int(pos.key[0]) == int(key_from_scratch(pos, game.zobrist, game.dealt_keys))
         assert int(scores[j]) == int(evaluate(pos, weights, costs)), f"score of move {move:#x}"
         assert bool(played[j]) == (move == MOVE_DEAL or int(pos.hdr[H_REMOVED]) != removed)
