@@ -168,6 +168,49 @@ def _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limi
     return n_cand, nodes, NO_WIN, 0
 
 
+#: candidate_order counts into at most this many buckets a candidate (and at least
+#: MIN_BUCKETS); a wider spread of scores is sorted by comparisons.
+BUCKETS_PER_CANDIDATE = 4
+MIN_BUCKETS = 4096
+
+
+@njit(cache=True)
+def candidate_order(cand, start, n_cand):
+    """The candidates ``start:n_cand`` (as offsets from ``start``) by stratum, then by
+    score, ties in candidate order: a stable sort of ``order_key``. Scores within a
+    level are small integers close together, so this is a counting sort over
+    (stratum, score) buckets, unless they spread too far."""
+    n = n_cand - start
+    if n == 0:
+        return np.empty(0, dtype=np.int64)
+    low = cand.score[start]
+    high = low
+    top_stratum = 0
+    for i in range(start, n_cand):
+        score = cand.score[i]
+        low = min(low, score)
+        high = max(high, score)
+        top_stratum = max(top_stratum, cand.stratum[i])
+    spread = high - low + 1
+    buckets = (top_stratum + 1) * spread
+    if buckets > max(BUCKETS_PER_CANDIDATE * n, MIN_BUCKETS):
+        sort_keys = np.empty(n, dtype=np.int64)
+        for i in range(n):
+            sort_keys[i] = order_key(np.int64(cand.stratum[start + i]), cand.score[start + i])
+        return np.argsort(sort_keys, kind="mergesort")
+    first = np.zeros(buckets + 1, dtype=np.int64)
+    for i in range(start, n_cand):
+        first[cand.stratum[i] * spread + cand.score[i] - low + 1] += 1
+    for b in range(buckets):
+        first[b + 1] += first[b]
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        b = cand.stratum[start + i] * spread + cand.score[start + i] - low
+        order[first[b]] = i
+        first[b] += 1
+    return order
+
+
 @njit(cache=True)
 def select_level(cand, start, n_cand, width, counts, tt, selected, kept):
     """Keep the best new candidates of ``start:n_cand`` until each stratum has ``width``.
@@ -177,11 +220,7 @@ def select_level(cand, start, n_cand, width, counts, tt, selected, kept):
     ``selected`` from ``kept``; returns ``(kept, truncated)``, ``truncated`` being
     True if a new position was left out.
     """
-    n = n_cand - start
-    sort_keys = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        sort_keys[i] = order_key(np.int64(cand.stratum[start + i]), cand.score[start + i])
-    order = np.argsort(sort_keys, kind="mergesort")
+    order = candidate_order(cand, start, n_cand)
     truncated = False
     for o in order:
         idx = start + o
