@@ -89,14 +89,14 @@ def new_parent():
     )
 
 
-@njit(**KERNEL)
+@njit(**INLINE)
 def parent_moves(pos, vp, mode, out, par):
     """``gen_moves`` of the position ``load_parent`` loaded, from its summary."""
     summary = par.summary
     return gen_moves_of(pos, vp, mode, out, summary[SUM_TOPS], summary[SUM_GROUPS], summary[SUM_FIRST_EMPTY])
 
 
-@njit(**KERNEL)
+@njit(**INLINE)
 def load_parent(state, pos, vp, weights, par):
     """Unpack ``state`` into ``pos`` (not its key) and fill ``par``; return the evaluation.
 
