@@ -33,6 +33,7 @@ from spider_solver.engine.evaluate import W_EMPTY, W_RUN, column_cost, cost_of_c
 from spider_solver.engine.movegen import NO_COLUMN, _in_field, gen_moves_of
 from spider_solver.engine.position import do_move, undo_move
 from spider_solver.engine.types import (
+    CARD_CELLS,
     FACE_DOWN,
     FACE_UP_MASK,
     H_DEALT,
@@ -191,7 +192,7 @@ def child(pos, tables, par, weights, total, key, move):
     cols, lens, down, _, _ = pos
     vp, zob, _, _ = tables
     if move == MOVE_DEAL:
-        return True, key, 0
+        return _deal_child(pos, tables, par, weights, key)
     src, dst, count = decode_move(move)
     if completes_run(pos, par, vp[VP_RANKS], src, dst, count):
         return True, key, 0
@@ -225,6 +226,39 @@ def child(pos, tables, par, weights, total, key, move):
                                   suit_breaks[dst, nd - 1] + group_suit_breaks + seam,
                                   rank_of(np.int64(cols[dst, 0])), weights)
     return False, key, total - costs[src] - costs[dst] + src_cost + dst_cost
+
+
+@njit(**INLINE)
+def _deal_child(pos, tables, par, weights, key):
+    """``child`` of the deal: one card of the stock onto each column."""
+    cols, lens, down, hdr, _ = pos
+    vp, zob, zdealt, stock = tables
+    costs, runs, rank_breaks, suit_breaks, _ = par
+    ncols = vp[VP_COLUMNS]
+    ranks = vp[VP_RANKS]
+    dealt = hdr[H_DEALT]
+    base = dealt * ncols
+    score = -weights[W_RUN] * hdr[H_REMOVED]
+    for c in range(ncols, MAX_COLUMNS):
+        score += costs[c]
+    for c in range(ncols):
+        b = np.int64(stock[base + c])
+        n = lens[c]
+        key ^= zob[c, n, b]
+        if n == 0:
+            if ranks == 1 and rank_of(b) == 1:
+                return True, key, 0
+            score += cost_of_column(0, 0, 0, rank_of(b), weights)
+            continue
+        top = np.int64(cols[c, n - 1])
+        follows = np.int64(rank_of(b) + 1 == rank_of(top))
+        same = np.int64((b ^ top) < (1 << SUIT_SHIFT))
+        if rank_of(b) == 1 and 1 + (runs[c] if follows & same else 0) >= ranks:
+            return True, key, 0
+        score += cost_of_column(down[c], rank_breaks[c, n - 1] + 1 - follows,
+                                suit_breaks[c, n - 1] + (follows & (1 - same)), rank_of(np.int64(cols[c, 0])), weights)
+    key ^= zdealt[dealt] ^ zdealt[dealt + 1]
+    return False, key, score
 
 
 @njit(**INLINE)
@@ -265,13 +299,14 @@ def children_check(pos, tables, par, weights, moves, n_moves, out_played, out_ke
 
 
 @njit(**KERNEL)
-def pack_child(state, vp, move, out):
+def pack_child(state, tables, move, out):
     """Write into ``out`` the packed state ``move`` makes from the packed ``state``,
     without unpacking it, and return True; or return False (``out`` then holds
-    garbage) for the moves ``child`` leaves to be played: the deal and a move that
-    completes a run."""
+    garbage) for the moves ``child`` leaves to be played: those that complete a run."""
+    vp = tables.vp
+    stock = tables.stock
     if move == MOVE_DEAL:
-        return False
+        return _pack_deal(state, vp, stock, out)
     src, dst, count = decode_move(move)
     # Where each of the two columns starts.
     start_src = OFF_CARDS
@@ -310,6 +345,34 @@ def pack_child(state, vp, move, out):
         out[new_src_top] &= FACE_UP_MASK
     # A run completed: the caller plays the move instead.
     return not _ends_in_run(out, dst_start, nd + count, vp[VP_RANKS])
+
+
+@njit(**INLINE)
+def _pack_deal(state, vp, stock, out):
+    """``pack_child`` of the deal."""
+    ncols = vp[VP_COLUMNS]
+    ranks = vp[VP_RANKS]
+    base = np.int64(state[OFF_DEALT]) * ncols
+    p_in = OFF_CARDS
+    p_out = OFF_CARDS
+    completes = False
+    for c in range(ncols):
+        n = np.int64(state[OFF_LENS + c])
+        for i in range(n):
+            out[p_out + i] = state[p_in + i]
+        out[p_out + n] = stock[base + c]
+        completes = completes or _ends_in_run(out, p_out, n + 1, ranks)
+        p_in += n
+        p_out += n + 1
+    for i in range(p_out, OFF_CARDS + CARD_CELLS):
+        out[i] = 0
+    # The header and the reserved bytes are the parent's, but for lengths and deals.
+    for i in range(OFF_LENS, STATE_BYTES):
+        out[i] = state[i]
+    for c in range(ncols):
+        out[OFF_LENS + c] = state[OFF_LENS + c] + 1
+    out[OFF_DEALT] = state[OFF_DEALT] + 1
+    return not completes
 
 
 @njit(**INLINE)

@@ -41,6 +41,7 @@ from spider_solver.engine.types import (
     MAX_COLUMNS,
     MAX_MOVES,
     MODE_SEARCH,
+    MOVE_DEAL,
     OFF_DEALT,
     TIER_CLASSED,
     TIER_PLAIN,
@@ -143,7 +144,7 @@ def _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limi
             nodes += 1
             played, child_key, score = child(pos, tables, par, weights, total, parent_key, move)
             if played:
-                # The deal, or a move that completes a run: play it.
+                # A move that completes a run: play it.
                 removed_before = hdr[H_REMOVED]
                 info = do_move(pos, tables, move)
                 if hdr[H_REMOVED] == runs:
@@ -156,7 +157,7 @@ def _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limi
                     score = played_score(pos, tables, par, weights, total, move, removed_before, scratch)
                 undo_move(pos, tables, move, info)
             else:
-                child_stratum = stratum
+                child_stratum = stratum + 1 if move == MOVE_DEAL else stratum
                 fresh = not tt_contains(tt, child_key)
             if fresh:
                 cand.parent[n_cand] = i
@@ -241,17 +242,16 @@ def materialize_level(level, tables, cand, nxt, kept):
     """Pack the kept children ``nxt.selected[:kept]`` into ``nxt.states`` / ``nxt.keys``, in selection order."""
     states, keys = level
     selected = nxt.selected
-    vp = tables.vp
     pos = new_position()
     for k in range(kept):
         idx = selected[k]
         parent = cand.parent[idx]
         move = cand.move[idx]
-        if pack_child(states[parent], vp, move, nxt.states[k]):
+        if pack_child(states[parent], tables, move, nxt.states[k]):
             # The candidate's key is the key of this position (node.child made it).
             nxt.keys[k] = cand.key[idx]
         else:
-            # The deal, or a move that completes a run: play it.
+            # A move that completes a run: play it.
             unpack(states[parent], pos)
             pos.key[0] = keys[parent]
             do_move(pos, tables, move)

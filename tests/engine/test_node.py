@@ -97,7 +97,7 @@ def check_position(game: Game, pos, weights: np.ndarray) -> list[int]:
     child_state = np.zeros(STATE_BYTES, dtype=np.uint8)
     for j, move in enumerate(lists[MODE_ALL]):
         removed = int(pos.hdr[H_REMOVED])
-        packed = bool(pack_child(state, vp, move, child_state))
+        packed = bool(pack_child(state, game.tables, move, child_state))
         info = do_move(pos, game.tables, move)
         if packed:
             expected_state = np.zeros(STATE_BYTES, dtype=np.uint8)
@@ -106,7 +106,7 @@ def check_position(game: Game, pos, weights: np.ndarray) -> list[int]:
         assert packed == (not played[j])
         assert int(keys[j]) == int(pos.key[0]) == int(key_from_scratch(pos, game.zobrist, game.dealt_keys))
         assert int(scores[j]) == int(evaluate(pos, weights, costs)), f"score of move {move:#x}"
-        assert bool(played[j]) == (move == MOVE_DEAL or int(pos.hdr[H_REMOVED]) != removed)
+        assert bool(played[j]) == (int(pos.hdr[H_REMOVED]) != removed)
         undo_move(pos, game.tables, move, info)
     return lists[MODE_ALL]
 
