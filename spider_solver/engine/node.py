@@ -14,12 +14,13 @@ its children need:
   (``gen_moves_of``), and the length of the run of one suit at its top.
 
 ``child`` then gives a move's key (Zobrist, XORed in place of the moved cards) and
-score without touching the position, for every move that completes no run and is not
-the deal. Those two kinds, a few in a hundred, are played with ``do_move`` as
-before (``played``). Keys, scores and the order of moves are the ones the played
-moves give, so the search is the same search, only cheaper;
-``tests/engine/test_node.py`` checks that against ``do_move``, ``key_from_scratch``
-and ``evaluate`` on random lines.
+score without touching the position, the deal's included (one card of the stock on
+each column); only a move that completes a run (rare) is played with
+``do_move`` as before. ``pack_child`` writes a kept child's packed state from its
+parent's bytes, and its key is the candidate's. Keys, scores and the order of moves
+are the ones the played moves give, so the search is the same search, only cheaper;
+``tests/engine/test_node.py`` checks that against ``do_move``, ``pack``,
+``key_from_scratch`` and ``evaluate`` on random lines.
 """
 
 from __future__ import annotations
@@ -188,7 +189,7 @@ def completes_run(pos, par, ranks, src, dst, count):
 @njit(**INLINE)
 def child(pos, tables, par, weights, total, key, move):
     """The key and the score of the child ``move`` makes, or ``played`` = True if it must
-    be played (the deal, or a move that completes a run): ``(played, key, score)``."""
+    be played (a move, or a deal, that completes a run): ``(played, key, score)``."""
     cols, lens, down, _, _ = pos
     vp, zob, _, _ = tables
     if move == MOVE_DEAL:

@@ -1,16 +1,17 @@
 """The beam search kernels: one level of the search per call.
 
 A level holds positions reached by the same number of actions. ``expand_level``
-plays every move of every position of the level (make, evaluate, key, unmake) and
-lists the children not already in the transposition table as candidates
-``(parent, move, key, score, stratum)``. ``select_level`` keeps the best ``width``
-candidates of each stratum (the number of deals made, so that lines that deal
-early and lines that deal late both survive), skipping repeated keys and storing
-the kept ones in the table. Moves come in two tiers: the plain moves first, and
-the classed moves (splits, lateral moves; see movegen) only for strata that the
-plain moves leave short of ``width``. ``materialize_level`` packs the kept
-children into the next level. The Python driver owns the loop, the budget and
-Ctrl-C.
+reads each position of the level once and makes the key and the score of every child
+from what it read, without playing the move (:mod:`spider_solver.engine.node`; a
+move that completes a run is played), and lists the children not already in the
+transposition table as candidates ``(parent, move, key, score, stratum)``.
+``select_level`` keeps the best ``width`` candidates of each stratum (the number of
+deals made, so that lines that deal early and lines that deal late both survive),
+skipping repeated keys and storing the kept ones in the table. Moves come in two
+tiers: the plain moves first, and the classed moves (splits, lateral moves; see
+movegen) only for strata that the plain moves leave short of ``width``.
+``materialize_level`` packs the kept children into the next level, from their
+parents' packed bytes. The Python driver owns the loop, the budget and Ctrl-C.
 
 With ``width`` larger than any level and ``MODE_ALL`` moves, this is a
 breadth-first search of the whole game with duplicate detection: if the last
