@@ -2,7 +2,8 @@
 
 Files, one concern each (after Stockfish): ``types`` (vocabulary and the state
 layout), ``keys`` (Zobrist tables), ``position`` (pack/unpack, do/undo), ``movegen``,
-``evaluate``, ``tt`` (transposition table), ``search`` (the beam kernels),
+``evaluate``, ``tt`` (transposition table), ``node`` (a parent read once, its
+children scored and packed without being played), ``search`` (the beam kernels),
 ``shorten`` (solution shortening) and ``driver`` (the Python loop that owns the
 budget, the progress bar and Ctrl-C).
 

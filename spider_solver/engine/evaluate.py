@@ -47,6 +47,24 @@ DEFAULT_WEIGHTS = np.array([9, 0, 9, 7, 7, 36, 7, 5, 2, 0], dtype=np.int64)
 
 
 @njit(**INLINE)
+def cost_of_column(down, rank_breaks, suit_breaks, base_rank, weights):
+    """The cost of a non-empty column from its terms: face-down cards, the breaks between
+    its face-up cards, and the rank of its deepest card (read only if ``down`` is 0).
+
+    The one formula of a column's cost: ``column_cost`` counts the terms from the cards,
+    the search (``node``) carries them from a parent to its children.
+    """
+    cost = weights[W_DOWN] * down + weights[W_RANK_BREAK] * rank_breaks + weights[W_SUIT_BREAK] * suit_breaks
+    if down > 0:
+        cost += weights[W_DOWN_COLUMN] + weights[W_RUNS_ON_DOWN] * (rank_breaks + suit_breaks + 1)
+    elif base_rank == KING:
+        cost -= weights[W_KING_BASE]
+    elif rank_breaks + suit_breaks == 0:
+        cost -= weights[W_CLEAR_COLUMN]
+    return cost
+
+
+@njit(**INLINE)
 def column_cost(pos, c, weights):
     cols, lens, down, _, _ = pos
     n = lens[c]
@@ -65,14 +83,7 @@ def column_cost(pos, c, weights):
         rank_breaks += 1 - follows
         suit_breaks += follows & (1 - same_suit)
         upper = lower
-    cost = (weights[W_DOWN] * d + weights[W_RANK_BREAK] * rank_breaks + weights[W_SUIT_BREAK] * suit_breaks)
-    if d > 0:
-        cost += weights[W_DOWN_COLUMN] + weights[W_RUNS_ON_DOWN] * (rank_breaks + suit_breaks + 1)
-    elif rank_of(cols[c, 0]) == KING:
-        cost -= weights[W_KING_BASE]
-    elif rank_breaks + suit_breaks == 0:
-        cost -= weights[W_CLEAR_COLUMN]
-    return cost
+    return cost_of_column(d, rank_breaks, suit_breaks, rank_of(np.int64(cols[c, 0])), weights)
 
 
 @njit(**KERNEL)

@@ -41,8 +41,10 @@ from spider_solver.engine.types import (
     VP_DEAL_ON_EMPTY,
     VP_DEALS,
     VP_RELAXED,
+    column_bit,
     decode_move,
     encode_move,
+    lowest_bit,
     rank_of,
     same_suit,
     with_class,
@@ -108,10 +110,9 @@ def gen_moves(pos, vp, mode, out):
     In ``MODE_SEARCH`` a move may carry a class (``CLASS_*``) that the search
     plays in a second tier; strip it with ``plain_move`` before playing.
     """
-    cols, lens, down, hdr, _ = pos
+    cols, lens, _, _, _ = pos
     ncols = vp[VP_COLUMNS]
     relaxed = vp[VP_RELAXED] != 0
-    search = mode == MODE_SEARCH
     # One pass over the columns: the rank of each last card (0 if empty) and the
     # size of each movable group, 4 bits per column in two integers (no
     # allocation); then the pairs are plain integer comparisons.
@@ -125,6 +126,28 @@ def gen_moves(pos, vp, mode, out):
         else:
             tops |= _in_field(np.int64(rank_of(cols[c, lens[c] - 1])), c)
             groups |= _in_field(movable(pos, c, relaxed), c)
+    return gen_moves_of(pos, vp, mode, out, tops, groups, first_empty)
+
+
+@njit(**INLINE)
+def gen_moves_of(pos, vp, mode, out, tops, groups, first_empty):
+    """``gen_moves`` given its summary of the columns: ``tops`` and ``groups`` hold each
+    column's last rank (0 if empty) and movable group size in FIELD_BITS-bit fields
+    (``_in_field``), ``first_empty`` is the first empty column or NO_COLUMN. The
+    search computes the summary while it loads a position (``node.load_parent``)."""
+    cols, lens, down, hdr, _ = pos
+    ncols = vp[VP_COLUMNS]
+    relaxed = vp[VP_RELAXED] != 0
+    search = mode == MODE_SEARCH
+    # The empty columns a group may go to: the first one only in MODE_SEARCH.
+    empties = 0
+    if first_empty != NO_COLUMN:
+        if search:
+            empties = column_bit(first_empty)
+        else:
+            for d in range(first_empty, ncols):
+                if _field(tops, d) == 0:
+                    empties |= column_bit(d)
     n = 0
     for s in range(ncols):
         group = _field(groups, s)
@@ -132,13 +155,19 @@ def gen_moves(pos, vp, mode, out):
             continue
         ls = lens[s]
         low = _field(tops, s)
+        # The targets, as a mask built without branches (which of the ten fits is as
+        # unpredictable as the cards), then visited in column order.
+        targets = empties
         for d in range(ncols):
-            top = _field(tops, d)
-            count = top - low
-            if count < 1 or count > group:
-                if top == 0 and d != s:
-                    n = _moves_to_empty(cols, ls, s, d, group, first_empty, relaxed, search, out, n)
+            count = _field(tops, d) - low
+            targets |= np.int64((count >= 1) & (count <= group)) << d
+        while targets:
+            d = lowest_bit(targets)
+            targets &= targets - 1
+            if _field(tops, d) == 0:
+                n = _moves_to_empty(cols, ls, s, d, group, search, relaxed, out, n)
                 continue
+            count = _field(tops, d) - low
             code = encode_move(s, d, count)
             if search:
                 target = cols[d, lens[d] - 1]
@@ -160,9 +189,7 @@ def gen_moves(pos, vp, mode, out):
 
 
 @njit(**INLINE)
-def _moves_to_empty(cols, ls, s, d, group, first_empty, relaxed, search, out, n):
-    if search and d != first_empty:
-        return n
+def _moves_to_empty(cols, ls, s, d, group, search, relaxed, out, n):
     for count in range(1, group + 1):
         code = encode_move(s, d, count)
         if search:

@@ -1,16 +1,17 @@
 """The beam search kernels: one level of the search per call.
 
 A level holds positions reached by the same number of actions. ``expand_level``
-plays every move of every position of the level (make, evaluate, key, unmake) and
-lists the children not already in the transposition table as candidates
-``(parent, move, key, score, stratum)``. ``select_level`` keeps the best ``width``
-candidates of each stratum (the number of deals made, so that lines that deal
-early and lines that deal late both survive), skipping repeated keys and storing
-the kept ones in the table. Moves come in two tiers: the plain moves first, and
-the classed moves (splits, lateral moves; see movegen) only for strata that the
-plain moves leave short of ``width``. ``materialize_level`` packs the kept
-children into the next level. The Python driver owns the loop, the budget and
-Ctrl-C.
+reads each position of the level once and makes the key and the score of every child
+from what it read, without playing the move (:mod:`spider_solver.engine.node`; a
+move that completes a run is played), and lists the children not already in the
+transposition table as candidates ``(parent, move, key, score, stratum)``.
+``select_level`` keeps the best ``width`` candidates of each stratum (the number of
+deals made, so that lines that deal early and lines that deal late both survive),
+skipping repeated keys and storing the kept ones in the table. Moves come in two
+tiers: the plain moves first, and the classed moves (splits, lateral moves; see
+movegen) only for strata that the plain moves leave short of ``width``.
+``materialize_level`` packs the kept children into the next level, from their
+parents' packed bytes. The Python driver owns the loop, the budget and Ctrl-C.
 
 With ``width`` larger than any level and ``MODE_ALL`` moves, this is a
 breadth-first search of the whole game with duplicate detection: if the last
@@ -30,14 +31,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.evaluate import W_RUN, column_cost, evaluate
-from spider_solver.engine.movegen import gen_moves
+from spider_solver.engine.node import child, load_parent, new_parent, pack_child, parent_moves, played_score
 from spider_solver.engine.position import do_move, new_position, pack, undo_move, unpack
-from spider_solver.engine.tt import TranspositionTable, tt_probe, tt_store
+from spider_solver.engine.tt import TranspositionTable, tt_contains, tt_probe, tt_store
 from spider_solver.engine.types import (
     CLASS_PLAIN,
     H_DEALT,
     H_REMOVED,
+    KERNEL,
     MAX_COLUMNS,
     MAX_MOVES,
     MODE_SEARCH,
@@ -50,8 +51,6 @@ from spider_solver.engine.types import (
     Tables,
     in_strata,
     move_class,
-    move_dst,
-    move_src,
     order_key,
     plain_move,
     strata_below,
@@ -107,13 +106,19 @@ def expand_level(level, strata_mask, tier, tables, params, tt, cand, start, node
     buffers. ``won_parent`` is ``OUT_OF_NODES`` if ``node_limit`` children were
     made first: the node budget is exact, not rounded up to a whole level.
     """
+    work = (new_position(), new_parent(), np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64))
+    return _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limit, work)
+
+
+@njit(**KERNEL)
+def _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limit, work):
+    """``expand_level`` in its working arrays ``work``: a kernel that does not count
+    references (``KERNEL``), so that the helpers inlined into its loop cost no more
+    than their arithmetic."""
+    pos, par, moves, scratch = work
     states, keys = level
     vp = tables.vp
     weights = params.weights
-    pos = new_position()
-    moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    costs = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    scratch = np.zeros(MAX_COLUMNS, dtype=np.int64)
     capacity = cand.parent.shape[0]
     runs = vp[VP_RUNS]
     search = params.mode == MODE_SEARCH
@@ -124,10 +129,11 @@ def expand_level(level, strata_mask, tier, tables, params, tt, cand, start, node
     for i in range(states.shape[0]):
         if not in_strata(strata_mask, states[i, OFF_DEALT]):
             continue
-        unpack(states[i], pos)
-        key[0] = keys[i]
-        total = evaluate(pos, weights, costs)
-        n_moves = gen_moves(pos, vp, params.mode, moves)
+        total = load_parent(states[i], pos, vp, weights, par)
+        parent_key = keys[i]
+        key[0] = parent_key
+        stratum = hdr[H_DEALT]
+        n_moves = parent_moves(pos, vp, params.mode, moves, par)
         if n_cand + n_moves > capacity:
             return OVERFLOW, nodes, NO_WIN, 0
         for j in range(n_moves):
@@ -136,31 +142,75 @@ def expand_level(level, strata_mask, tier, tables, params, tt, cand, start, node
             if search and (move_class(moves[j]) != CLASS_PLAIN) != (tier == TIER_CLASSED):
                 continue
             move = plain_move(moves[j])
-            removed_before = hdr[H_REMOVED]
-            info = do_move(pos, tables, move)
             nodes += 1
-            if hdr[H_REMOVED] == runs:
+            played, child_key, score = child(pos, tables, par, weights, total, parent_key, move)
+            if played:
+                # A move that completes a run: play it.
+                removed_before = hdr[H_REMOVED]
+                info = do_move(pos, tables, move)
+                if hdr[H_REMOVED] == runs:
+                    undo_move(pos, tables, move, info)
+                    return n_cand, nodes, i, move
+                child_key = key[0]
+                child_stratum = hdr[H_DEALT]
+                fresh = not tt_contains(tt, child_key)
+                if fresh:
+                    score = played_score(pos, tables, par, weights, total, move, removed_before, scratch)
                 undo_move(pos, tables, move, info)
-                return n_cand, nodes, i, move
-            child_key = key[0]
-            if not tt_probe(tt, child_key):
-                if move == MOVE_DEAL:
-                    score = evaluate(pos, weights, scratch)
-                else:
-                    src = move_src(move)
-                    dst = move_dst(move)
-                    score = (total - costs[src] - costs[dst]
-                             + column_cost(pos, src, weights)
-                             + column_cost(pos, dst, weights)
-                             - weights[W_RUN] * (hdr[H_REMOVED] - removed_before))
+            else:
+                child_stratum = stratum + 1 if move == MOVE_DEAL else stratum
+                fresh = not tt_contains(tt, child_key)
+            if fresh:
                 cand.parent[n_cand] = i
                 cand.move[n_cand] = move
                 cand.key[n_cand] = child_key
                 cand.score[n_cand] = score
-                cand.stratum[n_cand] = hdr[H_DEALT]
+                cand.stratum[n_cand] = child_stratum
                 n_cand += 1
-            undo_move(pos, tables, move, info)
     return n_cand, nodes, NO_WIN, 0
+
+
+#: candidate_order counts into at most this many buckets a candidate (and at least
+#: MIN_BUCKETS); a wider spread of scores is sorted by comparisons.
+BUCKETS_PER_CANDIDATE = 4
+MIN_BUCKETS = 4096
+
+
+@njit(cache=True)
+def candidate_order(cand, start, n_cand):
+    """The candidates ``start:n_cand`` (as offsets from ``start``) by stratum, then by
+    score, ties in candidate order: a stable sort of ``order_key``. Scores within a
+    level are small integers close together, so this is a counting sort over
+    (stratum, score) buckets, unless they spread too far."""
+    n = n_cand - start
+    if n == 0:
+        return np.empty(0, dtype=np.int64)
+    low = cand.score[start]
+    high = low
+    top_stratum = 0
+    for i in range(start, n_cand):
+        score = cand.score[i]
+        low = min(low, score)
+        high = max(high, score)
+        top_stratum = max(top_stratum, cand.stratum[i])
+    spread = high - low + 1
+    buckets = (top_stratum + 1) * spread
+    if buckets > max(BUCKETS_PER_CANDIDATE * n, MIN_BUCKETS):
+        sort_keys = np.empty(n, dtype=np.int64)
+        for i in range(n):
+            sort_keys[i] = order_key(np.int64(cand.stratum[start + i]), cand.score[start + i])
+        return np.argsort(sort_keys, kind="mergesort")
+    first = np.zeros(buckets + 1, dtype=np.int64)
+    for i in range(start, n_cand):
+        first[cand.stratum[i] * spread + cand.score[i] - low + 1] += 1
+    for b in range(buckets):
+        first[b + 1] += first[b]
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        b = cand.stratum[start + i] * spread + cand.score[start + i] - low
+        order[first[b]] = i
+        first[b] += 1
+    return order
 
 
 @njit(cache=True)
@@ -172,11 +222,7 @@ def select_level(cand, start, n_cand, width, counts, tt, selected, kept):
     ``selected`` from ``kept``; returns ``(kept, truncated)``, ``truncated`` being
     True if a new position was left out.
     """
-    n = n_cand - start
-    sort_keys = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        sort_keys[i] = order_key(np.int64(cand.stratum[start + i]), cand.score[start + i])
-    order = np.argsort(sort_keys, kind="mergesort")
+    order = candidate_order(cand, start, n_cand)
     truncated = False
     for o in order:
         idx = start + o
@@ -198,24 +244,20 @@ def materialize_level(level, tables, cand, nxt, kept):
     states, keys = level
     selected = nxt.selected
     pos = new_position()
-    # Visit the children grouped by parent, so each parent is unpacked once.
-    parents = np.empty(kept, dtype=np.int64)
-    for i in range(kept):
-        parents[i] = cand.parent[selected[i]]
-    order = np.argsort(parents, kind="mergesort")
-    current = -1
-    for o in order:
-        idx = selected[o]
+    for k in range(kept):
+        idx = selected[k]
         parent = cand.parent[idx]
-        if parent != current:
+        move = cand.move[idx]
+        if pack_child(states[parent], tables, move, nxt.states[k]):
+            # The candidate's key is the key of this position (node.child made it).
+            nxt.keys[k] = cand.key[idx]
+        else:
+            # A move that completes a run: play it.
             unpack(states[parent], pos)
             pos.key[0] = keys[parent]
-            current = parent
-        move = cand.move[idx]
-        info = do_move(pos, tables, move)
-        pack(pos, nxt.states[o])
-        nxt.keys[o] = pos.key[0]
-        undo_move(pos, tables, move, info)
+            do_move(pos, tables, move)
+            pack(pos, nxt.states[k])
+            nxt.keys[k] = pos.key[0]
 
 
 #: ``step_level`` outcomes.

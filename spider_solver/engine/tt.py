@@ -54,6 +54,12 @@ def _slot_key(key):
 @njit(**KERNEL)
 def tt_probe(tt, key):
     """True if ``key`` is stored."""
+    return tt_contains(tt, key)
+
+
+@njit(**INLINE)
+def tt_contains(tt, key):
+    """``tt_probe``, inlined into the caller (the search's inner loop)."""
     table = tt.slots
     key = _slot_key(key)
     mask = table.shape[0] - 1

@@ -71,12 +71,12 @@ the key tables and the stock they are a game's :class:`Tables`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from numba import njit
-
-if TYPE_CHECKING:
-    import numpy as np
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 # -- numba options ---------------------------------------------------------------------
 
@@ -386,3 +386,30 @@ def strata_below(strata):
 def in_strata(mask, s):
     """1 if stratum s is in the mask, else 0."""
     return (mask >> s) & 1
+
+
+# -- Helpers: column masks ---------------------------------------------------------------
+
+
+@njit(**INLINE)
+def column_bit(c):
+    """The mask of column c alone."""
+    return np.int64(1) << c
+
+
+@intrinsic
+def _count_trailing_zeros(typingctx, x):
+    """LLVM's ``cttz`` on an int64 (one instruction; undefined for 0)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
+@njit(**INLINE)
+def lowest_bit(mask):
+    """The index of the lowest set bit of a non-zero int64 mask."""
+    return _count_trailing_zeros(np.int64(mask))
