@@ -179,6 +179,6 @@ def main() -> None:
 
 
 # The commands register themselves on ``cli``.
-from spider_solver.cli import analyzing, catalogs, play, solving  # noqa: E402, F401
+from spider_solver.cli import analyzing, catalogs, improving, play, solving  # noqa: E402, F401
 
 __all__ = ["cli", "main"]
