@@ -10,6 +10,15 @@ takes from there (its level cap), so whatever it finds is shorter; the line then
 keeps its prefix and takes the new ending, which is shortened again
 (:func:`~spider_solver.engine.shorten.shorten`). Phase by phase it works back to
 the initial layout, whose re-search is a whole beam capped below the line's length.
+Each beam also watches the line (:class:`~spider_solver.engine.driver.LineWatch`): a
+position of the line that it reaches in fewer actions than the line does is a shortcut,
+and the line takes it.
+
+Which phases pay was measured (benchmarks/RESULTS.md, "Shorter lines and par"): the
+late phases are cheap but rarely hold a shorter ending, so ``solve``'s small post-pass
+(:func:`polish`) re-searches the last phase only, and ``improve`` (:func:`improve_moves`)
+re-searches from the initial layout with beams of growing width, which did as well as
+every phase at the same budget.
 
 Budgets are in nodes: each beam gets at most what is left, a beam that runs out
 is dropped (the line stays as it was), so the same line, widths and budget give the
@@ -78,6 +87,7 @@ def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget
     for width in widths:
         starts = phase_starts(result.line)
         if phases is not None:
+            # phases > 0: the last ones; phases < 0: the first ones (-1: the initial layout only).
             starts = starts[:phases] if phases > 0 else starts[phases:]
         if not origin:
             starts = [k for k in starts if k > 0]
@@ -123,23 +133,33 @@ def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget
     return result
 
 
-#: The post-pass of a default solve: beams this many times wider than the one that won,
-#: from the last phase back, on at most ``POLISH_NODES`` nodes (and never past the
-#: solve's own budget). Measured on the tuning deals 10000-10029 at 4 suits: 2-4 actions
-#: for 85k-150k nodes (benchmarks/RESULTS.md, "Shorter lines and par").
+#: The post-pass of a default solve: a beam this many times wider than the one that won,
+#: over the last ``POLISH_PHASES`` phase(s), on at most ``POLISH_NODES[suits]`` nodes (and
+#: never past the solve's own budget). On the tuning deals (10000-10039) it saved a median
+#: 2-3 actions at 4 suits for 85k nodes, and 0-1 at 2 and 1 suits for 40k-90k, which the
+#: time targets there do not allow (benchmarks/RESULTS.md, "Shorter lines and par").
 POLISH_FACTOR = 4
-POLISH_NODES = 120_000
+POLISH_NODES = {1: 0, 2: 0, 4: 100_000}
+POLISH_PHASES = 1
 
-#: ``improve``'s widths: each is a pass over every phase, last phase first.
-IMPROVE_WIDTHS = (256, 1024, 4096, 16384)
+#: ``improve``'s widths, each a beam from the initial layout capped below the line's
+#: length (IMPROVE_PHASES: the origin only). On the tuning deals (10000-10019, 4 suits, 12M
+#: nodes) this gave a median 130 actions, every phase with widths 256 to 16384 132.5.
+IMPROVE_WIDTHS = (512, 2048, 8192, 16384)
+IMPROVE_PHASES = -1
 
 
-def polish(game: Game, line: list[int], won_width: int, budget: Budget, nodes: int = POLISH_NODES) -> Rephased:
-    """The cheap post-pass of a solve: one pass at ``POLISH_FACTOR`` times the winning width."""
+def polish(game: Game, line: list[int], won_width: int, budget: Budget, nodes: int | None = None) -> Rephased:
+    """The cheap post-pass of a solve: one pass at ``POLISH_FACTOR`` times the winning width,
+    on ``nodes`` (default: ``POLISH_NODES`` of the game's suit count)."""
+    if nodes is None:
+        nodes = POLISH_NODES.get(game.deal.variant.suits, 0)
+    if nodes <= 0:
+        return Rephased(line=list(line))
     sub = Budget(min(budget.max_nodes, budget.nodes + nodes), None)
     sub.nodes = budget.nodes
     sub.deadline = budget.deadline
-    result = rephase(game, line, (POLISH_FACTOR * won_width,), sub)
+    result = rephase(game, line, (POLISH_FACTOR * won_width,), sub, phases=POLISH_PHASES)
     budget.nodes = sub.nodes
     return result
 
@@ -147,7 +167,7 @@ def polish(game: Game, line: list[int], won_width: int, budget: Budget, nodes: i
 def improve_moves(game: Game, line: list[int], budget: Budget, widths: tuple[int, ...] = IMPROVE_WIDTHS) -> Rephased:
     """``improve``'s search: the line shortened, then re-searched phase by phase at each width in turn."""
     first = shorten(game, line)
-    result = rephase(game, first, widths, budget)
+    result = rephase(game, first, widths, budget, phases=IMPROVE_PHASES)
     if len(first) < len(line) and result.improved == 0:
         result.improved = 1
     return result
