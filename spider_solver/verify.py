@@ -151,7 +151,7 @@ def solve(
 
 #: ``improve``'s default budget: about 10 s a deal on one core here (1.0-1.6 million
 #: nodes a second), the seconds a safety net as in ``solve``.
-IMPROVE_MAX_NODES = 12_000_000
+IMPROVE_MAX_NODES = 10_000_000
 IMPROVE_MAX_SECONDS = 60.0
 
 
