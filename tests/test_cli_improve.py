@@ -90,3 +90,17 @@ def test_improve_refuses_bad_input(catalog, args, message):
 def test_improve_refuses_a_missing_catalog(tmp_path):
     result = invoke("improve", "--catalog", str(tmp_path / "none.sqlite"))
     assert result.exit_code == 2 and "no catalog at" in result.stderr
+
+
+def test_improve_refuses_a_line_that_does_not_win_and_keeps_a_line_it_cannot_beat():
+    from spider_solver.errors import IllegalActionError
+    from spider_solver.verify import improve
+
+    line = long_line()
+    with pytest.raises(IllegalActionError, match="does not win"):
+        improve(CODE, line[:-1], max_nodes=1000)
+    with pytest.raises(IllegalActionError, match="refused at action 6: cannot deal"):
+        improve(CODE, ("D", "D", "D", "D", "D", "D"), max_nodes=1000)
+    kept = improve(CODE, line, max_nodes=1)  # no budget: the line given (shortening costs no nodes)
+    assert kept.moves <= len(line) and replay(Deal.from_code(CODE), kept.solution, undo_limit=0).won
+    assert kept.nodes <= 1 and kept.before == len(line)
