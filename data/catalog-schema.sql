@@ -1,15 +1,21 @@
--- The spider-solver catalog, schema version 3 (PRAGMA user_version = 3).
+-- The spider-solver catalog, schema version 4 (PRAGMA user_version = 4).
 --
 -- An SQLite database in WAL mode. PRAGMA application_id = 1397768515 (0x53503143, "SP1C")
 -- marks the file as a catalog; spider_solver/catalog.py refuses any other database, and a
 -- user_version higher than the one it knows, and upgrades an older one in place, in one
 -- transaction (version 1 had no CHECK on reason; version 2 had no difficulty columns;
--- MIGRATIONS in catalog.py). tests/test_catalog.py checks that this file and the SCHEMA
--- string in catalog.py are the same text.
+-- version 3 had no par and no improve record; MIGRATIONS in catalog.py).
+-- tests/test_catalog.py checks that this file and the SCHEMA string in catalog.py are the
+-- same text.
 --
 -- difficulty, difficulty_raw and grader_version are set together, on verified rows only:
 -- the grade 1 (very easy) to 5 (very hard) of the deal for a person, the fair player's raw
 -- figure (0 to 100) behind it, and the grader's version (README, "Difficulty").
+--
+-- par is the score of the stored line of a verified row, the shortest known (the replace
+-- rule keeps only shorter lines); improve_nodes, improve_seconds and improve_version record
+-- the `spider-solve improve` pass on the stored line, so that a rerun at the same or a
+-- smaller node budget skips it; a new line comes without a record (README, "improve").
 
 -- One row per game code: the best result found so far (see "replace rule" in the README).
 CREATE TABLE results (
@@ -32,10 +38,17 @@ CREATE TABLE results (
     difficulty     INTEGER CHECK (difficulty BETWEEN 1 AND 5),  -- 1 very easy .. 5 very hard; NULL: not graded
     difficulty_raw REAL    CHECK (difficulty_raw BETWEEN 0 AND 100),  -- the fair player's figure behind it
     grader_version TEXT,                                -- the grader that gave it (README, "Difficulty")
+    par            INTEGER,                             -- score of the shortest known line; NULL unless verified
+    improve_nodes  INTEGER CHECK (improve_nodes >= 0),  -- nodes `improve` spent on this line; NULL: none
+    improve_seconds REAL   CHECK (improve_seconds >= 0),  -- seconds `improve` took on this deal, all its passes
+    improve_version TEXT,                               -- spider-solver version of that improve pass
     CHECK (status <> 'verified' OR (solution <> '' AND moves IS NOT NULL AND score IS NOT NULL)),
     CHECK ((status = 'verified') = (reason = 'won') AND (status = 'unwinnable') = (reason = 'exhausted')),
     CHECK (difficulty IS NULL OR status = 'verified'),
     CHECK ((difficulty IS NULL) = (difficulty_raw IS NULL) AND (difficulty IS NULL) = (grader_version IS NULL)),
+    CHECK ((status = 'verified') = (par IS NOT NULL) AND (par IS NULL OR par = score)),
+    CHECK (improve_nodes IS NULL OR status = 'verified'),
+    CHECK ((improve_nodes IS NULL) = (improve_seconds IS NULL) AND (improve_nodes IS NULL) = (improve_version IS NULL)),
     UNIQUE (suits, rule, deal)
 );
 

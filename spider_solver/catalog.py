@@ -53,7 +53,7 @@ from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, St
 from spider_solver.rules import MAX_DEAL, GameCode, Rule, Variant
 from spider_solver.verify import SolveResult
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: ``PRAGMA application_id`` of a catalog: "SP1C" in ASCII.
 APPLICATION_ID = 0x53503143
 DEFAULT_CATALOG = "spider-catalog.sqlite"
@@ -63,7 +63,7 @@ def _sql_list(values: Iterable[str]) -> str:
     return ", ".join(f"'{value}'" for value in values)
 
 
-#: The tables of schema version 3; ``data/catalog-schema.sql`` holds the same statements.
+#: The tables of schema version 4; ``data/catalog-schema.sql`` holds the same statements.
 SCHEMA = f"""\
 -- One row per game code: the best result found so far (see "replace rule" in the README).
 CREATE TABLE results (
@@ -86,10 +86,17 @@ CREATE TABLE results (
     difficulty     INTEGER CHECK (difficulty BETWEEN 1 AND 5),  -- 1 very easy .. 5 very hard; NULL: not graded
     difficulty_raw REAL    CHECK (difficulty_raw BETWEEN 0 AND 100),  -- the fair player's figure behind it
     grader_version TEXT,                                -- the grader that gave it (README, "Difficulty")
+    par            INTEGER,                             -- score of the shortest known line; NULL unless verified
+    improve_nodes  INTEGER CHECK (improve_nodes >= 0),  -- nodes `improve` spent on this line; NULL: none
+    improve_seconds REAL   CHECK (improve_seconds >= 0),  -- seconds `improve` took on this deal, all its passes
+    improve_version TEXT,                               -- spider-solver version of that improve pass
     CHECK (status <> 'verified' OR (solution <> '' AND moves IS NOT NULL AND score IS NOT NULL)),
     CHECK ((status = 'verified') = (reason = 'won') AND (status = 'unwinnable') = (reason = 'exhausted')),
     CHECK (difficulty IS NULL OR status = 'verified'),
     CHECK ((difficulty IS NULL) = (difficulty_raw IS NULL) AND (difficulty IS NULL) = (grader_version IS NULL)),
+    CHECK ((status = 'verified') = (par IS NOT NULL) AND (par IS NULL OR par = score)),
+    CHECK (improve_nodes IS NULL OR status = 'verified'),
+    CHECK ((improve_nodes IS NULL) = (improve_seconds IS NULL) AND (improve_nodes IS NULL) = (improve_version IS NULL)),
     UNIQUE (suits, rule, deal)
 );
 
@@ -112,7 +119,10 @@ V2_COLUMNS = (
     "max_nodes", "max_seconds", "reason", "solver_version", "solved_at",
 )
 GRADE_COLUMNS = ("difficulty", "difficulty_raw", "grader_version")
-COLUMNS = V2_COLUMNS + GRADE_COLUMNS
+V3_COLUMNS = V2_COLUMNS + GRADE_COLUMNS
+#: Version 4 adds ``par`` and the record of ``improve`` (IMPROVE_COLUMNS).
+IMPROVE_COLUMNS = ("improve_nodes", "improve_seconds", "improve_version")
+COLUMNS = V3_COLUMNS + ("par",) + IMPROVE_COLUMNS
 
 
 def _rank(table: str) -> str:
@@ -138,10 +148,11 @@ BETTER = (
 
 #: A better result replaces the row; its grade, if it has none, is the stored one (the
 #: grade belongs to the deal, not to the line: a shorter line of a verified deal keeps it).
+#: The record of ``improve`` belongs to the line: a new line comes without one.
 UPSERT = (
     f"INSERT INTO results ({', '.join(COLUMNS)}) VALUES ({', '.join(':' + c for c in COLUMNS)})"
     " ON CONFLICT (code) DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in V2_COLUMNS if c != "code") + ", "
+    + ", ".join(f"{c} = excluded.{c}" for c in V2_COLUMNS + ("par",) + IMPROVE_COLUMNS if c != "code") + ", "
     + ", ".join(f"{c} = CASE WHEN excluded.difficulty IS NULL AND excluded.status = 'verified'"
                 f" THEN results.{c} ELSE excluded.{c} END" for c in GRADE_COLUMNS)
     + f" WHERE {BETTER}"
@@ -187,6 +198,12 @@ class Entry:
     difficulty: int | None = None
     difficulty_raw: float | None = None
     grader_version: str | None = None
+    #: The score of the shortest known line (the stored one) of a verified deal; None otherwise.
+    par: int | None = None
+    #: The node budget ``improve`` spent on the stored line, its seconds and version; None if none.
+    improve_nodes: int | None = None
+    improve_seconds: float | None = None
+    improve_version: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Entry:
@@ -203,7 +220,8 @@ class Entry:
             "nodes": self.nodes, "seconds": self.seconds, "max_nodes": self.max_nodes,
             "max_seconds": self.max_seconds, "reason": str(self.reason), "solver_version": self.solver_version,
             "solved_at": self.solved_at, "difficulty": self.difficulty, "difficulty_raw": self.difficulty_raw,
-            "grader_version": self.grader_version,
+            "grader_version": self.grader_version, "par": self.par, "improve_nodes": self.improve_nodes,
+            "improve_seconds": self.improve_seconds, "improve_version": self.improve_version,
         }
 
 
@@ -251,7 +269,8 @@ def row_values(result: SolveResult | Mapping[str, Any], *, solver_version: str, 
         solution, moves, score = [], None, None
     max_seconds = data.get("max_seconds")
     grade = grade_values(data, status, str(code))
-    return grade | {
+    return grade | dict.fromkeys(IMPROVE_COLUMNS) | {
+        "par": None if score is None else int(score),
         "code": str(code), "suits": code.suits, "rule": code.rule, "deal": code.number, "status": str(status),
         "solution": " ".join(solution), "moves": moves, "score": None if score is None else int(score),
         "nodes": int(data.get("nodes") or 0), "seconds": float(data.get("seconds") or 0.0),
@@ -310,17 +329,20 @@ def parse_grades(text: str) -> tuple[int, int]:
 #: a verified row, ``exhausted`` for an unwinnable one, and for an unknown one stays
 #: what it was if that is a reason of an unknown result, ``rejected`` if it said the
 #: rules engine refused the line, and ``widths`` otherwise (version 1 wrote no other).
+#: ``par`` of a row of an older schema: the score of its stored line (every step fills it,
+#: since each step creates the current table, whose CHECK wants it on verified rows).
+_PAR = "CASE WHEN status = 'verified' THEN score END"
 _UNKNOWN_REASONS = _sql_list(sorted(REASONS_BY_STATUS[Status.UNKNOWN]))
 MIGRATE_1_TO_2 = (
     "ALTER TABLE results RENAME TO results_v1",
     statements(SCHEMA)[0],
-    f"INSERT INTO results ({', '.join(V2_COLUMNS)}) SELECT "
+    f"INSERT INTO results ({', '.join(V2_COLUMNS)}, par) SELECT "
     + ", ".join(c for c in V2_COLUMNS[: V2_COLUMNS.index("reason")])
     + ", CASE WHEN status = 'verified' THEN 'won' WHEN status = 'unwinnable' THEN 'exhausted'"
     f" WHEN reason IN ({_UNKNOWN_REASONS}) THEN reason WHEN reason LIKE 'rejected%' THEN 'rejected'"
     " ELSE 'widths' END, "
     + ", ".join(V2_COLUMNS[V2_COLUMNS.index("reason") + 1 :])
-    + " FROM results_v1",
+    + f", {_PAR} FROM results_v1",
     "DROP TABLE results_v1",
 )
 #: Version 2 to 3: the grade columns (``difficulty``, ``difficulty_raw``,
@@ -329,12 +351,21 @@ MIGRATE_1_TO_2 = (
 MIGRATE_2_TO_3 = (
     "ALTER TABLE results RENAME TO results_v2",
     statements(SCHEMA)[0],
-    f"INSERT INTO results ({', '.join(V2_COLUMNS)}) SELECT {', '.join(V2_COLUMNS)} FROM results_v2",
+    f"INSERT INTO results ({', '.join(V2_COLUMNS)}, par) SELECT {', '.join(V2_COLUMNS)}, {_PAR} FROM results_v2",
     "DROP TABLE results_v2",
 )
-#: The statements that bring a catalog of schema version N to N + 1. (Version 1 to 2
-#: creates the current table, without grades; the step to 3 then rebuilds it once more.)
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: MIGRATE_1_TO_2, 2: MIGRATE_2_TO_3}
+#: Version 3 to 4: ``par`` (the score of the stored line of a verified row: the shortest
+#: known) and the record of ``improve`` (NULL: not improved yet). Every row and column is
+#: copied as it was.
+MIGRATE_3_TO_4 = (
+    "ALTER TABLE results RENAME TO results_v3",
+    statements(SCHEMA)[0],
+    f"INSERT INTO results ({', '.join(V3_COLUMNS)}, par) SELECT {', '.join(V3_COLUMNS)}, {_PAR} FROM results_v3",
+    "DROP TABLE results_v3",
+)
+#: The statements that bring a catalog of schema version N to N + 1. (Each step creates
+#: the current table, and the next step rebuilds it once more: the copies name their columns.)
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: MIGRATE_1_TO_2, 2: MIGRATE_2_TO_3, 3: MIGRATE_3_TO_4}
 
 
 class Catalog:
@@ -646,6 +677,46 @@ class Catalog:
             raise CatalogError(f"cannot write the grade of {code!r} to catalog {str(self.path)!r}: {error}") from None
         return changed
 
+    def to_improve(self, *, max_nodes: int, version: str, suits: int | None = None,
+                   rule: str | None = None) -> list[str]:
+        """Codes of the verified rows an ``improve`` pass of ``max_nodes`` could still change:
+        their stored line was never improved, or by another version, or on a smaller node
+        budget. Lowest suit count and deal first."""
+        where, args = self._filter(suits, rule, str(Status.VERIFIED), None)
+        where += " AND (improve_nodes IS NULL OR improve_version IS NOT ? OR improve_nodes < ?)"
+        args += (version, max_nodes)
+        return [row[0] for row in self.db.execute(f"SELECT code FROM results{where} ORDER BY suits, rule, deal", args)]
+
+    def record_improvement(self, code: str, before: Iterable[str], result: Mapping[str, Any], *,
+                           version: str) -> bool:
+        """Store what ``improve`` found for the verified line ``before`` of ``code``, in one
+        transaction: a shorter line (with its moves, score and par) replaces the stored one
+        only if the row still holds ``before`` and the new line is shorter; either way the
+        row records the pass (``improve_nodes``: its node budget, or the nodes it spent if it
+        stopped early; ``improve_seconds`` adds up; ``improve_version``). Returns True if the
+        line was replaced. The grade stays (it belongs to the deal)."""
+        solution = " ".join(str(action) for action in result["solution"])
+        stopped = bool(result.get("stopped"))
+        spent = int(result["nodes"]) if stopped else int(result["max_nodes"])
+        values = {"code": code, "before": " ".join(before), "solution": solution, "moves": int(result["moves"]),
+                  "score": int(result["score"]), "nodes": spent, "seconds": float(result["seconds"]),
+                  "version": version}
+        record = ("improve_nodes = :nodes, improve_seconds = coalesce(improve_seconds, 0) + :seconds,"
+                  " improve_version = :version")
+        try:
+            with self.transaction() as db:
+                replaced = db.execute(
+                    "UPDATE results SET solution = :solution, moves = :moves, score = :score, par = :score, "
+                    + record + " WHERE code = :code AND status = 'verified' AND solution = :before"
+                    " AND moves > :moves", values).rowcount > 0
+                if not replaced:
+                    db.execute("UPDATE results SET " + record
+                               + " WHERE code = :code AND status = 'verified' AND solution = :before", values)
+        except sqlite3.Error as error:
+            raise CatalogError(f"cannot write the improved line of {code!r} to catalog {str(self.path)!r}: {error}"
+                               ) from None
+        return replaced
+
     def pending(self, variant: Variant | None = None) -> list[str]:
         """Codes planned by a batch and not finished, lowest deal first."""
         if variant is None:
@@ -676,6 +747,6 @@ class Catalog:
 
 
 __all__ = [
-    "APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "GRADES", "GRADE_COLUMNS", "MIGRATIONS",
-    "Plan", "SCHEMA", "SCHEMA_VERSION", "parse_grades",
+    "APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "GRADES", "GRADE_COLUMNS", "IMPROVE_COLUMNS",
+    "MIGRATIONS", "Plan", "SCHEMA", "SCHEMA_VERSION", "parse_grades",
 ]

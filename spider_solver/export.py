@@ -5,7 +5,9 @@ Each deal is an object with ``code``, ``suits``, ``rule``, ``deal``, ``status``,
 space separated), then ``nodes``, ``seconds``, ``max_nodes``, ``max_seconds``,
 ``reason``, ``solver_version`` and ``solved_at``, then the grade of a verified deal:
 ``difficulty`` (1 very easy to 5 very hard), ``difficulty_raw`` and ``grader_version``
-(null when not graded). ``data/export.schema.json``
+(null when not graded), then ``par`` (the score of the shortest known line of a verified
+deal) and the record of ``spider-solve improve`` on that line (``improve_nodes``,
+``improve_seconds``, ``improve_version``; null when none). ``data/export.schema.json``
 (JSON Schema, draft 2020-12) describes the JSON form; each JSON Lines line is one
 of its items. Rows come ordered by suit count, rule and deal number, and are
 written one at a time, so a catalog of any size exports in little memory.
@@ -31,7 +33,7 @@ FORMATS: tuple[Format, ...] = ("json", "jsonl", "csv")
 FIELDS = (
     "code", "suits", "rule", "deal", "status", "moves", "score", "solution", "nodes", "seconds",
     "max_nodes", "max_seconds", "reason", "solver_version", "solved_at", "difficulty", "difficulty_raw",
-    "grader_version",
+    "grader_version", "par", "improve_nodes", "improve_seconds", "improve_version",
 )
 
 

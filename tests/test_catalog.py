@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from spider_solver.catalog import APPLICATION_ID, COLUMNS, SCHEMA, SCHEMA_VERSION, V2_COLUMNS, Catalog, statements
+from spider_solver.catalog import (
+    APPLICATION_ID,
+    COLUMNS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    V2_COLUMNS,
+    V3_COLUMNS,
+    Catalog,
+    statements,
+)
 from spider_solver.errors import CatalogError
 from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import GameCode, Variant
@@ -306,7 +315,7 @@ def test_a_version_1_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
     path = tmp_path / "old.sqlite"
     before = version_1_catalog(path)
     with Catalog(path, create=False) as db:
-        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         after = [tuple(row)[: len(V2_COLUMNS)] for row in db.db.execute("SELECT * FROM results ORDER BY code")]
         assert all(entry.difficulty is None and entry.grader_version is None for entry in db.entries())
         assert db.pending() == ["SP1-S4C-AAAAAAE"] and db.integrity() == "ok"
@@ -334,7 +343,7 @@ def test_a_failed_upgrade_leaves_the_file_as_it_was(tmp_path, monkeypatch):
     before = version_1_catalog(path)
     broken = catalog_module.MIGRATE_1_TO_2[:-1] + ("DROP TABLE no_such_table",)
     monkeypatch.setitem(catalog_module.MIGRATIONS, 1, broken)
-    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 1 to 3"):
+    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 1 to 4"):
         Catalog(path, create=False)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 1
@@ -384,13 +393,13 @@ def test_a_version_2_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
     before = version_2_catalog(path)
     assert {row[V2_COLUMNS.index("reason")] for row in before} == {str(r) for r in Reason}
     with Catalog(path, create=False) as db:
-        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         after = [tuple(row) for row in db.db.execute("SELECT * FROM results ORDER BY code")]
         assert db.pending() == ["SP1-S4C-AAAAAAE"] and db.integrity() == "ok"
         assert {entry.status for entry in db.entries()} == set(Status)
     # Every column of every row is kept, and no row has a grade yet.
     assert [row[: len(V2_COLUMNS)] for row in after] == before
-    assert all(row[len(V2_COLUMNS):] == (None, None, None) for row in after)
+    assert all(row[len(V2_COLUMNS):len(V3_COLUMNS)] == (None, None, None) for row in after)
     Catalog(tmp_path / "new.sqlite").close()
     query = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY name"
     assert sqlite3.connect(path).execute(query).fetchall() == sqlite3.connect(tmp_path / "new.sqlite").execute(
@@ -404,7 +413,7 @@ def test_a_failed_upgrade_from_version_2_leaves_the_file_as_it_was(tmp_path, mon
     before = version_2_catalog(path)
     broken = catalog_module.MIGRATE_2_TO_3[:-1] + ("DROP TABLE no_such_table",)
     monkeypatch.setitem(catalog_module.MIGRATIONS, 2, broken)
-    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 2 to 3"):
+    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 2 to 4"):
         Catalog(path, create=False)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 2
@@ -446,3 +455,88 @@ def test_a_shorter_line_keeps_the_grade_and_regrading_keeps_the_line(tmp_path):
         assert db.to_grade(version="fair-2") == [] and db.to_grade(version="fair-3") == [CODE]
         assert db.to_grade(version="fair-2", regrade=True) == [CODE]
         assert [e.code for e in db.entries(difficulty=(2, 2))] == [CODE] and db.count(difficulty=(3, 5)) == 0
+
+
+V3 = Path(__file__).resolve().parent / "fixtures" / "catalog-v3.sql"
+
+
+def version_3_catalog(path: Path) -> list[tuple]:
+    """A catalog as the previous release wrote it (schema version 3); returns its rows."""
+    db = sqlite3.connect(path)
+    db.executescript(V3.read_text(encoding="utf-8"))
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 3")
+    db.commit()
+    rows = db.execute("SELECT * FROM results ORDER BY code").fetchall()
+    db.close()
+    return rows
+
+
+def test_a_version_3_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
+    path = tmp_path / "v3.sqlite"
+    before = version_3_catalog(path)
+    assert {row[V2_COLUMNS.index("reason")] for row in before} == {str(r) for r in Reason}
+    assert any(row[V3_COLUMNS.index("difficulty")] is not None for row in before)
+    with Catalog(path, create=False) as db:
+        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        after = [tuple(row) for row in db.db.execute("SELECT * FROM results ORDER BY code")]
+        assert db.pending() == ["SP1-S4C-AAAAAAE"] and db.integrity() == "ok"
+        entries = list(db.entries())
+    # Every column of every row is kept; par is the stored line's score; nothing is improved yet.
+    assert [row[: len(V3_COLUMNS)] for row in after] == before
+    assert {e.code: e.par for e in entries if e.par is not None} == {
+        e.code: e.score for e in entries if e.status is Status.VERIFIED} == {
+        "SP1-S4C-AAAAAAA": 1297, "SP1-S4R-AAAAAAA": 1198}
+    assert all(e.improve_nodes is None and e.improve_version is None for e in entries)
+    Catalog(tmp_path / "new.sqlite").close()
+    query = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY name"
+    assert sqlite3.connect(path).execute(query).fetchall() == sqlite3.connect(tmp_path / "new.sqlite").execute(
+        query).fetchall()
+
+
+def test_a_failed_upgrade_from_version_3_leaves_the_file_as_it_was(tmp_path, monkeypatch):
+    import spider_solver.catalog as catalog_module
+
+    path = tmp_path / "v3.sqlite"
+    before = version_3_catalog(path)
+    broken = catalog_module.MIGRATE_3_TO_4[:-1] + ("DROP TABLE no_such_table",)
+    monkeypatch.setitem(catalog_module.MIGRATIONS, 3, broken)
+    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 3 to 4"):
+        Catalog(path, create=False)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert db.execute("SELECT * FROM results ORDER BY code").fetchall() == before
+
+
+def improvement(length: int, *, nodes: int = 1000, stopped: str = "") -> dict:
+    return {"solution": ["1>2"] * length, "moves": length, "score": 1300 - length, "nodes": nodes,
+            "max_nodes": 1000, "seconds": 2.0, "stopped": stopped}
+
+
+def test_par_follows_the_shortest_line_and_improve_records_its_budget(tmp_path):
+    with Catalog(tmp_path / "c.sqlite") as db:
+        db.record(verified(120).to_dict() | GRADE)
+        assert db.get(CODE).par == 1180
+        assert db.to_improve(max_nodes=1000, version="v") == [CODE]
+        # Nothing shorter: the line stays, the pass is recorded, a rerun at this budget skips it.
+        assert not db.record_improvement(CODE, ("1>2",) * 120, improvement(120), version="v")
+        entry = db.get(CODE)
+        assert (entry.moves, entry.par, entry.improve_nodes, entry.improve_version) == (120, 1180, 1000, "v")
+        assert db.to_improve(max_nodes=1000, version="v") == db.to_improve(max_nodes=999, version="v") == []
+        assert db.to_improve(max_nodes=1001, version="v") == db.to_improve(max_nodes=10, version="w") == [CODE]
+        # A shorter line replaces it (the grade stays), with its par; a longer one never does.
+        assert db.record_improvement(CODE, ("1>2",) * 120, improvement(100), version="v")
+        entry = db.get(CODE)
+        assert (entry.moves, entry.score, entry.par, entry.difficulty, entry.improve_seconds) == (100, 1200, 1200, 4, 4.0)
+        assert not db.record_improvement(CODE, ("1>2",) * 100, improvement(110), version="v")
+        assert db.get(CODE).moves == 100
+        # A result for a line no longer stored changes nothing.
+        assert not db.record_improvement(CODE, ("1>2",) * 120, improvement(90), version="v")
+        assert db.get(CODE).moves == 100
+        # A pass cut short records the nodes it spent, so a rerun at the full budget goes on.
+        db.record_improvement(CODE, ("1>2",) * 100, improvement(100, nodes=400, stopped="seconds"), version="v")
+        assert db.get(CODE).improve_nodes == 400 and db.to_improve(max_nodes=1000, version="v") == [CODE]
+        # A new, shorter line from a batch comes without an improve record.
+        assert db.record(verified(80))
+        entry = db.get(CODE)
+        assert (entry.par, entry.improve_nodes, entry.improve_seconds, entry.difficulty) == (1220, None, None, 4)

@@ -20,7 +20,8 @@ user's mistake never shows a traceback: a usage error or bad input prints one li
 Heavy modules (numba, the engine, SQLite catalog) are imported inside the
 commands that need them, so ``--help`` and ``show`` start instantly. The commands
 live one concern a module: :mod:`.play` (show, replay), :mod:`.solving` (verify),
-:mod:`.catalogs` (check, export, grade), :mod:`.analyzing` (hint, analyze: games in progress);
+:mod:`.catalogs` (check, export, grade), :mod:`.improving` (improve: shorter lines),
+:mod:`.analyzing` (hint, analyze: games in progress);
 the batch is the group's own callback below.
 """
 
@@ -189,6 +190,6 @@ def main() -> None:
 
 
 # The commands register themselves on ``cli``.
-from spider_solver.cli import analyzing, catalogs, play, serving, solving  # noqa: E402, F401
+from spider_solver.cli import analyzing, catalogs, improving, play, serving, solving  # noqa: E402, F401
 
 __all__ = ["cli", "main"]

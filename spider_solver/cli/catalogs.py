@@ -63,7 +63,9 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
     json   a list of {"code", "suits", "rule", "deal", "status", "moves", "score",
            "solution", "nodes", "seconds", "max_nodes", "max_seconds", "reason",
            "solver_version", "solved_at", "difficulty", "difficulty_raw",
-           "grader_version"}; solution is a list of actions
+           "grader_version", "par", "improve_nodes", "improve_seconds",
+           "improve_version"}; solution is a list of actions, par the score
+           of the shortest known line
     jsonl  one such object per line
     csv    the same columns; solution is one space-separated string
     The JSON Schema is data/export.schema.json.

@@ -36,7 +36,7 @@ from spider_solver.engine.search import (
     NextLevel,
     step_level,
 )
-from spider_solver.engine.shorten import shorten
+from spider_solver.engine.shorten import LineIndex, line_hit, shorten
 from spider_solver.engine.tt import TT_FORGOTTEN, TT_STORED, tt_new, tt_store
 from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DEALS
 from spider_solver.outcomes import Reason
@@ -85,6 +85,13 @@ class Attempt:
     tt_stored: int = 0
     tt_forgotten: int = 0
     seconds: float = 0.0
+    #: With a :class:`LineWatch`: the moves to the best position of the watched line
+    #: reached (empty if none), and that position's index on the line.
+    hit_moves: list[int] = field(default_factory=list)
+    hit_target: int = -1
+    #: Nodes of the post-pass on a won line (counted in ``nodes``), and the actions it saved.
+    polish_nodes: int = 0
+    polish_saved: int = 0
 
     def summary(self) -> dict:
         return {
@@ -97,7 +104,7 @@ class Attempt:
             "tt_stored": self.tt_stored,
             "tt_forgotten": self.tt_forgotten,
             "seconds": round(self.seconds, 4),
-        }
+        } | ({"polish_nodes": self.polish_nodes, "polish_saved": self.polish_saved} if self.polish_nodes else {})
 
 
 class Budget:
@@ -120,6 +127,19 @@ class Budget:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             return "seconds"
         return ""
+
+
+@dataclass
+class LineWatch:
+    """A known line the beam may join: a beam from position ``offset`` of the line that
+    reaches its position j in d actions makes a line of ``offset + d + (length - j)``
+    actions. ``best`` is the shortest line known so far (the beam stops at the level
+    where it can no longer beat it); the beam records the best join in its attempt."""
+
+    index: LineIndex
+    offset: int
+    length: int
+    best: int
 
 
 def tt_bits_for(width: int, strata: int, max_levels: int) -> int:
@@ -161,8 +181,13 @@ class _Buffers:
 
 
 def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
-         max_levels: int = MAX_LEVELS) -> Attempt:
-    """One beam search from the initial layout."""
+         max_levels: int = MAX_LEVELS, watch: LineWatch | None = None) -> Attempt:
+    """One beam search from the initial layout (``game.start``).
+
+    With ``watch``, the kept positions of each level are also looked up among a known
+    line's positions (see :class:`LineWatch`), and the beam stops at the level where
+    neither a win nor a join can beat ``watch.best``.
+    """
     attempt = Attempt(width, mode)
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
@@ -186,7 +211,7 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
             if n_states == 0:
                 attempt.outcome = "cut" if cut else "exhausted"
                 break
-            if len(parents) >= max_levels:
+            if len(parents) >= max_levels or (watch is not None and len(parents) >= watch.best - watch.offset - 1):
                 attempt.outcome = "levels"
                 break
             if exhaustive and n_states > MAX_PROOF_LEVEL:
@@ -210,12 +235,7 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
                 attempt.outcome = "nodes"
                 break
             if outcome == STEP_WON:
-                line = [int(won_move)]
-                index = int(won_parent)
-                for level in range(len(parents) - 1, -1, -1):
-                    line.append(int(moves[level][index]))
-                    index = int(parents[level][index])
-                attempt.moves = line[::-1]
+                attempt.moves = _backtrack(parents, moves, len(parents), int(won_parent)) + [int(won_move)]
                 attempt.outcome = "won"
                 break
             cut = cut or truncated
@@ -225,11 +245,26 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
             keys = buffers.next.keys[:kept].copy()
             attempt.peak_level = max(attempt.peak_level, kept)
             attempt.levels = len(parents)
+            if watch is not None:
+                at, target = line_hit(keys, watch.index)
+                if at >= 0 and watch.offset + len(parents) + watch.length - target < watch.best:
+                    watch.best = watch.offset + len(parents) + watch.length - target
+                    attempt.hit_moves = _backtrack(parents, moves, len(parents), at)
+                    attempt.hit_target = int(target)
     except KeyboardInterrupt:
         attempt.outcome = "interrupted"
     attempt.tt_stored, attempt.tt_forgotten = int(tt.info[TT_STORED]), int(tt.info[TT_FORGOTTEN])
     attempt.seconds = time.perf_counter() - started
     return attempt
+
+
+def _backtrack(parents: list[np.ndarray], moves: list[np.ndarray], level: int, index: int) -> list[int]:
+    """The moves from the beam's start to position ``index`` of the level reached in ``level`` moves."""
+    line = []
+    for depth in range(level - 1, -1, -1):
+        line.append(int(moves[depth][index]))
+        index = int(parents[depth][index])
+    return line[::-1]
 
 
 @dataclass(frozen=True)
@@ -255,7 +290,7 @@ _FINAL_REASON = {"cut": Reason.WIDTHS, "levels": Reason.LEVELS, "exhausted": Rea
 def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty: bool = False,
                progress: bool = False, widths: tuple[int, ...] | None = None,
                weights: np.ndarray = DEFAULT_WEIGHTS, proof_nodes: int = 0, proof_after: int = 1,
-               final_proof: bool = False) -> EngineResult:
+               final_proof: bool = False, polish: bool = True) -> EngineResult:
     """Search ``deal`` within the budget: a widening series of beams, then (when a beam
     spent its move set without dropping a position) the exhaustive search.
 
@@ -275,6 +310,9 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
     width of the schedule ended without a win (reasons ``widths`` and ``levels``):
     a position whose beams die out may still be proved, where a deal's outcome would
     otherwise stay ``unknown`` with budget unspent. ``solve`` leaves it off.
+
+    ``polish`` re-searches the phases of a line found by a beam with a wider beam, on a
+    small share of nodes (:func:`~spider_solver.engine.rephase.polish`), within the budget.
     """
     started = time.perf_counter()
     game = deal if isinstance(deal, Game) else Game.from_deal(deal, deal_on_empty=deal_on_empty)
@@ -289,6 +327,7 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
     budget = Budget(max_nodes, max_seconds, bar)
     attempts: list[Attempt] = []
     reason, line = Reason.WIDTHS, None
+    shortened = False
     #: (width, mode, node cap or None); a capped entry is the early exhaustive search.
     schedule: list[tuple[int, int, int | None]] = [(w, MODE_SEARCH, None)
                                                    for w in (widths or WIDTHS[deal.variant.suits])]
@@ -308,6 +347,8 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
             i += 1
             if attempt.outcome == "won":
                 line, reason = attempt.moves, Reason.WON
+                if polish and mode == MODE_SEARCH:
+                    line, shortened = _polished(game, line, width, budget, attempt), True
                 break
             stopped = budget.exceeded() if attempt.outcome == "nodes" else attempt.outcome
             if stopped in ("nodes", "seconds", "interrupted"):
@@ -343,7 +384,26 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
     finally:
         if bar is not None:
             bar.close()
-    return _result(game, line, reason, budget, started, attempts)
+    return _result(game, line, reason, budget, started, attempts, shortened=shortened)
+
+
+def _polished(game: Game, line: list[int], width: int, budget: Budget, attempt: Attempt) -> list[int]:
+    """The line shortened, then its phases re-searched at a wider beam (see rephase.polish).
+
+    The nodes count in the winning ``attempt`` (``polish_nodes`` says how many)."""
+    from spider_solver.engine.rephase import polish
+
+    started = time.perf_counter()
+    before = budget.nodes
+    line = shorten(game, line)
+    result = polish(game, line, width, budget)
+    attempt.polish_nodes = budget.nodes - before
+    attempt.polish_saved = len(line) - len(result.line)
+    attempt.nodes += attempt.polish_nodes
+    attempt.seconds += time.perf_counter() - started
+    if budget.progress is not None:
+        budget.progress.update(min(attempt.polish_nodes, max(0, budget.max_nodes - budget.progress.n)))
+    return result.line
 
 
 #: The reason a last exhaustive search gives, by its outcome (otherwise: nodes, seconds, interrupted).
@@ -363,11 +423,11 @@ def _capped(budget: Budget, nodes: int | None) -> Iterator[None]:
 
 
 def _result(game: Game, line: list[int] | None, reason: Reason, budget: Budget, started: float,
-            attempts: list[Attempt]) -> EngineResult:
-    """The engine's report: the line shortened and written in action notation."""
+            attempts: list[Attempt], *, shortened: bool = False) -> EngineResult:
+    """The engine's report: the line shortened (unless it is already) and written in action notation."""
     actions = None
     if line is not None:
-        actions = tuple(str(action) for action in game.actions(shorten(game, line)))
+        actions = tuple(str(action) for action in game.actions(line if shortened else shorten(game, line)))
     return EngineResult(
         actions=actions,
         reason=reason,

@@ -103,6 +103,31 @@ def _lookup(index, key):
 
 
 @njit(cache=True)
+def line_hit(keys, index):
+    """The furthest position of an indexed line among ``keys``: ``(i, j)``, key i is the
+    line's position j (the largest such j), or ``(NOT_FOUND, NOT_FOUND)``."""
+    best_i = NOT_FOUND
+    best_j = NOT_FOUND
+    for i in range(keys.shape[0]):
+        j = _lookup(index, keys[i])
+        if j > best_j:
+            best_i = i
+            best_j = j
+    return best_i, best_j
+
+
+def line_index(keys: np.ndarray) -> LineIndex:
+    """Index the keys of a line's positions (``keys[k]``: the position before move k)."""
+    n = keys.shape[0] - 1
+    size = 1
+    while size < LOAD_FACTOR * (n + 1):
+        size *= 2
+    index = LineIndex(np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64))
+    _index(keys, n, index)
+    return index
+
+
+@njit(cache=True)
 def _best_shortcut(state, key0, i, depth, tables, index, found):
     """The shortcut from position i that saves the most, written into ``found``.
 

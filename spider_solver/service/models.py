@@ -150,6 +150,7 @@ class CatalogSummary(BaseModel):
     difficulty: Literal[1, 2, 3, 4, 5] | None
     difficulty_raw: float | None
     grader_version: str | None
+    par: int | None = Field(description="The score of the shortest known line (a target for players).")
 
 
 class DealView(DealLayout):
@@ -177,6 +178,10 @@ class CatalogDeal(BaseModel):
     difficulty: Literal[1, 2, 3, 4, 5] | None
     difficulty_raw: float | None = Field(ge=0, le=100)
     grader_version: str | None
+    par: int | None = Field(ge=0, description="The score of the shortest known line; null unless verified.")
+    improve_nodes: int | None = Field(ge=0, description="Nodes `spider-solve improve` spent on the solution.")
+    improve_seconds: float | None = Field(ge=0)
+    improve_version: str | None
 
 
 class CatalogPage(BaseModel):

@@ -33,7 +33,7 @@ def summary(entry: Entry) -> dict[str, Any]:
     """What the catalog knows of a deal, for ``GET /v1/deals/{code}``."""
     return {"status": str(entry.status), "reason": str(entry.reason), "moves": entry.moves, "score": entry.score,
             "difficulty": entry.difficulty, "difficulty_raw": entry.difficulty_raw,
-            "grader_version": entry.grader_version}
+            "grader_version": entry.grader_version, "par": entry.par}
 
 
 @router.get("/v1/deals/{code}", response_model=DealView, responses=responses(422, 503))

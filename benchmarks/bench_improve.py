@@ -1,0 +1,99 @@
+"""What ``spider-solve improve`` gains: line lengths before and after, seconds, memory.
+
+Usage::
+
+    python benchmarks/bench_improve.py [--suits 4] [--rule classic] [--first 0] [--count 40]
+                                       [--workers 2] [--max-nodes N] [--max-seconds S]
+                                       [--json results.json]
+
+Each deal is solved by :func:`spider_solver.solve` at the default budget, then its line
+is given to :func:`spider_solver.verify.improve` at the improve budget (the command's
+defaults unless given), in one of ``--workers`` single-threaded processes (so "on one
+core"). Prints the median / p90 line before and after, the median saving, the median /
+p90 / max seconds of the improve pass, and the peak resident memory of a process.
+Report on deals 0-199 (never used for tuning; the tuning used 10000-10199).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+
+def _warm_up() -> None:
+    from spider_solver import solve
+
+    solve("SP1-S1C-AAAAAAA", max_nodes=2_000, max_seconds=None)
+
+
+def _one(args: tuple[str, int, float | None]) -> dict:
+    from spider_solver import solve
+    from spider_solver.verify import improve
+
+    code, max_nodes, max_seconds = args
+    found = solve(code)
+    row = {"code": code, "status": str(found.status), "before": found.moves, "solve_seconds": found.seconds}
+    if found.status == "verified":
+        started = time.perf_counter()
+        better = improve(code, found.solution, max_nodes=max_nodes, max_seconds=max_seconds)
+        row |= {"after": better.moves, "nodes": better.nodes, "seconds": time.perf_counter() - started,
+                "stopped": better.stopped}
+    row["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return row
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    lo = int(k)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def main() -> None:
+    from spider_solver.rules import GameCode
+    from spider_solver.verify import IMPROVE_MAX_NODES, IMPROVE_MAX_SECONDS
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--suits", type=int, default=4)
+    parser.add_argument("--rule", default="classic")
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--count", type=int, default=40)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--max-nodes", type=int, default=IMPROVE_MAX_NODES)
+    parser.add_argument("--max-seconds", type=float, default=IMPROVE_MAX_SECONDS)
+    parser.add_argument("--json", help="Write every deal's figures to this file.")
+    args = parser.parse_args()
+
+    codes = [str(GameCode(args.suits, args.rule, n)) for n in range(args.first, args.first + args.count)]
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.workers, initializer=_warm_up) as pool:
+        rows = list(pool.map(_one, [(c, args.max_nodes, args.max_seconds or None) for c in codes]))
+    wall = time.perf_counter() - started
+    done = [r for r in rows if "after" in r]
+    before = [r["before"] for r in done]
+    after = [r["after"] for r in done]
+    seconds = [r["seconds"] for r in done]
+    name = f"SP1-S{args.suits}{args.rule[0].upper()} deals {args.first}-{args.first + len(rows) - 1}"
+    print("| set | improved | length median before | after | p90 before | after | saved median "
+          "| s median | s p90 | s max | peak MB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| {name} | {sum(a < b for a, b in zip(after, before, strict=True))}/{len(done)} "
+          f"| {statistics.median(before):g} | {statistics.median(after):g} "
+          f"| {percentile(before, 0.9):.0f} | {percentile(after, 0.9):.0f} "
+          f"| {statistics.median(b - a for a, b in zip(after, before, strict=True)):g} "
+          f"| {statistics.median(seconds):.2f} | {percentile(seconds, 0.9):.2f} | {max(seconds):.2f} "
+          f"| {max(r['peak_rss_mb'] for r in rows):.0f} |")
+    print(f"\nbudget: {args.max_nodes:,} nodes, {args.max_seconds} s; {args.workers} workers; wall {wall:.0f} s; "
+          f"cut by seconds: {sum(r.get('stopped') == 'seconds' for r in done)}")
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(rows, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()

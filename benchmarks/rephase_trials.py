@@ -1,0 +1,77 @@
+"""Re-search variants on a solve's line (benchmarks/RESULTS.md, "Shorter lines and par").
+
+Usage::
+
+    python benchmarks/rephase_trials.py SUITS FIRST COUNT CONFIGS [WORKERS]
+
+CONFIGS is JSON: ``{"name": [[widths...], phases, max_nodes], ...}``; phases is null
+(every phase, last first), k > 0 (the last k) or -1 (the initial layout only). Each deal
+is solved without the post-pass, then each variant re-searches its line with
+:func:`spider_solver.engine.rephase.rephase`. Prints the median and mean length before
+and after, and the nodes and seconds each variant spent. Use the tuning deals
+(10000-10199), never the reporting set.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+
+def _warm_up() -> None:
+    from spider_solver.engine import warm_up
+
+    warm_up()
+
+
+def _one(args: tuple[str, dict]) -> dict:
+    from spider_solver.engine.driver import Budget, run_search
+    from spider_solver.engine.game import Game, move_code
+    from spider_solver.engine.rephase import rephase
+    from spider_solver.rules import Board, Deal
+
+    code, configs = args
+    deal = Deal.from_code(code)
+    started = time.perf_counter()
+    found = run_search(deal, max_nodes=25_000_000, max_seconds=None, polish=False)
+    row: dict = {"code": code, "nodes": found.nodes, "seconds": time.perf_counter() - started}
+    if found.actions is None:
+        return row
+    board = Board(deal)
+    line = [move_code(board.push_notation(action)) for action in found.actions]
+    game = Game.from_deal(deal)
+    row["base"] = len(line)
+    for name, (widths, phases, nodes) in configs.items():
+        started = time.perf_counter()
+        result = rephase(game, line, tuple(widths), Budget(nodes, None), phases=phases)
+        row[name] = (len(result.line), result.nodes, time.perf_counter() - started)
+    return row
+
+
+def main() -> None:
+    from spider_solver.rules import GameCode
+
+    suits, first, count = (int(arg) for arg in sys.argv[1:4])
+    if first < 2000:
+        sys.exit("use tuning deals (10000-10199), not the reporting set")
+    configs = json.loads(sys.argv[4])
+    workers = int(sys.argv[5]) if len(sys.argv) > 5 else 1
+    codes = [str(GameCode(suits, "classic", n)) for n in range(first, first + count)]
+    with ProcessPoolExecutor(workers, initializer=_warm_up) as pool:
+        rows = [row for row in pool.map(_one, [(code, configs) for code in codes]) if "base" in row]
+    base = [row["base"] for row in rows]
+    print(f"{len(rows)} deals won; base length median {statistics.median(base)} mean {statistics.mean(base):.1f}, "
+          f"nodes median {statistics.median(row['nodes'] for row in rows) / 1e3:.0f}k")
+    for name in configs:
+        lengths = [row[name][0] for row in rows]
+        nodes = sorted(row[name][1] for row in rows)
+        print(f"{name}: length median {statistics.median(lengths)} mean {statistics.mean(lengths):.1f}; extra nodes "
+              f"median {statistics.median(nodes) / 1e3:.0f}k p90 {nodes[int(0.9 * len(nodes))] / 1e3:.0f}k; "
+              f"s median {statistics.median(row[name][2] for row in rows):.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""The improvement pass behind ``spider-solve improve``: shorter lines for verified deals.
+
+The catalog's verified rows that an ``improve`` pass of this node budget could still
+change (:meth:`Catalog.to_improve`) are sent, with their stored line, to worker
+processes that run :func:`spider_solver.verify.improve`; each result is written by this
+process as it arrives, in one transaction (:meth:`Catalog.record_improvement`): a line
+that the rules engine replayed to a win replaces the stored one only if it is shorter,
+and the row records the budget spent, so that a rerun at the same or a smaller budget
+skips the deal. Ctrl-C and SIGTERM stop as a batch does: what was written stays, the
+deals in flight are redone by the next run.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from spider_solver.batch.pools import local_pool
+from spider_solver.batch.signals import StopRequest, catch_signals
+from spider_solver.batch.task import warm_engine
+from spider_solver.catalog import DEFAULT_CATALOG, Catalog
+from spider_solver.verify import IMPROVE_MAX_NODES, IMPROVE_MAX_SECONDS
+
+
+@dataclass(frozen=True)
+class ImproveOptions:
+    """An improvement pass, its options checked by the command line's parameter types."""
+
+    catalog: str = DEFAULT_CATALOG
+    suits: int | None = None
+    rule: str | None = None
+    max_nodes: int = IMPROVE_MAX_NODES
+    max_seconds: float | None = IMPROVE_MAX_SECONDS
+    workers: int | None = None
+    quiet: bool = False
+
+
+@dataclass
+class ImproveReport:
+    """What a pass did: deals planned, done and shortened, actions saved, time."""
+
+    planned: int = 0
+    skipped: int = 0
+    done: int = 0
+    shortened: int = 0
+    saved: int = 0
+    failed: list[str] = field(default_factory=list)
+    before: list[int] = field(default_factory=list)
+    after: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    interrupted: bool = False
+    broken: str | None = None
+    wall: float = 0.0
+
+    def summary(self) -> str:
+        if not self.done:
+            return f"improved 0 of {self.planned} deals"
+        return (f"improved {self.shortened} of {self.done} deals ({self.saved} actions saved); median line "
+                f"{statistics.median(self.before):g} -> {statistics.median(self.after):g} actions; "
+                f"{statistics.median(self.seconds):.1f} s a deal (median), wall {self.wall:.0f} s")
+
+
+def improve_deal(code: str, solution: tuple[str, ...], max_nodes: int, max_seconds: float | None) -> dict:
+    """Run in a worker: :func:`spider_solver.verify.improve` on one stored line, as a dict."""
+    from spider_solver.verify import improve
+    from spider_solver.version import __version__
+
+    data = improve(code, solution, max_nodes=max_nodes, max_seconds=max_seconds).to_dict()
+    data["solver_version"] = __version__
+    return data
+
+
+def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> ImproveReport:
+    """Improve the catalog's verified lines; messages and the bar go to ``stream`` (stderr)."""
+    from tqdm import tqdm
+
+    from spider_solver.verify import load_engine
+    from spider_solver.version import __version__
+
+    stream = sys.stderr if stream is None else stream
+    began = time.monotonic()
+    report = ImproveReport()
+    stop = StopRequest()
+
+    def say(text: str) -> None:
+        if not options.quiet:
+            tqdm.write(text, file=stream)
+
+    with Catalog(options.catalog, create=False) as catalog, catch_signals(stop):
+        total = catalog.count(suits=options.suits, rule=options.rule, status="verified")
+        codes = catalog.to_improve(max_nodes=options.max_nodes, version=__version__, suits=options.suits,
+                                   rule=options.rule)
+        report.planned, report.skipped = len(codes), total - len(codes)
+        skipped = f" ({report.skipped} already improved at this budget)" if report.skipped else ""
+        if not codes:
+            say(f"nothing to improve: {total} verified deal{'s' if total != 1 else ''}{skipped}")
+        else:
+            load_engine(say)
+            pool = local_pool(min(options.workers or 1, len(codes)), warm=warm_engine)
+            say(f"improving {len(codes)} verified deal{'s' if len(codes) != 1 else ''}{skipped} on {pool.where}, "
+                f"{options.max_nodes:,} nodes a deal")
+            bar = tqdm(total=len(codes), file=stream, unit="deal", disable=options.quiet, dynamic_ncols=True)
+            finished = False
+            try:
+                _improve_all(codes, pool.executor, pool.slots, catalog, options, report, stop, bar,
+                             lambda text: tqdm.write(text, file=stream), __version__)
+                finished = not stop and report.broken is None
+            finally:
+                bar.close()
+                if finished:
+                    pool.close()
+                else:
+                    pool.stop()
+    report.interrupted = bool(stop)
+    report.wall = time.monotonic() - began
+    if not options.quiet and codes:
+        print(report.summary(), file=stream)
+    if report.interrupted:
+        print(f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written; run the same command "
+              "again to carry on", file=stream)
+    return report
+
+
+def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, options: ImproveOptions,
+                 report: ImproveReport, stop: StopRequest, bar, warn: Callable[[str], None], version: str) -> None:
+    todo = iter(codes)
+    in_flight: dict[Future, tuple[str, tuple[str, ...]]] = {}
+
+    def collect(future: Future, code: str, before: tuple[str, ...]) -> None:
+        if future.cancelled():
+            return
+        error = future.exception()
+        if isinstance(error, BrokenExecutor):
+            report.broken = f"{type(error).__name__}: {error}"
+            return
+        if error is not None:
+            report.failed.append(code)
+            warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
+            return
+        data = future.result()
+        if data.get("stopped") == "interrupted":
+            return  # no result at this budget: the next run does it again
+        replaced = catalog.record_improvement(code, before, data, version=data.get("solver_version") or version)
+        report.done += 1
+        report.before.append(len(before))
+        report.after.append(int(data["moves"]) if replaced else len(before))
+        report.seconds.append(float(data["seconds"]))
+        if replaced:
+            report.shortened += 1
+            report.saved += len(before) - int(data["moves"])
+        bar.update(1)
+        bar.set_postfix({"shortened": report.shortened, "saved": report.saved}, refresh=False)
+
+    exhausted = False
+    while not stop and report.broken is None:
+        while not exhausted and len(in_flight) < slots:
+            code = next(todo, None)
+            if code is None:
+                exhausted = True
+                break
+            entry = catalog.get(code)
+            if entry is None or not entry.solution:
+                continue
+            try:
+                future = executor.submit(improve_deal, code, entry.solution, options.max_nodes, options.max_seconds)
+            except BrokenExecutor as error:
+                report.broken = f"{type(error).__name__}: {error}"
+                break
+            in_flight[future] = (code, entry.solution)
+        if not in_flight or report.broken is not None:
+            break
+        done, _ = wait(in_flight, timeout=0.25, return_when=FIRST_COMPLETED)
+        for future in done:
+            collect(future, *in_flight.pop(future))
+    for future in [future for future in in_flight if future.done()]:
+        collect(future, *in_flight.pop(future))
+    for future in in_flight:
+        future.cancel()
+    if report.broken is not None:
+        warn(f"error: the worker pool broke ({report.broken}); stopping")
+
+
+__all__ = ["ImproveOptions", "ImproveReport", "improve_deal", "run_improve"]

@@ -1,0 +1,175 @@
+"""Re-search the phases of a winning line with wider beams, for a shorter line.
+
+A beam's line is as long as the level at which the beam first wins, and that is set
+by its width: wider beams win earlier (benchmarks/RESULTS.md). Searching the whole
+game again at a larger width costs the whole game again; ``rephase`` spends the
+width where it is cheap instead. The line's deals cut it into phases. From the
+position at the start of a phase (just after a deal; the last phase first), a beam
+of the given width searches for a win within fewer actions than the line still
+takes from there (its level cap), so whatever it finds is shorter; the line then
+keeps its prefix and takes the new ending, which is shortened again
+(:func:`~spider_solver.engine.shorten.shorten`). Phase by phase it works back to
+the initial layout, whose re-search is a whole beam capped below the line's length.
+Each beam also watches the line (:class:`~spider_solver.engine.driver.LineWatch`): a
+position of the line that it reaches in fewer actions than the line does is a shortcut,
+and the line takes it.
+
+Which phases pay was measured (benchmarks/RESULTS.md, "Shorter lines and par"): the
+late phases are cheap but rarely hold a shorter ending, so ``solve``'s small post-pass
+(:func:`polish`) re-searches the last phase only, and ``improve`` (:func:`improve_moves`)
+re-searches from the initial layout with beams of growing width, which did as well as
+every phase at the same budget.
+
+Budgets are in nodes: each beam gets at most what is left, a beam that runs out
+is dropped (the line stays as it was), so the same line, widths and budget give the
+same result on every machine. The seconds budget, if any, is a safety net that
+only cuts a pass short. Every line returned wins from the game's start (each
+rewrite replaces a suffix by a winning one); the verification layer replays it on
+the rules engine all the same.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from spider_solver.engine.driver import Budget, LineWatch, beam
+from spider_solver.engine.game import Game
+from spider_solver.engine.shorten import _path, line_index, shorten
+from spider_solver.engine.types import MODE_SEARCH, MOVE_DEAL, STATE_BYTES, States
+
+
+@dataclass
+class Rephased:
+    """What a re-search pass did: the line (never longer than the input), nodes spent, beams tried."""
+
+    line: list[int]
+    nodes: int = 0
+    beams: int = 0
+    improved: int = 0
+    stopped: str = ""  # "", "nodes", "seconds" or "interrupted": why the pass stopped early
+    log: list[dict] = field(default_factory=list)
+
+
+def positions(game: Game, line: list[int]) -> States:
+    """The positions along ``line``: row k is the position before move k (k = 0..n)."""
+    n = len(line)
+    path = States(np.zeros((n + 1, STATE_BYTES), dtype=np.uint8), np.zeros(n + 1, dtype=np.uint64))
+    _path(game.start, game.start_key, game.tables, np.array(line, dtype=np.int64), n, path)
+    return path
+
+
+def phase_starts(line: list[int]) -> list[int]:
+    """Where the phases begin: the index after each deal of ``line``, last phase first,
+    then the start of the game (0)."""
+    starts = [k + 1 for k, move in enumerate(line) if move == MOVE_DEAL and k + 1 < len(line)]
+    return sorted(set(starts), reverse=True) + [0]
+
+
+def from_position(game: Game, state: np.ndarray, key: np.uint64) -> Game:
+    """The same game, started from a packed position of it."""
+    return dataclasses.replace(game, start=state.copy(), start_key=np.uint64(key))
+
+
+def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget, *,
+            phases: int | None = None, min_gain: int = 1, join: bool = True, origin: bool = True) -> Rephased:
+    """Shorten ``line`` by re-searching its phases with beams of each width in turn.
+
+    For each width, the phases are re-searched from the last to the first (at most
+    ``phases`` of them, the last ones; None: all, down to the initial layout). A beam
+    from position k is capped at ``len(line) - k - min_gain`` actions, so it either
+    finds an ending at least ``min_gain`` shorter or nothing. ``budget`` is shared
+    (its nodes are the pass's budget); the pass stops when it is spent.
+    """
+    result = Rephased(line=list(line))
+    for width in widths:
+        starts = phase_starts(result.line)
+        if phases is not None:
+            # phases > 0: the last ones; phases < 0: the first ones (-1: the initial layout only).
+            starts = starts[:phases] if phases > 0 else starts[phases:]
+        if not origin:
+            starts = [k for k in starts if k > 0]
+        done: set[int] = set()
+        while starts:
+            k = starts.pop(0)
+            if k in done:
+                continue
+            done.add(k)
+            current = result.line
+            cap = len(current) - k - min_gain
+            if cap < 1:
+                continue
+            path = positions(game, current)
+            start = from_position(game, path.states[k], path.keys[k])
+            before = budget.nodes
+            watch = LineWatch(line_index(path.keys), k, len(current), len(current) + 1 - min_gain) if join else None
+            attempt = beam(start, width, MODE_SEARCH, budget, max_levels=cap, watch=watch)
+            result.nodes += budget.nodes - before
+            result.beams += 1
+            entry = {"width": width, "from": k, "cap": cap, "outcome": attempt.outcome, "nodes": attempt.nodes}
+            candidate = None
+            if attempt.outcome == "won":
+                candidate = current[:k] + attempt.moves
+            elif attempt.hit_moves:
+                candidate = current[:k] + attempt.hit_moves + current[attempt.hit_target:]
+                entry["joined"] = attempt.hit_target
+            if candidate is not None:
+                candidate = shorten(game, candidate)
+                entry["length"] = len(candidate)
+                if len(candidate) < len(current):
+                    result.line = candidate
+                    result.improved += 1
+                    # The phases after k changed: their starts move; later passes find them.
+            result.log.append(entry)
+            if attempt.outcome in ("nodes", "seconds", "interrupted"):
+                result.stopped = attempt.outcome
+                return result
+            stopped = budget.exceeded()
+            if stopped:
+                result.stopped = stopped
+                return result
+    return result
+
+
+#: The post-pass of a default solve: a beam this many times wider than the one that won,
+#: over the last ``POLISH_PHASES`` phase(s), on at most ``POLISH_NODES[suits]`` nodes (and
+#: never past the solve's own budget). On the tuning deals (10000-10039) it saved a median
+#: 2-3 actions at 4 suits for 85k nodes, and 0-1 at 2 and 1 suits for 40k-90k, which the
+#: time targets there do not allow (benchmarks/RESULTS.md, "Shorter lines and par").
+POLISH_FACTOR = 4
+POLISH_NODES = {1: 0, 2: 0, 4: 100_000}
+POLISH_PHASES = 1
+
+#: ``improve``'s widths, each a beam from the initial layout capped below the line's
+#: length (IMPROVE_PHASES: the origin only). On the tuning deals (10000-10019, 4 suits)
+#: widths 512, 1536, 6144 gave a median 131 actions at 10M nodes (the default budget,
+#: about 10 s); 512, 2048, 8192 gave 130 at 12M, and every phase with widths 256 to
+#: 16384 132.5 at 12M. 512 and 1536 fit in 10M nodes; the wider ones are for larger budgets.
+IMPROVE_WIDTHS = (512, 1536, 6144, 16384)
+IMPROVE_PHASES = -1
+
+
+def polish(game: Game, line: list[int], won_width: int, budget: Budget, nodes: int | None = None) -> Rephased:
+    """The cheap post-pass of a solve: one pass at ``POLISH_FACTOR`` times the winning width,
+    on ``nodes`` (default: ``POLISH_NODES`` of the game's suit count)."""
+    if nodes is None:
+        nodes = POLISH_NODES.get(game.deal.variant.suits, 0)
+    if nodes <= 0:
+        return Rephased(line=list(line))
+    sub = Budget(min(budget.max_nodes, budget.nodes + nodes), None)
+    sub.nodes = budget.nodes
+    sub.deadline = budget.deadline
+    result = rephase(game, line, (POLISH_FACTOR * won_width,), sub, phases=POLISH_PHASES)
+    budget.nodes = sub.nodes
+    return result
+
+
+def improve_moves(game: Game, line: list[int], budget: Budget, widths: tuple[int, ...] = IMPROVE_WIDTHS) -> Rephased:
+    """``improve``'s search: the line shortened, then re-searched phase by phase at each width in turn."""
+    first = shorten(game, line)
+    result = rephase(game, first, widths, budget, phases=IMPROVE_PHASES)
+    if len(first) < len(line) and result.improved == 0:
+        result.improved = 1
+    return result

@@ -1,0 +1,106 @@
+"""``spider-solve improve`` end to end on a tiny catalog: shorter lines replace stored ones
+only after the rules engine replays them to a win, par follows, the budget spent is
+recorded so a rerun skips, bad input exits 2, and the export carries par."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from spider_solver.catalog import Catalog
+from spider_solver.cli import cli
+from spider_solver.rules import Deal, replay
+from spider_solver.verify import SolveResult
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+CODE = "SP1-S1C-AAAAABA"
+BUDGET = ("--max-nodes", "200000", "--max-seconds", "0")
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def long_line() -> tuple[str, ...]:
+    """A winning line of CODE with detours: the narrowest beam's, unshortened."""
+    from spider_solver.engine.driver import Budget, beam
+    from spider_solver.engine.game import Game
+    from spider_solver.engine.types import MODE_SEARCH
+
+    game = Game.from_deal(Deal.from_code(CODE))
+    attempt = beam(game, 8, MODE_SEARCH, Budget(5_000_000, None))
+    assert attempt.outcome == "won"
+    return tuple(str(action) for action in game.actions(attempt.moves))
+
+
+@pytest.fixture
+def catalog(tmp_path) -> Path:
+    path = tmp_path / "catalog.sqlite"
+    line = long_line()
+    result = replay(Deal.from_code(CODE), line, undo_limit=0)
+    assert result.won
+    with Catalog(path) as db:
+        db.record(SolveResult(CODE, "verified", tuple(result.played), moves=result.moves, score=result.score,
+                              nodes=10, max_nodes=100))
+        db.record(SolveResult("SP1-S4C-AAAAAAF", "unknown", nodes=100, max_nodes=100, reason="nodes"))
+    return path
+
+
+def test_improve_shortens_records_and_skips_on_a_rerun(catalog):
+    with Catalog(catalog, create=False) as db:
+        before = db.get(CODE)
+    result = invoke("improve", "--catalog", str(catalog), "--workers", "1", *BUDGET)
+    assert result.exit_code == 0, result.output
+    assert "improved 1 of 1 deals" in result.stderr
+    with Catalog(catalog, create=False) as db:
+        after = db.get(CODE)
+        assert db.get("SP1-S4C-AAAAAAF").par is None
+    assert after.moves < before.moves and after.par == after.score == before.score + (before.moves - after.moves)
+    won = replay(Deal.from_code(CODE), after.solution, undo_limit=0)
+    assert won.won and won.moves == after.moves and won.score == after.score
+    assert after.improve_nodes == 200_000 and after.improve_version and after.improve_seconds >= 0
+    assert after.difficulty == before.difficulty and after.nodes == before.nodes
+    again = invoke("improve", "--catalog", str(catalog), "--max-nodes", "150000")
+    assert again.exit_code == 0 and "nothing to improve: 1 verified deal (1 already improved" in again.stderr
+    # The export carries par, and it validates against the JSON Schema.
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parents[1] / "data" / "export.schema.json").read_text())
+    exported = json.loads(invoke("export", "--catalog", str(catalog)).stdout)
+    jsonschema.validate(exported, schema)
+    assert {row["code"]: row["par"] for row in exported} == {CODE: after.score, "SP1-S4C-AAAAAAF": None}
+    assert exported[0]["improve_nodes"] == 200_000
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--max-nodes", "0"), "0 is not in the range 1 to"),
+    (("--max-nodes", "x"), "'x' is not a whole number"),
+    (("--max-seconds", "nan"), "is not a number of seconds"),
+    (("--workers", "0"), "0 is not in the range 1 to"),
+    (("--suits", "3"), "'3' is not one of"),
+])
+def test_improve_refuses_bad_input(catalog, args, message):
+    result = invoke("improve", "--catalog", str(catalog), *args)
+    assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.output
+
+
+def test_improve_refuses_a_missing_catalog(tmp_path):
+    result = invoke("improve", "--catalog", str(tmp_path / "none.sqlite"))
+    assert result.exit_code == 2 and "no catalog at" in result.stderr
+
+
+def test_improve_refuses_a_line_that_does_not_win_and_keeps_a_line_it_cannot_beat():
+    from spider_solver.errors import IllegalActionError
+    from spider_solver.verify import improve
+
+    line = long_line()
+    with pytest.raises(IllegalActionError, match="does not win"):
+        improve(CODE, line[:-1], max_nodes=1000)
+    with pytest.raises(IllegalActionError, match="refused at action 6: cannot deal"):
+        improve(CODE, ("D", "D", "D", "D", "D", "D"), max_nodes=1000)
+    kept = improve(CODE, line, max_nodes=1)  # no budget: the line given (shortening costs no nodes)
+    assert kept.moves <= len(line) and replay(Deal.from_code(CODE), kept.solution, undo_limit=0).won
+    assert kept.nodes <= 1 and kept.before == len(line)
