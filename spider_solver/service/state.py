@@ -1,5 +1,8 @@
 """What the handlers share: the server's settings, its catalog and its searches, as
-FastAPI dependencies (set up by the application's lifespan, :mod:`.app`)."""
+FastAPI dependencies (set up by the application's lifespan, :mod:`.app`).
+
+The dependencies are ``async`` functions: FastAPI runs a plain ``def`` dependency in a
+thread, which for a lookup in ``app.state`` costs more than the lookup."""
 
 from __future__ import annotations
 
@@ -43,11 +46,11 @@ class Settings:
         return nodes, seconds
 
 
-def settings(request: Request) -> Settings:
+async def settings(request: Request) -> Settings:
     return request.app.state.settings
 
 
-def catalog(request: Request) -> Catalog:
+async def catalog(request: Request) -> Catalog:
     """The server's catalog; 404 when it has none."""
     found = request.app.state.catalog
     if found is None:
@@ -55,11 +58,11 @@ def catalog(request: Request) -> Catalog:
     return found
 
 
-def optional_catalog(request: Request) -> Catalog | None:
+async def optional_catalog(request: Request) -> Catalog | None:
     return request.app.state.catalog
 
 
-def searches(request: Request) -> Searches:
+async def searches(request: Request) -> Searches:
     """The solver pool; :class:`ReadOnly` (403) on a server that does not search."""
     return require_searches(request.app.state.searches)
 
@@ -70,7 +73,7 @@ def require_searches(found: Searches | None) -> Searches:
     return found
 
 
-def optional_searches(request: Request) -> Searches | None:
+async def optional_searches(request: Request) -> Searches | None:
     return request.app.state.searches
 
 
