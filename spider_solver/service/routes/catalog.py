@@ -47,7 +47,7 @@ async def catalog_deals(
     rule: RuleValue | None = None,
     status: StatusValue | None = None,
     difficulty: Grades = None,
-    after: Annotated[str | None, Query(max_length=MAX_TOKEN,
+    after: Annotated[str | None, Query(max_length=MAX_TOKEN, examples=["SP1-S1C-AAAAAAA"],
                                        description="The game code that ended the previous page.")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = DEFAULT_PAGE,
 ) -> Any:

@@ -37,7 +37,7 @@ def summary(entry: Entry) -> dict[str, Any]:
 
 
 @router.get("/v1/deals/{code}", response_model=DealView, responses=responses(422, 503))
-async def get_deal(code: Annotated[str, Path(max_length=MAX_TOKEN)],
+async def get_deal(code: Annotated[str, Path(max_length=MAX_TOKEN, examples=["SP1-S4C-AAAAAAD"])],
                    catalog: Annotated[Catalog | None, Depends(state.optional_catalog)]) -> Any:
     """A deal's initial layout and deck (as ``spider-solve show --json``) and, if the
     catalog has the deal, its status, difficulty, solution length and score."""
