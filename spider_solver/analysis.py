@@ -179,42 +179,42 @@ def analyze(
     """
     started = time.perf_counter()
     check_budget(max_nodes, max_seconds)
-    deal = coerce_deal(deal)
-    code = str(deal.code) if deal.code else None
-    tokens = _tokens(actions)
-    replayed = replay(deal, tokens, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
-    effective = _effective_history(replayed.played)
-    base = Analysis(code=code, replay=replayed, status=None, reason=None, effective=len(effective),
-                    max_nodes=max_nodes, max_seconds=max_seconds)
-    if replayed.error is not None:
-        return _finish(base, started)
-    if replayed.won:
-        return _finish(replace(base, status=Status.VERIFIED, reason=Reason.WON, source="won"), started)
-
-    session = _Session(deal, deal_on_empty, max_nodes, max_seconds, started)
-    known = _KnownLine.build(deal, known_line, deal_on_empty)
-    board = session.board_after([action for _, action in effective])
-    found = None
-    if known is not None:
-        rest = known.rest_from(board)
-        if rest is not None:
-            found = session.check_line(tokens, rest, undo_limit, "known-line")
-    if found is None:
-        found = session.search(board, tokens, undo_limit)
-    status, reason, line, source = found
+    start = _Start(coerce_deal(deal), actions, deal_on_empty, undo_limit, max_nodes, max_seconds, known_line, started)
+    if start.answer is not None:
+        return start.answer
+    session, effective, tokens = start.session, start.effective, start.tokens
+    status, reason, line, source = session.search(start.board, tokens, undo_limit)
     lost_at: int | None = None
     lost_at_line: tuple[str, ...] = ()
     probes: tuple[dict, ...] = ()
     if status is Status.UNWINNABLE and find_lost_at:
-        lost_at, lost_at_line, probes = _find_lost_at(session, effective, known)
+        lost_at, lost_at_line, probes = _find_lost_at(session, effective, start.known)
     return _finish(
         replace(
-            base, status=status, reason=reason, hint=line[0] if line else None, line=line, source=source,
+            start.base, status=status, reason=reason, hint=line[0] if line else None, line=line, source=source,
             lost_at=lost_at, lost_at_action=None if lost_at is None else tokens[lost_at], lost_at_line=lost_at_line,
             nodes=session.nodes, probes=probes,
         ),
         started,
     )
+
+
+def analyze_without_search(
+    deal: Deal | GameCode | str,
+    actions: str | Iterable[str] = (),
+    *,
+    deal_on_empty: bool = False,
+    undo_limit: int | None = DEFAULT_UNDO_LIMIT,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    known_line: str | Sequence[str] | None = None,
+) -> Analysis | None:
+    """What :func:`analyze` answers when it needs no search (the log has a refused action,
+    or wins, or the position lies on ``known_line``), with no engine loaded; None when
+    only a search can answer. The budget is only recorded in the answer."""
+    check_budget(max_nodes, max_seconds)
+    return _Start(coerce_deal(deal), actions, deal_on_empty, undo_limit, max_nodes, max_seconds, known_line,
+                  time.perf_counter()).answer
 
 
 def hint_from_line(
@@ -227,18 +227,39 @@ def hint_from_line(
 ) -> str | None:
     """The next action of ``line`` (a winning line from the initial layout) if the position
     the log reaches lies on it and the rest of it wins after the log; else None. No search."""
-    deal = coerce_deal(deal)
-    tokens = _tokens(actions)
-    replayed = replay(deal, tokens, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
-    known = _KnownLine.build(deal, line, deal_on_empty)
-    if replayed.error is not None or replayed.won or known is None:
-        return None
-    session = _Session(deal, deal_on_empty, 1, None, time.perf_counter())
-    rest = known.rest_from(session.board_after([a for _, a in _effective_history(replayed.played)]))
-    if rest is None:
-        return None
-    status, _, found, _ = session.check_line(tokens, rest, undo_limit, "known-line")
-    return found[0] if status is Status.VERIFIED else None
+    answer = analyze_without_search(deal, actions, deal_on_empty=deal_on_empty, undo_limit=undo_limit,
+                                    known_line=line)
+    return answer.hint if answer is not None and answer.source == "known-line" else None
+
+
+class _Start:
+    """The part of an analysis before any search: the replay of the log, the effective
+    history, the position reached, and the answer when no search is needed (``answer``)."""
+
+    def __init__(self, deal: Deal, actions: str | Iterable[str], deal_on_empty: bool, undo_limit: int | None,
+                 max_nodes: int, max_seconds: float | None, known_line: str | Sequence[str] | None,
+                 started: float) -> None:
+        self.tokens = _tokens(actions)
+        replayed = replay(deal, self.tokens, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
+        self.effective = _effective_history(replayed.played)
+        self.base = Analysis(code=str(deal.code) if deal.code else None, replay=replayed, status=None, reason=None,
+                             effective=len(self.effective), max_nodes=max_nodes, max_seconds=max_seconds)
+        self.answer: Analysis | None = None
+        if replayed.error is not None:
+            self.answer = _finish(self.base, started)
+            return
+        if replayed.won:
+            self.answer = _finish(replace(self.base, status=Status.VERIFIED, reason=Reason.WON, source="won"),
+                                  started)
+            return
+        self.session = _Session(deal, deal_on_empty, max_nodes, max_seconds, started)
+        self.known = _KnownLine.build(deal, known_line, deal_on_empty)
+        self.board = self.session.board_after([action for _, action in self.effective])
+        rest = None if self.known is None else self.known.rest_from(self.board)
+        if rest is not None:
+            status, reason, line, source = self.session.check_line(self.tokens, rest, undo_limit, "known-line")
+            self.answer = _finish(replace(self.base, status=status, reason=reason, hint=line[0] if line else None,
+                                          line=line, source=source, nodes=self.session.nodes), started)
 
 
 # --------------------------------------------------------------------------- #
@@ -442,5 +463,5 @@ def _find_lost_at(session: _Session, effective: list[tuple[int, str]],
 
 __all__ = [
     "EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES", "EARLY_PROOF_SHARE", "LOST_AT_SHARE", "Analysis", "analyze",
-    "hint_from_line",
+    "analyze_without_search", "hint_from_line",
 ]

@@ -48,7 +48,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from spider_solver.errors import CatalogError, InvalidOptionError, quote
+from spider_solver.errors import QUOTE_LIMIT, CatalogError, InvalidOptionError, quote
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
 from spider_solver.rules import MAX_DEAL, GameCode, Rule, Variant
 from spider_solver.verify import SolveResult
@@ -310,7 +310,7 @@ def parse_grades(text: str) -> tuple[int, int]:
     low_grade, high_grade = GRADES
     value = str(text).strip()
     expected = f"expected a grade from {low_grade} to {high_grade} (e.g. 5) or a range of grades (e.g. 1-2)"
-    parts = value.split("-") if len(value) <= 40 else []
+    parts = value.split("-") if len(value) <= QUOTE_LIMIT else []  # longer text is refused unread
     if not 1 <= len(parts) <= 2 or not all(_GRADE_TEXT.fullmatch(part.strip()) for part in parts):
         raise InvalidOptionError(f"{quote(str(text))} is not a grade: {expected}")
     numbers = [int(part) for part in parts]

@@ -5,6 +5,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spider_solver.verify import SolveResult
 
 
 @dataclass(frozen=True)
@@ -26,9 +30,16 @@ def solve_deal(code: str, max_nodes: int, max_seconds: float | None) -> dict:
     """Solve one deal; the plain-dict form of its :class:`SolveResult`, with the
     worker's ``solver_version`` (a cluster may run another version than this machine)."""
     from spider_solver.verify import solve
+
+    return worker_result(solve(code, max_nodes=max_nodes, max_seconds=max_seconds))
+
+
+def worker_result(result: SolveResult) -> dict:
+    """A result as a worker sends it back: plain data without the per-attempt figures, with
+    the worker's ``solver_version`` (a cluster may run another version than this machine)."""
     from spider_solver.version import __version__
 
-    data = solve(code, max_nodes=max_nodes, max_seconds=max_seconds).to_dict()
+    data = result.to_dict()
     data.pop("attempts", None)
     data["solver_version"] = __version__
     return data

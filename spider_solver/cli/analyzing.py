@@ -64,7 +64,7 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
                  deck_rule: str, log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool,
                  max_nodes: int, max_seconds: float | None, catalog: str | None, *, find_lost_at: bool):
     """Load the deal, the log and the stored line; analyse; exit 2 on a refused action."""
-    from spider_solver.analysis import analyze, hint_from_line
+    from spider_solver.analysis import analyze, analyze_without_search
     from spider_solver.rules import replay
     from spider_solver.verify import load_engine
 
@@ -79,12 +79,12 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
                    f"{refused.message}", err=True)
         sys.exit(ExitStatus.BAD_INPUT)
     known = stored_line(deal, catalog)
-    on_the_line = known is not None and hint_from_line(deal, texts, known, deal_on_empty=deal_on_empty,
-                                                       undo_limit=limit) is not None
-    if not replayed.won and not on_the_line:  # a search will run: compile or load the engine first
+    analysis = analyze_without_search(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit,
+                                      max_nodes=max_nodes, max_seconds=max_seconds, known_line=known)
+    if analysis is None:  # a search will run: compile or load the engine first
         load_engine(lambda message: click.echo(message + "...", err=True))
-    analysis = analyze(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit, max_nodes=max_nodes,
-                       max_seconds=max_seconds, known_line=known, find_lost_at=find_lost_at)
+        analysis = analyze(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit, max_nodes=max_nodes,
+                           max_seconds=max_seconds, known_line=known, find_lost_at=find_lost_at)
     if analysis.reason is Reason.INTERRUPTED:
         click.echo("interrupted", err=True)
         sys.exit(ExitStatus.INTERRUPTED)

@@ -386,10 +386,8 @@ class Board:
     def play(self, action: Action) -> str:
         """Play an action, as :meth:`push`; return its canonical notation, as :meth:`notation`
         gives it before the move (one check instead of two, for replays)."""
-        onto_card = isinstance(action, Move) and 1 <= action.dst <= len(self.columns) and bool(
-            self.columns[action.dst - 1])
-        played = self.push(action)
-        return f"{played.src}>{played.dst}" if isinstance(played, Move) and onto_card else str(played)
+        onto_card = self._onto_card(action)
+        return _written(self.push(action), onto_card)
 
     def push_notation(self, text: str) -> Action:
         return self.push(self.parse_action(text))
@@ -446,9 +444,12 @@ class Board:
         RULES.md §11 Action notation.
         """
         action = self.check(action)
-        if isinstance(action, Move) and self.columns[action.dst - 1]:
-            return f"{action.src}>{action.dst}"
-        return str(action)
+        return _written(action, self._onto_card(action))
+
+    def _onto_card(self, action: Action) -> bool:
+        """True for a move whose target column holds a card (then its size is not written)."""
+        return isinstance(action, Move) and 1 <= action.dst <= len(self.columns) and bool(
+            self.columns[action.dst - 1])
 
     # -- text ----------------------------------------------------------------
 
@@ -504,3 +505,8 @@ class Board:
 
 def rank_name(rank: int) -> str:
     return RANK_DISPLAY[rank - 1]
+
+
+def _written(action: Action, onto_card: bool) -> str:
+    """An action played, in canonical notation: ``/N`` only onto an empty column (RULES.md §11 Action notation)."""
+    return f"{action.src}>{action.dst}" if isinstance(action, Move) and onto_card else str(action)

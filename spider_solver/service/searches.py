@@ -67,13 +67,11 @@ class DealSpec:
 
 def verify_job(spec: DealSpec, max_nodes: int, max_seconds: float | None, deal_on_empty: bool) -> dict:
     """Runs in a solver process: solve and verify the deal (``SolveResult.to_dict()``)."""
+    from spider_solver.batch.task import worker_result
     from spider_solver.verify import solve
-    from spider_solver.version import __version__
 
-    data = solve(spec.deal(), max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty).to_dict()
-    data.pop("attempts", None)
-    data["solver_version"] = __version__
-    return data
+    return worker_result(solve(spec.deal(), max_nodes=max_nodes, max_seconds=max_seconds,
+                               deal_on_empty=deal_on_empty))
 
 
 def analyze_job(spec: DealSpec, actions: tuple[str, ...], deal_on_empty: bool, undo_limit: int | None,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
@@ -28,8 +27,7 @@ from spider_solver.service.searches import Searches, analyze_job
 router = APIRouter(tags=["games"])
 
 #: A log of at most this many actions is replayed on the event loop (about 1 ms for 150
-#: here: less than handing it to a thread costs); a longer one in a thread, so that the
-#: loop goes on answering meanwhile.
+#: here); a longer one in a thread.
 INLINE_ACTIONS = 300
 _REPLAY_FIELDS = ("won", "moves", "score", "runs_removed", "stock_left")
 
@@ -43,22 +41,17 @@ def tokens_of(actions: list[str] | str) -> tuple[str, ...]:
     return tokens
 
 
-def replayed(deal: Deal, body: GameRequest) -> ReplayResult:
-    """Replay the log; :class:`Refused` at its first refused action."""
-    result = replay(deal, " ".join(tokens_of(body.actions)), deal_on_empty=body.deal_on_empty,
-                    undo_limit=body.undo_limit)
+def refuse_at_error(result: ReplayResult) -> None:
+    """:class:`Refused` (422) if the replay stopped at a refused action."""
     if result.error is not None:
         raise Refused(result.error.index, result.error.action, result.error.message)
+
+
+def replayed(deal: Deal, tokens: tuple[str, ...], body: GameRequest) -> ReplayResult:
+    """Replay the log; :class:`Refused` at its first refused action."""
+    result = replay(deal, " ".join(tokens), deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit)
+    refuse_at_error(result)
     return result
-
-
-async def off_the_loop(replay_log: Callable[[Deal, GameRequest], ReplayResult], deal: Deal,
-                       body: GameRequest) -> ReplayResult:
-    """Replay on the loop if the log is short (INLINE_ACTIONS), else in a thread."""
-    size = len(body.actions) if isinstance(body.actions, list) else body.actions.count(" ") + 1
-    if size <= INLINE_ACTIONS and len(body.actions) <= 8 * INLINE_ACTIONS:
-        return replay_log(deal, body)
-    return await run_in_threadpool(replay_log, deal, body)
 
 
 def replay_fields(result: ReplayResult, code: str | None) -> dict[str, Any]:
@@ -71,7 +64,13 @@ async def replay_log(body: GameRequest) -> Any:
     """Replay a game log (moves, deals, undos) and score it as the app does. A refused
     action is a 422 error naming its index and the rule."""
     deal, _ = state.deal_of(body)
-    result = await off_the_loop(replayed, deal, body)
+    tokens = tokens_of(body.actions)
+    # A short log is replayed on the loop (less than handing it to a thread costs), a
+    # long one in a thread, so that the loop goes on answering meanwhile.
+    if len(tokens) <= INLINE_ACTIONS:
+        result = replayed(deal, tokens, body)
+    else:
+        result = await run_in_threadpool(replayed, deal, tokens, body)
     return JSONResponse(replay_fields(result, str(deal.code) if deal.code else None))
 
 
@@ -82,26 +81,21 @@ async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, 
     """The position a game log reaches: still winnable (with the hint and the line),
     no longer winnable (and where it was lost), or unknown. When the catalog holds a
     verified line of the deal and the position lies on it, no search runs."""
-    from spider_solver.analysis import analyze, hint_from_line
+    from spider_solver.analysis import analyze_without_search
 
     deal, spec = state.deal_of(body)
     tokens = tokens_of(body.actions)
-    result = await off_the_loop(replayed, deal, body)
     entry = catalog.get(spec.code) if catalog is not None and spec.code is not None else None
     known = entry.solution if entry is not None and entry.status is Status.VERIFIED else None
     max_nodes, max_seconds = settings.budget(body)
     doe, limit = body.deal_on_empty, body.undo_limit
-
-    def quick() -> dict | None:
-        """The answer without a search: the log wins, or the position is on the known line."""
-        if not result.won and (known is None or hint_from_line(
-                deal, tokens, known, deal_on_empty=doe, undo_limit=limit) is None):
-            return None
-        return analyze(deal, tokens, deal_on_empty=doe, undo_limit=limit, max_nodes=max_nodes,
-                       max_seconds=max_seconds, known_line=known, find_lost_at=body.lost_at).to_dict()
-
-    data = await run_in_threadpool(quick)
-    if data is None:
+    # Without a search: a refused action (422), a log that wins, a position on the known line.
+    answer = await run_in_threadpool(analyze_without_search, deal, tokens, deal_on_empty=doe, undo_limit=limit,
+                                     max_nodes=max_nodes, max_seconds=max_seconds, known_line=known)
+    if answer is not None:
+        refuse_at_error(answer.replay)
+        data = answer.to_dict()
+    else:
         data = await state.require_searches(searches).run(
             ("analyze", spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at),
             analyze_job, spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at)
