@@ -45,9 +45,10 @@ from spider_solver.outcomes import Reason
 #: The first width sets the usual cost and line length: on the tuning deals
 #: (10000-10099) starting 4-suit deals at 16 / 64 / 128 gave median lines of
 #: 160 / 149 / 142 actions for 0.15 / 0.21 / 0.41 s; see benchmarks/RESULTS.md.
-#: The schedules go on past what the default budget affords (width 4096 ends near
-#: 23M nodes), so that a larger ``max_nodes`` keeps widening; 16384 is the widest,
-#: about 620 MB at 60M nodes (benchmarks/RESULTS.md).
+#: Most deals are won by the first width or two; the default budget (150M nodes,
+#: verify.DEFAULT_MAX_NODES) lets the whole schedule run on the hard ones: width 4096
+#: ends after 7-33M nodes in all, 16384, the widest, after 54-97M more on the tuning
+#: deals, at a peak of about 560 MB (benchmarks/RESULTS.md, "Tail strength").
 WIDTHS = {
     1: (32, 128, 512, 2048, 8192, 16384),
     2: (64, 256, 1024, 4096, 16384),
