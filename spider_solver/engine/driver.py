@@ -46,9 +46,9 @@ from spider_solver.outcomes import Reason
 #: (10000-10099) starting 4-suit deals at 16 / 64 / 128 gave median lines of
 #: 160 / 149 / 142 actions for 0.15 / 0.21 / 0.41 s; see benchmarks/RESULTS.md.
 #: Most deals are won by the first width or two; the default budget (150M nodes,
-#: verify.DEFAULT_MAX_NODES) lets the whole schedule run on the hard ones: width 4096
-#: ends after 7-33M nodes in all, 16384, the widest, after 54-97M more on the tuning
-#: deals, at a peak of about 560 MB (benchmarks/RESULTS.md, "Tail strength").
+#: verify.DEFAULT_MAX_NODES) lets the whole schedule run on the hard ones: on the
+#: tuning deals width 4096 ended after 12-33M nodes in all, and 16384, the widest,
+#: took 55-63M more, at a peak of about 560 MB (benchmarks/RESULTS.md, "Tail strength").
 WIDTHS = {
     1: (32, 128, 512, 2048, 8192, 16384),
     2: (64, 256, 1024, 4096, 16384),
