@@ -45,12 +45,16 @@ from spider_solver.outcomes import Reason
 #: The first width sets the usual cost and line length: on the tuning deals
 #: (10000-10099) starting 4-suit deals at 16 / 64 / 128 gave median lines of
 #: 160 / 149 / 142 actions for 0.15 / 0.21 / 0.41 s; see benchmarks/RESULTS.md.
+#: Since the node became 2.7 times cheaper (issue 11), 1 and 2 suits start twice as
+#: wide as before (32 and 64), for twice the nodes and still less time than before the
+#: change: on the tuning deals 96 -> 94.5 actions (1 suit) and 111 -> 109.5 (2 suits).
+#: 4 suits keep 64: the 1000-deal batch's time target leaves no room there.
 #: The schedules go on past what the default budget affords (width 4096 ends near
 #: 23M nodes), so that a larger ``max_nodes`` keeps widening; 16384 is the widest,
 #: about 620 MB at 60M nodes (benchmarks/RESULTS.md).
 WIDTHS = {
-    1: (32, 128, 512, 2048, 8192, 16384),
-    2: (64, 256, 1024, 4096, 16384),
+    1: (64, 256, 1024, 4096, 16384),
+    2: (128, 512, 2048, 8192, 16384),
     4: (64, 256, 1024, 4096, 16384),
 }
 #: A line longer than this is not looked for by the beam (a proof run has no cap).
