@@ -70,10 +70,10 @@ MAX_TT_BITS = 25
 #: 4 GB), so that the nodes a caller grants can be spent on a proof.
 MAX_PROOF_LEVEL = 400_000
 MAX_PROOF_LEVEL_CAP = 3_000_000
-PROOF_NODES_PER_POSITION = 64
+PROOF_NODES_PER_POSITION = 375
 PROOF_TT_BITS = 22
 #: The proof's table gets a slot for every PROOF_NODES_PER_SLOT nodes of the budget.
-PROOF_NODES_PER_SLOT = 16
+PROOF_NODES_PER_SLOT = 64
 #: The smallest transposition table a beam gets, 2**MIN_TT_BITS slots.
 MIN_TT_BITS = 16
 #: Candidate buffers start at this many candidates a position of the level (they
@@ -157,9 +157,11 @@ class LineWatch:
 def proof_limits(max_nodes: int) -> tuple[int, int]:
     """The exhaustive run's largest level and table size (bits) when ``max_nodes`` are left for it.
 
-    At the default budget (25M nodes) these are MAX_PROOF_LEVEL and PROOF_TT_BITS;
-    issue 8's positions that no default proof reaches needed levels of 0.8M and 1.6M
-    positions and 56M and 112M nodes (benchmarks/RESULTS.md, "Games in progress").
+    Up to 150M nodes (solve's default budget) these are MAX_PROOF_LEVEL and
+    PROOF_TT_BITS, which keep a solving process under 1 GB; a larger budget raises
+    them. Two of issue 8's positions that no default proof reaches needed levels of
+    0.8M and 1.6M positions (and 56M and 112M nodes): benchmarks/RESULTS.md, "Games in
+    progress".
     """
     level = min(MAX_PROOF_LEVEL_CAP, max(MAX_PROOF_LEVEL, max_nodes // PROOF_NODES_PER_POSITION))
     bits = min(MAX_TT_BITS, max(PROOF_TT_BITS, (max_nodes // PROOF_NODES_PER_SLOT).bit_length()))

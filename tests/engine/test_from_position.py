@@ -134,8 +134,8 @@ def test_proof_limits_are_the_defaults_at_the_default_budget_and_grow_with_the_b
     from spider_solver.verify import DEFAULT_MAX_NODES
 
     assert driver.proof_limits(DEFAULT_MAX_NODES) == (driver.MAX_PROOF_LEVEL, driver.PROOF_TT_BITS)
-    assert driver.proof_limits(1000) == (driver.MAX_PROOF_LEVEL, driver.PROOF_TT_BITS)
-    levels = [driver.proof_limits(n)[0] for n in (50_000_000, 150_000_000, 10**12)]
+    assert driver.proof_limits(1000) == driver.proof_limits(150_000_000) == (driver.MAX_PROOF_LEVEL, driver.PROOF_TT_BITS)
+    levels = [driver.proof_limits(n)[0] for n in (300_000_000, 600_000_000, 10**12)]
     assert levels[0] < levels[1] < levels[2] == driver.MAX_PROOF_LEVEL_CAP
     assert driver.proof_limits(10**12)[1] == driver.MAX_TT_BITS
 
