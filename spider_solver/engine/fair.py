@@ -47,21 +47,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.movegen import gen_moves
+from spider_solver.engine.movegen import gen_moves, movable
 from spider_solver.engine.position import do_move, undo_move, unpack
 from spider_solver.engine.types import (
+    FACE_DOWN,
     H_DEALT,
     H_REMOVED,
     INLINE,
     KERNEL,
+    MAX_COLUMNS,
+    MAX_HEIGHT,
     MODE_SEARCH,
     MOVE_DEAL,
     SUIT_SHIFT,
     UNDO_TURNED,
     VP_COLUMNS,
     VP_DEALS,
+    VP_RELAXED,
     VP_RUNS,
     decode_move,
+    encode_move,
+    lowest_bit,
     plain_move,
     rank_of,
     undo_turned,
@@ -219,26 +225,193 @@ def _remember(seen_keys, seen_tags, tag, key):
     seen_keys[i] = key
 
 
+# -- The fast evaluation of a move (the kernel's own bookkeeping; same values as above) ---
+
+
+@njit(**INLINE)
+def _set_breaks(pos, c, row, rbreaks, sbreaks):
+    """Row ``row`` of ``rbreaks``/``sbreaks``: at index i (face-up cards of column c only,
+    ``down[c] <= i < lens[c]``), the rank and suit breaks between face-up cards up to card i,
+    counted as :func:`visible_cost` counts them."""
+    cols, lens, down, _, _ = pos
+    n = lens[c]
+    d = down[c]
+    if n == 0:
+        return
+    r = 0
+    s = 0
+    rbreaks[row, d] = 0
+    sbreaks[row, d] = 0
+    for i in range(d + 1, n):
+        upper = np.int64(cols[c, i - 1])
+        lower = np.int64(cols[c, i])
+        if rank_of(lower) + 1 != rank_of(upper):
+            r += 1
+        elif (lower ^ upper) >= (1 << SUIT_SHIFT):
+            s += 1
+        rbreaks[row, i] = r
+        sbreaks[row, i] = s
+
+
+@njit(**INLINE)
+def _cost_of(weights, d, hide, rank_breaks, suit_breaks, base_rank):
+    """:func:`visible_cost` of a non-empty column from its parts: ``d`` face-down cards,
+    ``hide``, the breaks between its face-up cards, the rank of its base card (read only
+    when it is face up)."""
+    cost = weights[FW_DOWN] * d + weights[FW_RANK_BREAK] * rank_breaks + weights[FW_SUIT_BREAK] * suit_breaks
+    if hide:
+        cost += weights[FW_UNKNOWN]
+    if d + hide > 0:
+        if d > 0:
+            cost += weights[FW_RUNS_ON_DOWN] * (rank_breaks + suit_breaks + 1)
+    elif base_rank == 13:
+        cost -= weights[FW_KING_BASE]
+    elif rank_breaks + suit_breaks == 0:
+        cost -= weights[FW_CLEAR_COLUMN]
+    return cost
+
+
+@njit(**INLINE)
+def _source_cost(pos, weights, x, rx, left, rbreaks, sbreaks):
+    """The visible cost of column x left with its first ``left`` cards (the rest moved
+    away; a card it uncovers is masked); ``rx`` is x's row of the break counts."""
+    cols, _, down, _, _ = pos
+    if left == 0:
+        return -weights[FW_EMPTY]
+    d = down[x]
+    if left == d:
+        return _cost_of(weights, d - 1, 1, 0, 0, 0)
+    base = rank_of(cols[x, 0]) if d == 0 else 0
+    return _cost_of(weights, d, 0, rbreaks[rx, left - 1], sbreaks[rx, left - 1], base)
+
+
+@njit(**INLINE)
+def _target_cost(pos, weights, x, rx, left, y, ry, rbreaks, sbreaks):
+    """The visible cost of column y once the cards of column x from ``left`` up lie on it
+    (no run removed); ``rx``/``ry`` are the columns' rows of the break counts."""
+    cols, lens, down, _, _ = pos
+    lx = lens[x]
+    rank_breaks = rbreaks[rx, lx - 1] - rbreaks[rx, left]
+    suit_breaks = sbreaks[rx, lx - 1] - sbreaks[rx, left]
+    ly = lens[y]
+    if ly == 0:
+        return _cost_of(weights, 0, 0, rank_breaks, suit_breaks, rank_of(cols[x, left]))
+    upper = np.int64(cols[y, ly - 1])
+    lower = np.int64(cols[x, left])
+    if rank_of(lower) + 1 != rank_of(upper):
+        rank_breaks += 1
+    elif (lower ^ upper) >= (1 << SUIT_SHIFT):
+        suit_breaks += 1
+    d = down[y]
+    base = rank_of(cols[y, 0]) if d == 0 else 0
+    return _cost_of(weights, d, 0, rbreaks[ry, ly - 1] + rank_breaks, sbreaks[ry, ly - 1] + suit_breaks, base)
+
+
+@njit(**INLINE)
+def _key_change(pos, zob, x, y, count):
+    """What ``do_move`` XORs into the key for moving ``count`` cards from x to y when no
+    run is removed."""
+    cols, lens, down, _, _ = pos
+    left = lens[x] - count
+    ly = lens[y]
+    k = np.uint64(0)
+    for i in range(count):
+        b = cols[x, left + i]
+        k ^= zob[x, left + i, b] ^ zob[y, ly + i, b]
+    if left > 0 and down[x] == left:
+        b = cols[x, left - 1]
+        k ^= zob[x, left - 1, b | FACE_DOWN] ^ zob[x, left - 1, b]
+    return k
+
+
+@njit(**INLINE)
+def _may_remove(pos, x):
+    """True if moving a group from column x might complete a run (its last card is an ace):
+    then the move is played out rather than valued from the break counts."""
+    cols, lens, _, _, _ = pos
+    return rank_of(cols[x, lens[x] - 1]) == 1
+
+
+@njit(**INLINE)
+def _first_empty(lens, ncols):
+    """The first empty column, or ncols if none."""
+    for c in range(ncols):
+        if lens[c] == 0:
+            return c
+    return ncols
+
+
 @njit(**KERNEL)
-def _best_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode, out):
-    """The best visible gain of one more move (not a deal) from here, or 0 if none gains."""
-    vp = tables[0]
-    n = gen_moves(pos, vp, mode, out)
+def _fresh_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode, src, dst, fe_changed, best,
+                     rows, rbreaks, sbreaks, tops, groups):
+    """``best`` lowered to the best visible gain of the moves from here (not a deal) that the
+    known gains of the turn's position do not stand for: those that touch column ``src`` or
+    ``dst`` (the columns the move just played changed), and, if ``fe_changed`` (that move
+    changed which column is the first empty one), those into an empty column. The moves
+    are those ``gen_moves`` makes (``tops``/``groups``: each column's last rank and movable
+    group here), in another order (the best is a minimum)."""
+    vp, zob, _, _ = tables
+    ncols = vp[VP_COLUMNS]
+    lens = pos.lens
+    search = mode == MODE_SEARCH
+    first_empty = _first_empty(lens, ncols)
+    empties = 0
+    if first_empty < ncols:
+        if search:
+            empties = 1 << first_empty
+        else:
+            for d in range(first_empty, ncols):
+                if lens[d] == 0:
+                    empties |= 1 << d
+    touched = (1 << src) | (1 << dst)
+    if fe_changed:
+        touched |= empties
     removed = pos.hdr[H_REMOVED]
-    best = 0
-    for j in range(n):
-        m = plain_move(out[j])
-        if m == MOVE_DEAL:
+    w_run = weights[FW_RUN]
+    key = pos.key[0]
+    for x in range(ncols):
+        group = groups[x]
+        if group == 0:
             continue
-        info = do_move(pos, tables, m)
-        if not _is_seen(seen_keys, seen_tags, tag, pos.key[0]):
-            src, dst, _ = decode_move(m)
-            cs = visible_cost(pos, src, _turned(info, src), weights)
-            cd = visible_cost(pos, dst, _turned(info, dst), weights)
-            delta = cs - costs[src] + cd - costs[dst] - weights[FW_RUN] * (pos.hdr[H_REMOVED] - removed)
-            if delta < best:
-                best = delta
-        undo_move(pos, tables, m, info)
+        low = tops[x]
+        targets = empties
+        for d in range(ncols):
+            count = tops[d] - low
+            if count >= 1 and count <= group:
+                targets |= 1 << d
+        if x != src and x != dst:
+            targets &= touched
+        lx = lens[x]
+        rx = rows[x]
+        ace = _may_remove(pos, x)
+        while targets:
+            d = lowest_bit(targets)
+            targets &= targets - 1
+            if lens[d] == 0:
+                first = 1
+                last = group
+                if search and last == lx:
+                    last -= 1
+            else:
+                first = tops[d] - low
+                last = first
+            for count in range(first, last + 1):
+                if ace:
+                    m = encode_move(x, d, count)
+                    info = do_move(pos, tables, m)
+                    cs = visible_cost(pos, x, _turned(info, x), weights)
+                    cd = visible_cost(pos, d, _turned(info, d), weights)
+                    delta = cs - costs[x] + cd - costs[d] - w_run * (pos.hdr[H_REMOVED] - removed)
+                    if delta < best and not _is_seen(seen_keys, seen_tags, tag, pos.key[0]):
+                        best = delta
+                    undo_move(pos, tables, m, info)
+                else:
+                    left = lx - count
+                    delta = (_source_cost(pos, weights, x, rx, left, rbreaks, sbreaks) - costs[x]
+                             + _target_cost(pos, weights, x, rx, left, d, rows[d], rbreaks, sbreaks) - costs[d])
+                    if delta < best and not _is_seen(seen_keys, seen_tags, tag,
+                                                     key ^ _key_change(pos, zob, x, d, count)):
+                        best = delta
     return best
 
 
@@ -252,23 +425,53 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
     ``pos``, ``out0``/``out1`` (move buffers), ``costs``/``costs1`` (one cost a column),
     ``pair`` (two costs) and the seen set (``seen_keys``/``seen_tags``, SEEN_SIZE slots)
     are work buffers; ``seen_tags`` must hold no tag above 0 on entry.
+
+    How a turn is computed (the strategy is the module's; the figures and actions are
+    exactly those of playing every move and every follow-up out with ``do_move``):
+
+    * a move's ``delta`` and key change are computed from per-column counts of the
+      breaks between face-up cards (``_set_breaks``), not by playing it, unless it might
+      complete a run (its group ends in an ace): that one is played out;
+    * the look-ahead after a move m is min(0, best follow-up delta). A follow-up m2 that
+      touches neither column of m (and, if m changed which column is the first empty
+      one, does not go into an empty column) is a move of this position P too, with the
+      same delta at P + m as at P (its two columns and their runs are the same) and the
+      key key(P + m) ^ key(P + m2) ^ key(P) (Zobrist keys XOR over cells; m and m2
+      change disjoint cells). So the gains of P stand for those, best first, and only
+      the follow-ups that touch m's columns are valued afresh (``_fresh_follow_up``).
     """
-    vp = tables[0]
+    vp, zob, _, _ = tables
     ncols = vp[VP_COLUMNS]
     runs = vp[VP_RUNS]
     deals = vp[VP_DEALS]
+    relaxed = vp[VP_RELAXED] != 0
     max_actions = params[P_MAX_ACTIONS]
     patience_full = params[P_PATIENCE]
     noise = params[P_NOISE]
     lookahead = params[P_LOOKAHEAD]
     mode = params[P_MODE]
     rng = np.zeros(1, dtype=np.uint64)
+    size = out0.shape[0]
+    keyd = np.zeros(size, dtype=np.uint64)
+    deltas = np.zeros(size, dtype=np.int64)
+    infos = np.zeros(size, dtype=np.int64)
+    news = np.zeros((size, 2), dtype=np.int64)
+    fresh = np.zeros(size, dtype=np.bool_)
+    gains = np.zeros(size, dtype=np.int64)
+    # Break counts: rows 0..ncols - 1 for the columns of P, two spare rows for m's columns at P + m.
+    rbreaks = np.zeros((MAX_COLUMNS + 2, MAX_HEIGHT), dtype=np.int64)
+    sbreaks = np.zeros((MAX_COLUMNS + 2, MAX_HEIGHT), dtype=np.int64)
+    rows = np.arange(MAX_COLUMNS)
+    tops = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    groups = np.zeros(MAX_COLUMNS, dtype=np.int64)
     for g in range(seeds.shape[0]):
         tag = g + 1
         rng[0] = seeds[g]
         unpack(start, pos)
         pos.key[0] = start_key
+        cols = pos.cols
         hdr = pos.hdr
+        lens = pos.lens
         down0 = 0
         for c in range(ncols):
             down0 += pos.down[c]
@@ -277,11 +480,49 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
         _remember(seen_keys, seen_tags, tag, pos.key[0])
         patience = patience_full
         actions = 0
+        for c in range(ncols):
+            costs[c] = visible_cost(pos, c, 0, weights)
+            _set_breaks(pos, c, c, rbreaks, sbreaks)
         while actions < max_actions and hdr[H_REMOVED] < runs:
-            for c in range(ncols):
-                costs[c] = visible_cost(pos, c, 0, weights)
             n = gen_moves(pos, vp, mode, out0)
             removed = hdr[H_REMOVED]
+            key0 = pos.key[0]
+            fe0 = _first_empty(lens, ncols)
+            # Value every move once: its key change, delta, new column costs; the gains, best first.
+            ngains = 0
+            for i in range(n):
+                m = plain_move(out0[i])
+                out0[i] = m
+                if m == MOVE_DEAL:
+                    continue
+                src, dst, count = decode_move(m)
+                if _may_remove(pos, src):
+                    info = do_move(pos, tables, m)
+                    keyd[i] = pos.key[0] ^ key0
+                    delta = move_delta(pos, m, info, removed, costs, weights, pair)
+                    news[i, 0] = pair[0]
+                    news[i, 1] = pair[1]
+                    undo_move(pos, tables, m, info)
+                else:
+                    left = lens[src] - count
+                    info = undo_turned(src) if left > 0 and pos.down[src] == left else 0
+                    keyd[i] = _key_change(pos, zob, src, dst, count)
+                    cs = _source_cost(pos, weights, src, src, left, rbreaks, sbreaks)
+                    cd = _target_cost(pos, weights, src, src, left, dst, dst, rbreaks, sbreaks)
+                    delta = cs - costs[src] + cd - costs[dst]
+                    news[i, 0] = cs
+                    news[i, 1] = cd
+                infos[i] = info
+                deltas[i] = delta
+                fresh[i] = not _is_seen(seen_keys, seen_tags, tag, key0 ^ keyd[i])
+                if delta < 0:
+                    k = ngains
+                    while k > 0 and deltas[gains[k - 1]] > delta:
+                        gains[k] = gains[k - 1]
+                        k -= 1
+                    gains[k] = i
+                    ngains += 1
+            have_groups = False
             gain_move = NO_MOVE
             gain_noisy = NO_VALUE
             neutral_move = NO_MOVE
@@ -290,27 +531,60 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
             fill_noisy = NO_VALUE
             may_deal = False
             for i in range(n):
-                m = plain_move(out0[i])
+                m = out0[i]
                 if m == MOVE_DEAL:
                     may_deal = True
                     continue
-                src, dst, _ = decode_move(m)
-                into_empty = pos.lens[dst] == 0
-                info = do_move(pos, tables, m)
-                if _is_seen(seen_keys, seen_tags, tag, pos.key[0]):
-                    undo_move(pos, tables, m, info)
+                if not fresh[i]:
                     continue
-                delta = move_delta(pos, m, info, removed, costs, weights, pair)
+                src, dst, _ = decode_move(m)
+                into_empty = lens[dst] == 0
+                info = infos[i]
+                delta = deltas[i]
                 value = delta
                 turned_any = (info >> UNDO_TURNED) != 0
                 if (lookahead == 2 or (lookahead == 1 and delta <= 0)) and not turned_any:
+                    if not have_groups:
+                        for c in range(ncols):
+                            tops[c] = rank_of(cols[c, lens[c] - 1]) if lens[c] > 0 else 0
+                            groups[c] = movable(pos, c, relaxed)
+                        have_groups = True
+                    top_src = tops[src]
+                    top_dst = tops[dst]
+                    group_src = groups[src]
+                    group_dst = groups[dst]
+                    info = do_move(pos, tables, m)
+                    fe_changed = _first_empty(lens, ncols) != fe0
+                    key1 = pos.key[0]
+                    best = 0
+                    pair_mask = (1 << src) | (1 << dst)
+                    for k in range(ngains):
+                        j = gains[k]
+                        s2, d2, _ = decode_move(out0[j])
+                        if ((pair_mask >> s2) | (pair_mask >> d2)) & 1 or (fe_changed and lens[d2] == 0):
+                            continue
+                        if not _is_seen(seen_keys, seen_tags, tag, key1 ^ keyd[j]):
+                            best = deltas[j]
+                            break
                     for c in range(ncols):
                         costs1[c] = costs[c]
-                    costs1[src] = pair[0]
-                    costs1[dst] = pair[1]
-                    follow = _best_follow_up(pos, tables, weights, costs1, seen_keys, seen_tags, tag, mode, out1)
-                    value = delta + follow
-                undo_move(pos, tables, m, info)
+                    costs1[src] = news[i, 0]
+                    costs1[dst] = news[i, 1]
+                    for c, row in ((src, MAX_COLUMNS), (dst, MAX_COLUMNS + 1)):
+                        rows[c] = row
+                        _set_breaks(pos, c, row, rbreaks, sbreaks)
+                        tops[c] = rank_of(cols[c, lens[c] - 1]) if lens[c] > 0 else 0
+                        groups[c] = movable(pos, c, relaxed)
+                    best = _fresh_follow_up(pos, tables, weights, costs1, seen_keys, seen_tags, tag, mode,
+                                            src, dst, fe_changed, best, rows, rbreaks, sbreaks, tops, groups)
+                    rows[src] = src
+                    rows[dst] = dst
+                    tops[src] = top_src
+                    tops[dst] = top_dst
+                    groups[src] = group_src
+                    groups[dst] = group_dst
+                    undo_move(pos, tables, m, info)
+                    value = delta + best
                 noisy = value * VALUE_SCALE + _below(rng, noise + 1)
                 if into_empty and noisy < fill_noisy:
                     fill_move = m
@@ -336,6 +610,15 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
                 break
             do_move(pos, tables, play)
             _remember(seen_keys, seen_tags, tag, pos.key[0])
+            if play == MOVE_DEAL:
+                for c in range(ncols):
+                    costs[c] = visible_cost(pos, c, 0, weights)
+                    _set_breaks(pos, c, c, rbreaks, sbreaks)
+            else:
+                src, dst, _ = decode_move(play)
+                for c in (src, dst):
+                    costs[c] = visible_cost(pos, c, 0, weights)
+                    _set_breaks(pos, c, c, rbreaks, sbreaks)
             if actions < trace.shape[1]:
                 trace[g, actions] = play
             actions += 1
