@@ -229,28 +229,34 @@ def _remember(seen_keys, seen_tags, tag, key):
 
 
 @njit(**INLINE)
-def _set_breaks(pos, c, row, rbreaks, sbreaks):
-    """Row ``row`` of ``rbreaks``/``sbreaks``: at index i (face-up cards of column c only,
-    ``down[c] <= i < lens[c]``), the rank and suit breaks between face-up cards up to card i,
-    counted as :func:`visible_cost` counts them."""
+def _set_breaks(pos, c, since, rbreaks, sbreaks):
+    """Row c of ``rbreaks``/``sbreaks`` from card ``since`` up: at index i (face-up cards
+    only, ``down[c] <= i < lens[c]``), the rank and suit breaks between face-up cards up to
+    card i, counted as :func:`visible_cost` counts them. The row below ``since`` must be
+    right already (``since`` = ``down[c]``: the whole row)."""
     cols, lens, down, _, _ = pos
     n = lens[c]
     d = down[c]
     if n == 0:
         return
-    r = 0
-    s = 0
-    rbreaks[row, d] = 0
-    sbreaks[row, d] = 0
-    for i in range(d + 1, n):
+    if since <= d:
+        since = d + 1
+        r = 0
+        s = 0
+        rbreaks[c, d] = 0
+        sbreaks[c, d] = 0
+    else:
+        r = rbreaks[c, since - 1]
+        s = sbreaks[c, since - 1]
+    for i in range(since, n):
         upper = np.int64(cols[c, i - 1])
         lower = np.int64(cols[c, i])
         if rank_of(lower) + 1 != rank_of(upper):
             r += 1
         elif (lower ^ upper) >= (1 << SUIT_SHIFT):
             s += 1
-        rbreaks[row, i] = r
-        sbreaks[row, i] = s
+        rbreaks[c, i] = r
+        sbreaks[c, i] = s
 
 
 @njit(**INLINE)
@@ -272,9 +278,9 @@ def _cost_of(weights, d, hide, rank_breaks, suit_breaks, base_rank):
 
 
 @njit(**INLINE)
-def _source_cost(pos, weights, x, rx, left, rbreaks, sbreaks):
+def _source_cost(pos, weights, x, left, rbreaks, sbreaks):
     """The visible cost of column x left with its first ``left`` cards (the rest moved
-    away; a card it uncovers is masked); ``rx`` is x's row of the break counts."""
+    away; a card it uncovers is masked)."""
     cols, _, down, _, _ = pos
     if left == 0:
         return -weights[FW_EMPTY]
@@ -282,17 +288,17 @@ def _source_cost(pos, weights, x, rx, left, rbreaks, sbreaks):
     if left == d:
         return _cost_of(weights, d - 1, 1, 0, 0, 0)
     base = rank_of(cols[x, 0]) if d == 0 else 0
-    return _cost_of(weights, d, 0, rbreaks[rx, left - 1], sbreaks[rx, left - 1], base)
+    return _cost_of(weights, d, 0, rbreaks[x, left - 1], sbreaks[x, left - 1], base)
 
 
 @njit(**INLINE)
-def _target_cost(pos, weights, x, rx, left, y, ry, rbreaks, sbreaks):
+def _target_cost(pos, weights, x, left, y, rbreaks, sbreaks):
     """The visible cost of column y once the cards of column x from ``left`` up lie on it
-    (no run removed); ``rx``/``ry`` are the columns' rows of the break counts."""
+    (no run removed)."""
     cols, lens, down, _, _ = pos
     lx = lens[x]
-    rank_breaks = rbreaks[rx, lx - 1] - rbreaks[rx, left]
-    suit_breaks = sbreaks[rx, lx - 1] - sbreaks[rx, left]
+    rank_breaks = rbreaks[x, lx - 1] - rbreaks[x, left]
+    suit_breaks = sbreaks[x, lx - 1] - sbreaks[x, left]
     ly = lens[y]
     if ly == 0:
         return _cost_of(weights, 0, 0, rank_breaks, suit_breaks, rank_of(cols[x, left]))
@@ -304,7 +310,7 @@ def _target_cost(pos, weights, x, rx, left, y, ry, rbreaks, sbreaks):
         suit_breaks += 1
     d = down[y]
     base = rank_of(cols[y, 0]) if d == 0 else 0
-    return _cost_of(weights, d, 0, rbreaks[ry, ly - 1] + rank_breaks, sbreaks[ry, ly - 1] + suit_breaks, base)
+    return _cost_of(weights, d, 0, rbreaks[y, ly - 1] + rank_breaks, sbreaks[y, ly - 1] + suit_breaks, base)
 
 
 @njit(**INLINE)
@@ -343,7 +349,7 @@ def _first_empty(lens, ncols):
 
 @njit(**KERNEL)
 def _fresh_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode, src, dst, fe_changed, best,
-                     rows, rbreaks, sbreaks, tops, groups):
+                     rbreaks, sbreaks, tops, groups):
     """``best`` lowered to the best visible gain of the moves from here (not a deal) that the
     known gains of the turn's position do not stand for: those that touch column ``src`` or
     ``dst`` (the columns the move just played changed), and, if ``fe_changed`` (that move
@@ -363,37 +369,36 @@ def _fresh_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mod
             for d in range(first_empty, ncols):
                 if lens[d] == 0:
                     empties |= 1 << d
-    touched = (1 << src) | (1 << dst)
+    pair = (1 << src) | (1 << dst)
+    touched = pair
     if fe_changed:
         touched |= empties
     removed = pos.hdr[H_REMOVED]
     w_run = weights[FW_RUN]
     key = pos.key[0]
+    everywhere = (1 << ncols) - 1
     for x in range(ncols):
         group = groups[x]
         if group == 0:
             continue
         low = tops[x]
-        targets = empties
-        for d in range(ncols):
-            count = tops[d] - low
-            if count >= 1 and count <= group:
-                targets |= 1 << d
-        if x != src and x != dst:
-            targets &= touched
         lx = lens[x]
-        rx = rows[x]
         ace = _may_remove(pos, x)
+        targets = (everywhere if (pair >> x) & 1 else touched) & ~(1 << x)
         while targets:
             d = lowest_bit(targets)
             targets &= targets - 1
             if lens[d] == 0:
+                if not (empties >> d) & 1:
+                    continue
                 first = 1
                 last = group
                 if search and last == lx:
                     last -= 1
             else:
                 first = tops[d] - low
+                if first < 1 or first > group:
+                    continue
                 last = first
             for count in range(first, last + 1):
                 if ace:
@@ -407,8 +412,8 @@ def _fresh_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mod
                     undo_move(pos, tables, m, info)
                 else:
                     left = lx - count
-                    delta = (_source_cost(pos, weights, x, rx, left, rbreaks, sbreaks) - costs[x]
-                             + _target_cost(pos, weights, x, rx, left, d, rows[d], rbreaks, sbreaks) - costs[d])
+                    delta = (_source_cost(pos, weights, x, left, rbreaks, sbreaks) - costs[x]
+                             + _target_cost(pos, weights, x, left, d, rbreaks, sbreaks) - costs[d])
                     if delta < best and not _is_seen(seen_keys, seen_tags, tag,
                                                      key ^ _key_change(pos, zob, x, d, count)):
                         best = delta
@@ -458,10 +463,9 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
     news = np.zeros((size, 2), dtype=np.int64)
     fresh = np.zeros(size, dtype=np.bool_)
     gains = np.zeros(size, dtype=np.int64)
-    # Break counts: rows 0..ncols - 1 for the columns of P, two spare rows for m's columns at P + m.
-    rbreaks = np.zeros((MAX_COLUMNS + 2, MAX_HEIGHT), dtype=np.int64)
-    sbreaks = np.zeros((MAX_COLUMNS + 2, MAX_HEIGHT), dtype=np.int64)
-    rows = np.arange(MAX_COLUMNS)
+    # Break counts, a row a column (``_set_breaks``).
+    rbreaks = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.int64)
+    sbreaks = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.int64)
     tops = np.zeros(MAX_COLUMNS, dtype=np.int64)
     groups = np.zeros(MAX_COLUMNS, dtype=np.int64)
     for g in range(seeds.shape[0]):
@@ -482,7 +486,7 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
         actions = 0
         for c in range(ncols):
             costs[c] = visible_cost(pos, c, 0, weights)
-            _set_breaks(pos, c, c, rbreaks, sbreaks)
+            _set_breaks(pos, c, 0, rbreaks, sbreaks)
         while actions < max_actions and hdr[H_REMOVED] < runs:
             n = gen_moves(pos, vp, mode, out0)
             removed = hdr[H_REMOVED]
@@ -507,8 +511,8 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
                     left = lens[src] - count
                     info = undo_turned(src) if left > 0 and pos.down[src] == left else 0
                     keyd[i] = _key_change(pos, zob, src, dst, count)
-                    cs = _source_cost(pos, weights, src, src, left, rbreaks, sbreaks)
-                    cd = _target_cost(pos, weights, src, src, left, dst, dst, rbreaks, sbreaks)
+                    cs = _source_cost(pos, weights, src, left, rbreaks, sbreaks)
+                    cd = _target_cost(pos, weights, src, left, dst, rbreaks, sbreaks)
                     delta = cs - costs[src] + cd - costs[dst]
                     news[i, 0] = cs
                     news[i, 1] = cd
@@ -553,6 +557,7 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
                     top_dst = tops[dst]
                     group_src = groups[src]
                     group_dst = groups[dst]
+                    len_dst = lens[dst]
                     info = do_move(pos, tables, m)
                     fe_changed = _first_empty(lens, ncols) != fe0
                     key1 = pos.key[0]
@@ -566,19 +571,20 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
                         if not _is_seen(seen_keys, seen_tags, tag, key1 ^ keyd[j]):
                             best = deltas[j]
                             break
-                    for c in range(ncols):
-                        costs1[c] = costs[c]
-                    costs1[src] = news[i, 0]
-                    costs1[dst] = news[i, 1]
-                    for c, row in ((src, MAX_COLUMNS), (dst, MAX_COLUMNS + 1)):
-                        rows[c] = row
-                        _set_breaks(pos, c, row, rbreaks, sbreaks)
+                    # At P + m the rows of src (shorter, nothing turned up) and of dst below its
+                    # old length are right; dst's row is extended over the cards m put there.
+                    _set_breaks(pos, dst, len_dst, rbreaks, sbreaks)
+                    for c in (src, dst):
                         tops[c] = rank_of(cols[c, lens[c] - 1]) if lens[c] > 0 else 0
                         groups[c] = movable(pos, c, relaxed)
-                    best = _fresh_follow_up(pos, tables, weights, costs1, seen_keys, seen_tags, tag, mode,
-                                            src, dst, fe_changed, best, rows, rbreaks, sbreaks, tops, groups)
-                    rows[src] = src
-                    rows[dst] = dst
+                    cost_src = costs[src]
+                    cost_dst = costs[dst]
+                    costs[src] = news[i, 0]
+                    costs[dst] = news[i, 1]
+                    best = _fresh_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode,
+                                            src, dst, fe_changed, best, rbreaks, sbreaks, tops, groups)
+                    costs[src] = cost_src
+                    costs[dst] = cost_dst
                     tops[src] = top_src
                     tops[dst] = top_dst
                     groups[src] = group_src
@@ -613,12 +619,12 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
             if play == MOVE_DEAL:
                 for c in range(ncols):
                     costs[c] = visible_cost(pos, c, 0, weights)
-                    _set_breaks(pos, c, c, rbreaks, sbreaks)
+                    _set_breaks(pos, c, 0, rbreaks, sbreaks)
             else:
                 src, dst, _ = decode_move(play)
                 for c in (src, dst):
                     costs[c] = visible_cost(pos, c, 0, weights)
-                    _set_breaks(pos, c, c, rbreaks, sbreaks)
+                    _set_breaks(pos, c, 0, rbreaks, sbreaks)
             if actions < trace.shape[1]:
                 trace[g, actions] = play
             actions += 1
