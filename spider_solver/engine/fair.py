@@ -57,6 +57,7 @@ from spider_solver.engine.types import (
     KERNEL,
     MAX_COLUMNS,
     MAX_HEIGHT,
+    MAX_RANK,
     MODE_SEARCH,
     MOVE_DEAL,
     SUIT_SHIFT,
@@ -347,17 +348,51 @@ def _first_empty(lens, ncols):
     return ncols
 
 
+@njit(**INLINE)
+def _lower_best(pos, tables, weights, costs, seen_keys, seen_tags, tag, x, d, count, best, rbreaks, sbreaks):
+    """``best`` lowered to the delta of moving ``count`` cards from x to d if that is lower
+    and leads to a position not seen in this game."""
+    lx = pos.lens[x]
+    if rank_of(pos.cols[x, lx - 1]) == 1:  # it might complete a run: play it out
+        m = encode_move(x, d, count)
+        removed = pos.hdr[H_REMOVED]
+        info = do_move(pos, tables, m)
+        cs = visible_cost(pos, x, _turned(info, x), weights)
+        cd = visible_cost(pos, d, _turned(info, d), weights)
+        delta = cs - costs[x] + cd - costs[d] - weights[FW_RUN] * (pos.hdr[H_REMOVED] - removed)
+        if delta < best and not _is_seen(seen_keys, seen_tags, tag, pos.key[0]):
+            best = delta
+        undo_move(pos, tables, m, info)
+        return best
+    left = lx - count
+    delta = (_source_cost(pos, weights, x, left, rbreaks, sbreaks) - costs[x]
+             + _target_cost(pos, weights, x, left, d, rbreaks, sbreaks) - costs[d])
+    if delta < best and not _is_seen(seen_keys, seen_tags, tag, pos.key[0] ^ _key_change(pos, tables[1], x, d, count)):
+        best = delta
+    return best
+
+
+@njit(**INLINE)
+def _empty_counts(group, lx, search):
+    """The last group size ``gen_moves`` moves from a column of ``lx`` cards into an empty
+    column (MODE_SEARCH: never the whole column)."""
+    return group - 1 if search and group == lx else group
+
+
 @njit(**KERNEL)
 def _fresh_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode, src, dst, fe_changed, best,
-                     rbreaks, sbreaks, tops, groups):
+                     rbreaks, sbreaks, tops, groups, holds, topped, movers):
     """``best`` lowered to the best visible gain of the moves from here (not a deal) that the
     known gains of the turn's position do not stand for: those that touch column ``src`` or
     ``dst`` (the columns the move just played changed), and, if ``fe_changed`` (that move
     changed which column is the first empty one), those into an empty column. The moves
-    are those ``gen_moves`` makes (``tops``/``groups``: each column's last rank and movable
-    group here), in another order (the best is a minimum)."""
-    vp, zob, _, _ = tables
-    ncols = vp[VP_COLUMNS]
+    are those ``gen_moves`` makes, in another order (the best is a minimum).
+
+    ``tops``/``groups``: each column's last rank (0 if empty) and movable group here;
+    ``holds[r]``, ``topped[r]``, ``movers``: masks of the columns whose movable group holds
+    rank r, whose last card is of rank r, that have a group, in the turn's position (right
+    here for the columns other than src and dst)."""
+    ncols = tables[0][VP_COLUMNS]
     lens = pos.lens
     search = mode == MODE_SEARCH
     first_empty = _first_empty(lens, ncols)
@@ -370,53 +405,55 @@ def _fresh_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mod
                 if lens[d] == 0:
                     empties |= 1 << d
     pair = (1 << src) | (1 << dst)
-    touched = pair
-    if fe_changed:
-        touched |= empties
-    removed = pos.hdr[H_REMOVED]
-    w_run = weights[FW_RUN]
-    key = pos.key[0]
-    everywhere = (1 << ncols) - 1
-    for x in range(ncols):
+    others = ~pair
+    # src and dst to anywhere.
+    for x, y in ((src, dst), (dst, src)):
         group = groups[x]
         if group == 0:
             continue
         low = tops[x]
         lx = lens[x]
-        ace = _may_remove(pos, x)
-        targets = (everywhere if (pair >> x) & 1 else touched) & ~(1 << x)
+        targets = 0
+        for r in range(low + 1, low + group + 1):
+            targets |= topped[r]
+        targets &= others
+        count = tops[y] - low
+        if lens[y] > 0 and count >= 1 and count <= group:
+            targets |= 1 << y
         while targets:
             d = lowest_bit(targets)
             targets &= targets - 1
-            if lens[d] == 0:
-                if not (empties >> d) & 1:
-                    continue
-                first = 1
-                last = group
-                if search and last == lx:
-                    last -= 1
-            else:
-                first = tops[d] - low
-                if first < 1 or first > group:
-                    continue
-                last = first
-            for count in range(first, last + 1):
-                if ace:
-                    m = encode_move(x, d, count)
-                    info = do_move(pos, tables, m)
-                    cs = visible_cost(pos, x, _turned(info, x), weights)
-                    cd = visible_cost(pos, d, _turned(info, d), weights)
-                    delta = cs - costs[x] + cd - costs[d] - w_run * (pos.hdr[H_REMOVED] - removed)
-                    if delta < best and not _is_seen(seen_keys, seen_tags, tag, pos.key[0]):
-                        best = delta
-                    undo_move(pos, tables, m, info)
-                else:
-                    left = lx - count
-                    delta = (_source_cost(pos, weights, x, left, rbreaks, sbreaks) - costs[x]
-                             + _target_cost(pos, weights, x, left, d, rbreaks, sbreaks) - costs[d])
-                    if delta < best and not _is_seen(seen_keys, seen_tags, tag,
-                                                     key ^ _key_change(pos, zob, x, d, count)):
-                        best = delta
+            best = _lower_best(pos, tables, weights, costs, seen_keys, seen_tags, tag, x, d, tops[d] - low, best,
+                               rbreaks, sbreaks)
+        into = empties
+        while into:
+            d = lowest_bit(into)
+            into &= into - 1
+            for count in range(1, _empty_counts(group, lx, search) + 1):
+                best = _lower_best(pos, tables, weights, costs, seen_keys, seen_tags, tag, x, d, count, best,
+                                   rbreaks, sbreaks)
+    # The other columns onto src or dst.
+    for d in (src, dst):
+        if lens[d] == 0 or tops[d] < 2:
+            continue
+        sources = holds[tops[d] - 1] & others
+        while sources:
+            x = lowest_bit(sources)
+            sources &= sources - 1
+            best = _lower_best(pos, tables, weights, costs, seen_keys, seen_tags, tag, x, d, tops[d] - tops[x], best,
+                               rbreaks, sbreaks)
+    # The other columns into an empty src or dst, or into any empty column if fe_changed.
+    into = empties if fe_changed else empties & pair
+    while into:
+        d = lowest_bit(into)
+        into &= into - 1
+        sources = movers & others
+        while sources:
+            x = lowest_bit(sources)
+            sources &= sources - 1
+            for count in range(1, _empty_counts(groups[x], lens[x], search) + 1):
+                best = _lower_best(pos, tables, weights, costs, seen_keys, seen_tags, tag, x, d, count, best,
+                                   rbreaks, sbreaks)
     return best
 
 
@@ -468,6 +505,8 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
     sbreaks = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.int64)
     tops = np.zeros(MAX_COLUMNS, dtype=np.int64)
     groups = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    holds = np.zeros(MAX_RANK + 2, dtype=np.int64)
+    topped = np.zeros(MAX_RANK + 2, dtype=np.int64)
     for g in range(seeds.shape[0]):
         tag = g + 1
         rng[0] = seeds[g]
@@ -527,6 +566,7 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
                     gains[k] = i
                     ngains += 1
             have_groups = False
+            movers = 0
             gain_move = NO_MOVE
             gain_noisy = NO_VALUE
             neutral_move = NO_MOVE
@@ -549,9 +589,18 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
                 turned_any = (info >> UNDO_TURNED) != 0
                 if (lookahead == 2 or (lookahead == 1 and delta <= 0)) and not turned_any:
                     if not have_groups:
+                        movers = 0
+                        for r in range(MAX_RANK + 2):
+                            holds[r] = 0
+                            topped[r] = 0
                         for c in range(ncols):
                             tops[c] = rank_of(cols[c, lens[c] - 1]) if lens[c] > 0 else 0
                             groups[c] = movable(pos, c, relaxed)
+                            if groups[c] > 0:
+                                movers |= 1 << c
+                                topped[tops[c]] |= 1 << c
+                                for r in range(tops[c], tops[c] + groups[c]):
+                                    holds[r] |= 1 << c
                         have_groups = True
                     top_src = tops[src]
                     top_dst = tops[dst]
@@ -582,7 +631,8 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
                     costs[src] = news[i, 0]
                     costs[dst] = news[i, 1]
                     best = _fresh_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode,
-                                            src, dst, fe_changed, best, rbreaks, sbreaks, tops, groups)
+                                            src, dst, fe_changed, best, rbreaks, sbreaks, tops, groups, holds,
+                                            topped, movers)
                     costs[src] = cost_src
                     costs[dst] = cost_dst
                     tops[src] = top_src
