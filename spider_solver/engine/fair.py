@@ -64,13 +64,16 @@ from spider_solver.engine.types import (
     UNDO_TURNED,
     VP_COLUMNS,
     VP_DEALS,
+    VP_RANKS,
     VP_RELAXED,
     VP_RUNS,
     decode_move,
     encode_move,
     lowest_bit,
+    make_card,
     plain_move,
     rank_of,
+    suit_of,
     undo_turned,
 )
 
@@ -332,11 +335,24 @@ def _key_change(pos, zob, x, y, count):
 
 
 @njit(**INLINE)
-def _may_remove(pos, x):
-    """True if moving a group from column x might complete a run (its last card is an ace):
-    then the move is played out rather than valued from the break counts."""
-    cols, lens, _, _, _ = pos
-    return rank_of(cols[x, lens[x] - 1]) == 1
+def _removes_run(pos, ranks, x, count, d):
+    """True if moving ``count`` cards from column x to column d completes a run there (what
+    ``do_move`` then removes): such a move is played out rather than valued from the break
+    counts. Reads face-up cards only."""
+    cols, lens, down, _, _ = pos
+    lx = lens[x]
+    last = cols[x, lx - 1]
+    if rank_of(last) != 1:
+        return False
+    ld = lens[d]
+    if ld - down[d] + count < ranks:
+        return False
+    suit = suit_of(last)
+    for i in range(1, ranks):
+        b = cols[x, lx - 1 - i] if i < count else cols[d, ld - 1 - (i - count)]
+        if b != make_card(i + 1, suit):
+            return False
+    return True
 
 
 @njit(**INLINE)
@@ -353,7 +369,7 @@ def _lower_best(pos, tables, weights, costs, seen_keys, seen_tags, tag, x, d, co
     """``best`` lowered to the delta of moving ``count`` cards from x to d if that is lower
     and leads to a position not seen in this game."""
     lx = pos.lens[x]
-    if rank_of(pos.cols[x, lx - 1]) == 1:  # it might complete a run: play it out
+    if _removes_run(pos, tables[0][VP_RANKS], x, count, d):  # play it out
         m = encode_move(x, d, count)
         removed = pos.hdr[H_REMOVED]
         info = do_move(pos, tables, m)
@@ -487,6 +503,7 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
     runs = vp[VP_RUNS]
     deals = vp[VP_DEALS]
     relaxed = vp[VP_RELAXED] != 0
+    ranks = vp[VP_RANKS]
     max_actions = params[P_MAX_ACTIONS]
     patience_full = params[P_PATIENCE]
     noise = params[P_NOISE]
@@ -539,7 +556,7 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
                 if m == MOVE_DEAL:
                     continue
                 src, dst, count = decode_move(m)
-                if _may_remove(pos, src):
+                if _removes_run(pos, ranks, src, count, dst):
                     info = do_move(pos, tables, m)
                     keyd[i] = pos.key[0] ^ key0
                     delta = move_delta(pos, m, info, removed, costs, weights, pair)
@@ -623,9 +640,10 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
                     # At P + m the rows of src (shorter, nothing turned up) and of dst below its
                     # old length are right; dst's row is extended over the cards m put there.
                     _set_breaks(pos, dst, len_dst, rbreaks, sbreaks)
-                    for c in (src, dst):
-                        tops[c] = rank_of(cols[c, lens[c] - 1]) if lens[c] > 0 else 0
-                        groups[c] = movable(pos, c, relaxed)
+                    tops[src] = rank_of(cols[src, lens[src] - 1]) if lens[src] > 0 else 0
+                    groups[src] = movable(pos, src, relaxed)
+                    tops[dst] = rank_of(cols[dst, lens[dst] - 1]) if lens[dst] > 0 else 0
+                    groups[dst] = movable(pos, dst, relaxed)
                     cost_src = costs[src]
                     cost_dst = costs[dst]
                     costs[src] = news[i, 0]
@@ -672,9 +690,10 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
                     _set_breaks(pos, c, 0, rbreaks, sbreaks)
             else:
                 src, dst, _ = decode_move(play)
-                for c in (src, dst):
-                    costs[c] = visible_cost(pos, c, 0, weights)
-                    _set_breaks(pos, c, 0, rbreaks, sbreaks)
+                costs[src] = visible_cost(pos, src, 0, weights)
+                _set_breaks(pos, src, 0, rbreaks, sbreaks)
+                costs[dst] = visible_cost(pos, dst, 0, weights)
+                _set_breaks(pos, dst, 0, rbreaks, sbreaks)
             if actions < trace.shape[1]:
                 trace[g, actions] = play
             actions += 1
