@@ -473,31 +473,11 @@ def _fresh_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mod
     return best
 
 
-@njit(cache=True)
-def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1, costs, costs1, pair,
-              seen_keys, seen_tags, results, trace):
-    """Play ``len(seeds)`` games of one deal from the packed ``start`` state.
-
-    Game g draws its noise from SplitMix64 seeded with ``seeds[g]``; its figures go to
-    ``results[g, G_*]``, its first ``trace.shape[1]`` actions to ``trace[g]`` (then -1).
-    ``pos``, ``out0``/``out1`` (move buffers), ``costs``/``costs1`` (one cost a column),
-    ``pair`` (two costs) and the seen set (``seen_keys``/``seen_tags``, SEEN_SIZE slots)
-    are work buffers; ``seen_tags`` must hold no tag above 0 on entry.
-
-    How a turn is computed (the strategy is the module's; the figures and actions are
-    exactly those of playing every move and every follow-up out with ``do_move``):
-
-    * a move's ``delta`` and key change are computed from per-column counts of the
-      breaks between face-up cards (``_set_breaks``), not by playing it, unless it might
-      complete a run (its group ends in an ace): that one is played out;
-    * the look-ahead after a move m is min(0, best follow-up delta). A follow-up m2 that
-      touches neither column of m (and, if m changed which column is the first empty
-      one, does not go into an empty column) is a move of this position P too, with the
-      same delta at P + m as at P (its two columns and their runs are the same) and the
-      key key(P + m) ^ key(P + m2) ^ key(P) (Zobrist keys XOR over cells; m and m2
-      change disjoint cells). So the gains of P stand for those, best first, and only
-      the follow-ups that touch m's columns are valued afresh (``_fresh_follow_up``).
-    """
+@njit(**KERNEL)
+def _play_games(start, start_key, tables, weights, params, seeds, pos, out0, costs, pair, seen_keys, seen_tags,
+                results, trace, rng, keyd, deltas, infos, news, fresh, gains, rbreaks, sbreaks, tops, groups, holds,
+                topped):
+    """The body of :func:`play_fair`, its work arrays given (a kernel without reference counting)."""
     vp, zob, _, _ = tables
     ncols = vp[VP_COLUMNS]
     runs = vp[VP_RUNS]
@@ -509,21 +489,6 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
     noise = params[P_NOISE]
     lookahead = params[P_LOOKAHEAD]
     mode = params[P_MODE]
-    rng = np.zeros(1, dtype=np.uint64)
-    size = out0.shape[0]
-    keyd = np.zeros(size, dtype=np.uint64)
-    deltas = np.zeros(size, dtype=np.int64)
-    infos = np.zeros(size, dtype=np.int64)
-    news = np.zeros((size, 2), dtype=np.int64)
-    fresh = np.zeros(size, dtype=np.bool_)
-    gains = np.zeros(size, dtype=np.int64)
-    # Break counts, a row a column (``_set_breaks``).
-    rbreaks = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.int64)
-    sbreaks = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.int64)
-    tops = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    groups = np.zeros(MAX_COLUMNS, dtype=np.int64)
-    holds = np.zeros(MAX_RANK + 2, dtype=np.int64)
-    topped = np.zeros(MAX_RANK + 2, dtype=np.int64)
     for g in range(seeds.shape[0]):
         tag = g + 1
         rng[0] = seeds[g]
@@ -706,6 +671,53 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
         results[g, G_DEALT] = hdr[H_DEALT]
         results[g, G_ACTIONS] = actions
     return seeds.shape[0]
+
+
+@njit(cache=True)
+def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1, costs, costs1, pair,
+              seen_keys, seen_tags, results, trace):
+    """Play ``len(seeds)`` games of one deal from the packed ``start`` state.
+
+    Game g draws its noise from SplitMix64 seeded with ``seeds[g]``; its figures go to
+    ``results[g, G_*]``, its first ``trace.shape[1]`` actions to ``trace[g]`` (then -1).
+    ``pos``, ``out0``/``out1`` (move buffers), ``costs``/``costs1`` (one cost a column),
+    ``pair`` (two costs) and the seen set (``seen_keys``/``seen_tags``, SEEN_SIZE slots)
+    are work buffers; ``seen_tags`` must hold no tag above 0 on entry.
+
+    How a turn is computed (the strategy is the module's; the figures and actions are
+    exactly those of playing every move and every follow-up out with ``do_move``):
+
+    * a move's ``delta`` and key change are computed from per-column counts of the
+      breaks between face-up cards (``_set_breaks``), not by playing it, unless it might
+      complete a run (its group ends in an ace): that one is played out;
+    * the look-ahead after a move m is min(0, best follow-up delta). A follow-up m2 that
+      touches neither column of m (and, if m changed which column is the first empty
+      one, does not go into an empty column) is a move of this position P too, with the
+      same delta at P + m as at P (its two columns and their runs are the same) and the
+      key key(P + m) ^ key(P + m2) ^ key(P) (Zobrist keys XOR over cells; m and m2
+      change disjoint cells). So the gains of P stand for those, best first, and only
+      the follow-ups that touch m's columns are valued afresh (``_fresh_follow_up``).
+    """
+    rng = np.zeros(1, dtype=np.uint64)
+    size = out0.shape[0]
+    keyd = np.zeros(size, dtype=np.uint64)
+    deltas = np.zeros(size, dtype=np.int64)
+    infos = np.zeros(size, dtype=np.int64)
+    news = np.zeros((size, 2), dtype=np.int64)
+    fresh = np.zeros(size, dtype=np.bool_)
+    gains = np.zeros(size, dtype=np.int64)
+    # Break counts, a row a column (``_set_breaks``).
+    rbreaks = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.int64)
+    sbreaks = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.int64)
+    tops = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    groups = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    holds = np.zeros(MAX_RANK + 2, dtype=np.int64)
+    topped = np.zeros(MAX_RANK + 2, dtype=np.int64)
+    return _play_games(start, start_key, tables, weights, params, seeds, pos, out0, costs, pair, seen_keys,
+                       seen_tags, results, trace, rng, keyd, deltas, infos, news, fresh, gains, rbreaks, sbreaks,
+                       tops, groups, holds, topped)
+
+
 
 
 __all__ = [
