@@ -23,6 +23,8 @@ that only rename columns, a move into the second empty column or a whole column 
 an empty one; its classes are read from face-up cards only, and are dropped);
 ``do_move`` turns a card up as the rules do, and the evaluation masks it. A deal is
 never looked into: it is chosen by the rule below, not by the cards it would bring.
+(The kernel values most moves without playing them, from counts kept over face-up
+cards only, with the same results: see :func:`play_fair`.)
 
 Strategy, each turn:
 
@@ -674,22 +676,26 @@ def _play_games(start, start_key, tables, weights, params, seeds, pos, out0, cos
 
 
 @njit(cache=True)
-def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1, costs, costs1, pair,
-              seen_keys, seen_tags, results, trace):
+def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, costs, pair, seen_keys, seen_tags, results,
+              trace):
     """Play ``len(seeds)`` games of one deal from the packed ``start`` state.
 
     Game g draws its noise from SplitMix64 seeded with ``seeds[g]``; its figures go to
     ``results[g, G_*]``, its first ``trace.shape[1]`` actions to ``trace[g]`` (then -1).
-    ``pos``, ``out0``/``out1`` (move buffers), ``costs``/``costs1`` (one cost a column),
-    ``pair`` (two costs) and the seen set (``seen_keys``/``seen_tags``, SEEN_SIZE slots)
-    are work buffers; ``seen_tags`` must hold no tag above 0 on entry.
+    ``pos``, ``out0`` (a move buffer), ``costs`` (one cost a column), ``pair`` (two costs)
+    and the seen set (``seen_keys``/``seen_tags``, SEEN_SIZE slots) are work buffers;
+    ``seen_tags`` must hold no tag above 0 on entry. The games themselves run in
+    ``_play_games``, a kernel without reference counting (issue 11: the reference counts
+    of the work arrays were most of the cost of a turn).
 
     How a turn is computed (the strategy is the module's; the figures and actions are
-    exactly those of playing every move and every follow-up out with ``do_move``):
+    exactly those of playing every move and every follow-up out with ``do_move``, which
+    ``tests/fair_reference.py`` keeps and ``tests/test_grading.py`` compares against):
 
-    * a move's ``delta`` and key change are computed from per-column counts of the
-      breaks between face-up cards (``_set_breaks``), not by playing it, unless it might
-      complete a run (its group ends in an ace): that one is played out;
+    * the visible cost of a column after a move is computed from per-column counts of
+      the breaks between face-up cards (``_set_breaks``) and its key change from the
+      cards moved (``_key_change``), without playing it, unless it completes a run
+      (``_removes_run``): that one is played out;
     * the look-ahead after a move m is min(0, best follow-up delta). A follow-up m2 that
       touches neither column of m (and, if m changed which column is the first empty
       one, does not go into an empty column) is a move of this position P too, with the
