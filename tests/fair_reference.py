@@ -174,3 +174,30 @@ def play_fair_reference(start, start_key, tables, weights, params, seeds, pos, o
         results[g, G_DEALT] = hdr[H_DEALT]
         results[g, G_ACTIONS] = actions
     return seeds.shape[0]
+
+
+def play_both(deal, *, games: int, trace: int, deal_on_empty: bool = False, params=None):
+    """The results arrays and traces of ``games`` games of ``deal`` by the reference kernel
+    and by :func:`spider_solver.engine.fair.play_fair` (the grader's seeds, ``params``
+    defaulting to the grader's): ``((results, moves), (results, moves))``."""
+    from spider_solver.engine.fair import FAIR_PARAMS, FAIR_WEIGHTS, GAME_FIELDS, SEEN_SIZE, play_fair
+    from spider_solver.engine.game import Game
+    from spider_solver.engine.position import new_position
+    from spider_solver.engine.types import MAX_COLUMNS, MAX_MOVES
+    from spider_solver.grading import GRADE_SEED, game_seeds
+
+    params = FAIR_PARAMS if params is None else params
+    game = Game.from_deal(deal, deal_on_empty=deal_on_empty)
+    seeds = game_seeds(deal, GRADE_SEED, games)
+    head = (game.start, game.start_key, game.tables, FAIR_WEIGHTS, params, seeds, new_position())
+    seen = (np.zeros(SEEN_SIZE, dtype=np.uint64), np.zeros(SEEN_SIZE, dtype=np.int64))
+    old = (np.zeros((games, GAME_FIELDS), dtype=np.int64), np.zeros((games, trace), dtype=np.int64))
+    play_fair_reference(*head, np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
+                        np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64),
+                        np.zeros(2, dtype=np.int64), *seen, *old)
+    seen = (np.zeros(SEEN_SIZE, dtype=np.uint64), np.zeros(SEEN_SIZE, dtype=np.int64))
+    new = (np.zeros((games, GAME_FIELDS), dtype=np.int64), np.zeros((games, trace), dtype=np.int64))
+    head = (game.start, game.start_key, game.tables, FAIR_WEIGHTS, params, seeds, new_position())
+    play_fair(*head, np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64),
+              np.zeros(2, dtype=np.int64), *seen, *new)
+    return old, new
