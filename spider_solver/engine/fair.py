@@ -239,7 +239,7 @@ def _set_breaks(pos, c, since, rbreaks, sbreaks):
     """Row c of ``rbreaks``/``sbreaks`` from card ``since`` up: at index i (face-up cards
     only, ``down[c] <= i < lens[c]``), the rank and suit breaks between face-up cards up to
     card i, counted as :func:`visible_cost` counts them. The row below ``since`` must be
-    right already (``since`` = ``down[c]``: the whole row)."""
+    right already (``since`` at most ``down[c]``: the whole row)."""
     cols, lens, down, _, _ = pos
     n = lens[c]
     d = down[c]
