@@ -30,7 +30,7 @@ Parts (``--parts``, any of ``abcd``):
     are searched again by the exhaustive search alone (no beam) with the budget's
     nodes. Reported by deals left and cards in play: verified, proved unwinnable (and
     the nodes), unknown; and whether the exhaustive search alone proves, gives up (a
-    level over MAX_PROOF_LEVEL positions) or runs out of nodes.
+    level over the largest it may hold, see driver.proof_limits) or runs out of nodes.
 
 Each deal's work runs in one of ``--workers`` single-threaded processes (so each
 figure is "on one core"), after the worker has loaded the compiled engine.
@@ -108,7 +108,7 @@ def _board(deal, actions):
 
 def _deal_work(args: tuple) -> dict:
     from spider_solver.analysis import analyze
-    from spider_solver.engine.driver import MAX_PROOF_LEVEL, UNLIMITED, Budget, beam
+    from spider_solver.engine.driver import UNLIMITED, Budget, beam, proof_limits
     from spider_solver.engine.game import Game
     from spider_solver.engine.types import MODE_ALL
     from spider_solver.rules import Board, Deal, GameCode
@@ -199,7 +199,7 @@ def _deal_work(args: tuple) -> dict:
                     attempt = beam(game, UNLIMITED, MODE_ALL, Budget(max_nodes, None), max_levels=UNLIMITED)
                     entry["proof"] = {"outcome": attempt.outcome, "nodes": attempt.nodes,
                                       "peak_level": attempt.peak_level, "levels": attempt.levels,
-                                      "limit": MAX_PROOF_LEVEL}
+                                      "limit": proof_limits(max_nodes)[0]}
                 row["reach"].append(entry)
     return row
 

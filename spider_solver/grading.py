@@ -173,8 +173,7 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
     began = time.perf_counter()
     play_fair(
         game.start, game.start_key, game.tables, FAIR_WEIGHTS, FAIR_PARAMS, seeds, new_position(),
-        np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
-        np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(2, dtype=np.int64),
+        np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(2, dtype=np.int64),
         np.zeros(SEEN_SIZE, dtype=np.uint64), np.zeros(SEEN_SIZE, dtype=np.int64), results, moves,
     )
     seconds = time.perf_counter() - began

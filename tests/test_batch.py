@@ -209,14 +209,14 @@ def test_batch_on_a_local_dask_cluster(tmp_path):
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
                                   dashboard_address=None) as cluster:
         report = run_batch(Options(variant=Variant(1), count=3, catalog=str(tmp_path / "dask.sqlite"),
-                                   max_nodes=200_000, max_seconds=20.0, scheduler=cluster.scheduler_address,
+                                   max_nodes=1_000_000, max_seconds=20.0, scheduler=cluster.scheduler_address,
                                    quiet=True))
     assert exit_status(report) == ExitStatus.OK
     with Catalog(tmp_path / "dask.sqlite") as catalog:
         entries = list(catalog.entries())
         assert [entry.deal for entry in entries] == [0, 1, 2] and catalog.pending() == []
         # Real searches ran on the cluster's worker, within the budget sent with each deal.
-        assert all(entry.max_nodes == 200_000 and 0 < entry.nodes <= 200_000 for entry in entries)
+        assert all(entry.max_nodes == 1_000_000 and 0 < entry.nodes <= 1_000_000 for entry in entries)
         assert all(entry.solver_version == __version__ for entry in entries)
         verified = [entry for entry in entries if entry.status == "verified"]
         assert verified, "1-suit deals at this budget should mostly verify"

@@ -74,6 +74,38 @@ def test_the_player_decides_on_visible_cards_only(code):
     assert compared >= len(seeds)  # each game made at least one decision before a hidden card showed
 
 
+@pytest.mark.parametrize(("code", "deal_on_empty"), [
+    ("SP1-S4C-AAAAAAD", False), ("SP1-S4R-AAAAAAH", False), ("SP1-S2C-AAAAABA", False), ("SP1-S2R-AAAAAAC", False),
+    ("SP1-S1C-AAAAAAB", False), ("SP1-S4C-AAAAAAF", True), ("SP1-S2R-AAAAAAE", True), ("SP1-S1C-AAAAAAG", True),
+])
+def test_the_fast_kernel_plays_exactly_as_the_reference(code, deal_on_empty):
+    """The kernel values moves and follow-ups without playing them all out (issue 11, point
+    4); it must play every game exactly as the kernel it replaced (tests/fair_reference.py):
+    the same figures and the same actions, here and through ``grading.play``."""
+    from tests.fair_reference import play_both
+
+    deal = Deal.from_code(code)
+    (old, old_moves), (new, new_moves) = play_both(deal, games=24, trace=600, deal_on_empty=deal_on_empty)
+    assert (old == new).all() and (old_moves == new_moves).all()
+    figures, moves = play(deal, games=24, trace=600, deal_on_empty=deal_on_empty)
+    assert (moves == old_moves).all() and (figures.won == old[:, 0]).all() and (figures.actions == old[:, 4]).all()
+
+
+@pytest.mark.parametrize(("lookahead", "mode"), [(0, 1), (1, 1), (2, 0), (1, 0)])
+def test_the_fast_kernel_matches_the_reference_under_other_parameters(lookahead, mode):
+    """Parameters the grader does not use (look-ahead 0 or 1, MODE_ALL moves) too."""
+    from spider_solver.engine.fair import FAIR_PARAMS, P_LOOKAHEAD, P_MODE
+    from tests.fair_reference import play_both
+
+    params = FAIR_PARAMS.copy()
+    params[P_LOOKAHEAD] = lookahead
+    params[P_MODE] = mode
+    for code, deal_on_empty in (("SP1-S4C-AAAAAAD", False), ("SP1-S2R-AAAAABA", True)):
+        (old, old_moves), (new, new_moves) = play_both(Deal.from_code(code), games=12, trace=600,
+                                                       deal_on_empty=deal_on_empty, params=params)
+        assert (old == new).all() and (old_moves == new_moves).all()
+
+
 def test_masked_card_is_never_read():
     from spider_solver.engine.fair import FAIR_WEIGHTS, visible_cost
     from spider_solver.engine.position import new_position

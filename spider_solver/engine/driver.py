@@ -45,13 +45,17 @@ from spider_solver.outcomes import Reason
 #: The first width sets the usual cost and line length: on the tuning deals
 #: (10000-10099) starting 4-suit deals at 16 / 64 / 128 gave median lines of
 #: 160 / 149 / 142 actions for 0.15 / 0.21 / 0.41 s; see benchmarks/RESULTS.md.
+#: Since the node became 2.7 times cheaper (issue 11), 1 and 2 suits start twice as
+#: wide as before (32 and 64), for twice the nodes and still less time than before the
+#: change: on the tuning deals 96 -> 94.5 actions (1 suit) and 111 -> 109.5 (2 suits).
+#: 4 suits keep 64: the 1000-deal batch's time target leaves no room there.
 #: Most deals are won by the first width or two; the default budget (150M nodes,
-#: verify.DEFAULT_MAX_NODES) lets the whole schedule run on the hard ones: on the
+#: verify.DEFAULT_MAX_NODES) lets the whole schedule run on the hard ones: on the 4-suit
 #: tuning deals width 4096 ended after 12-33M nodes in all, and 16384, the widest,
 #: took 55-63M more, at a peak of about 560 MB (benchmarks/RESULTS.md, "Tail strength").
 WIDTHS = {
-    1: (32, 128, 512, 2048, 8192, 16384),
-    2: (64, 256, 1024, 4096, 16384),
+    1: (64, 256, 1024, 4096, 16384),
+    2: (128, 512, 2048, 8192, 16384),
     4: (64, 256, 1024, 4096, 16384),
 }
 #: A line longer than this is not looked for by the beam (a proof run has no cap).
@@ -60,9 +64,17 @@ UNLIMITED = 1 << 40
 #: The transposition table never exceeds 2**MAX_TT_BITS slots (8 bytes each).
 MAX_TT_BITS = 25
 #: The exhaustive run gives up (it cannot prove anything) past this many
-#: positions in one level: a bound on its memory (about 100 bytes a candidate).
+#: positions in one level: a bound on its memory (about 1.2 KB a position of the
+#: level, its candidates included), and its table has 2**PROOF_TT_BITS slots, at the
+#: default budget. A larger budget raises both (:func:`proof_limits`): a level of
+#: max_nodes / PROOF_NODES_PER_POSITION positions, up to MAX_PROOF_LEVEL_CAP (about
+#: 4 GB), so that the nodes a caller grants can be spent on a proof.
 MAX_PROOF_LEVEL = 400_000
+MAX_PROOF_LEVEL_CAP = 3_000_000
+PROOF_NODES_PER_POSITION = 375
 PROOF_TT_BITS = 22
+#: The proof's table gets a slot for every PROOF_NODES_PER_SLOT nodes of the budget.
+PROOF_NODES_PER_SLOT = 64
 #: The smallest transposition table a beam gets, 2**MIN_TT_BITS slots.
 MIN_TT_BITS = 16
 #: Candidate buffers start at this many candidates a position of the level (they
@@ -143,6 +155,20 @@ class LineWatch:
     best: int
 
 
+def proof_limits(max_nodes: int) -> tuple[int, int]:
+    """The exhaustive run's largest level and table size (bits) when ``max_nodes`` are left for it.
+
+    Up to 150M nodes (solve's default budget) these are MAX_PROOF_LEVEL and
+    PROOF_TT_BITS, which keep a solving process under 1 GB; a larger budget raises
+    them. Two of issue 8's positions that no default proof reaches needed levels of
+    0.8M and 1.6M positions (and 56M and 112M nodes): benchmarks/RESULTS.md, "Games in
+    progress".
+    """
+    level = min(MAX_PROOF_LEVEL_CAP, max(MAX_PROOF_LEVEL, max_nodes // PROOF_NODES_PER_POSITION))
+    bits = min(MAX_TT_BITS, max(PROOF_TT_BITS, (max_nodes // PROOF_NODES_PER_SLOT).bit_length()))
+    return level, bits
+
+
 def tt_bits_for(width: int, strata: int, max_levels: int) -> int:
     expected = min(width, UNLIMITED) * strata * max_levels
     return max(MIN_TT_BITS, min(MAX_TT_BITS, int(expected).bit_length()))
@@ -193,7 +219,8 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
     exhaustive = width >= UNLIMITED
-    tt = tt_new(PROOF_TT_BITS if exhaustive else tt_bits_for(width, strata, max_levels))
+    max_level, proof_bits = proof_limits(budget.max_nodes - budget.nodes)
+    tt = tt_new(proof_bits if exhaustive else tt_bits_for(width, strata, max_levels))
     # step_level gets plain tuples: numba types them in C at each call, NamedTuples in Python.
     params = tuple(BeamParams(weights, mode, width, strata))
     tables = tuple(game.tables)
@@ -215,7 +242,7 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
             if len(parents) >= max_levels or (watch is not None and len(parents) >= watch.best - watch.offset - 1):
                 attempt.outcome = "levels"
                 break
-            if exhaustive and n_states > MAX_PROOF_LEVEL:
+            if exhaustive and n_states > max_level:
                 attempt.outcome = "cut"
                 break
             reason = budget.exceeded()

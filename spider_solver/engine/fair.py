@@ -23,6 +23,8 @@ that only rename columns, a move into the second empty column or a whole column 
 an empty one; its classes are read from face-up cards only, and are dropped);
 ``do_move`` turns a card up as the rules do, and the evaluation masks it. A deal is
 never looked into: it is chosen by the rule below, not by the cards it would bring.
+(The kernel values most moves without playing them, from counts kept over face-up
+cards only, with the same results: see :func:`play_fair`.)
 
 Strategy, each turn:
 
@@ -47,23 +49,33 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.movegen import gen_moves
+from spider_solver.engine.movegen import gen_moves, movable
 from spider_solver.engine.position import do_move, undo_move, unpack
 from spider_solver.engine.types import (
+    FACE_DOWN,
     H_DEALT,
     H_REMOVED,
     INLINE,
     KERNEL,
+    MAX_COLUMNS,
+    MAX_HEIGHT,
+    MAX_RANK,
     MODE_SEARCH,
     MOVE_DEAL,
     SUIT_SHIFT,
     UNDO_TURNED,
     VP_COLUMNS,
     VP_DEALS,
+    VP_RANKS,
+    VP_RELAXED,
     VP_RUNS,
     decode_move,
+    encode_move,
+    lowest_bit,
+    make_card,
     plain_move,
     rank_of,
+    suit_of,
     undo_turned,
 )
 
@@ -219,56 +231,274 @@ def _remember(seen_keys, seen_tags, tag, key):
     seen_keys[i] = key
 
 
-@njit(**KERNEL)
-def _best_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode, out):
-    """The best visible gain of one more move (not a deal) from here, or 0 if none gains."""
-    vp = tables[0]
-    n = gen_moves(pos, vp, mode, out)
-    removed = pos.hdr[H_REMOVED]
-    best = 0
-    for j in range(n):
-        m = plain_move(out[j])
-        if m == MOVE_DEAL:
-            continue
+# -- The fast evaluation of a move (the kernel's own bookkeeping; same values as above) ---
+
+
+@njit(**INLINE)
+def _set_breaks(pos, c, since, rbreaks, sbreaks):
+    """Row c of ``rbreaks``/``sbreaks`` from card ``since`` up: at index i (face-up cards
+    only, ``down[c] <= i < lens[c]``), the rank and suit breaks between face-up cards up to
+    card i, counted as :func:`visible_cost` counts them. The row below ``since`` must be
+    right already (``since`` at most ``down[c]``: the whole row)."""
+    cols, lens, down, _, _ = pos
+    n = lens[c]
+    d = down[c]
+    if n == 0:
+        return
+    if since <= d:
+        since = d + 1
+        r = 0
+        s = 0
+        rbreaks[c, d] = 0
+        sbreaks[c, d] = 0
+    else:
+        r = rbreaks[c, since - 1]
+        s = sbreaks[c, since - 1]
+    for i in range(since, n):
+        upper = np.int64(cols[c, i - 1])
+        lower = np.int64(cols[c, i])
+        if rank_of(lower) + 1 != rank_of(upper):
+            r += 1
+        elif (lower ^ upper) >= (1 << SUIT_SHIFT):
+            s += 1
+        rbreaks[c, i] = r
+        sbreaks[c, i] = s
+
+
+@njit(**INLINE)
+def _cost_of(weights, d, hide, rank_breaks, suit_breaks, base_rank):
+    """:func:`visible_cost` of a non-empty column from its parts: ``d`` face-down cards,
+    ``hide``, the breaks between its face-up cards, the rank of its base card (read only
+    when it is face up)."""
+    cost = weights[FW_DOWN] * d + weights[FW_RANK_BREAK] * rank_breaks + weights[FW_SUIT_BREAK] * suit_breaks
+    if hide:
+        cost += weights[FW_UNKNOWN]
+    if d + hide > 0:
+        if d > 0:
+            cost += weights[FW_RUNS_ON_DOWN] * (rank_breaks + suit_breaks + 1)
+    elif base_rank == 13:
+        cost -= weights[FW_KING_BASE]
+    elif rank_breaks + suit_breaks == 0:
+        cost -= weights[FW_CLEAR_COLUMN]
+    return cost
+
+
+@njit(**INLINE)
+def _source_cost(pos, weights, x, left, rbreaks, sbreaks):
+    """The visible cost of column x left with its first ``left`` cards (the rest moved
+    away; a card it uncovers is masked)."""
+    cols, _, down, _, _ = pos
+    if left == 0:
+        return -weights[FW_EMPTY]
+    d = down[x]
+    if left == d:
+        return _cost_of(weights, d - 1, 1, 0, 0, 0)
+    base = rank_of(cols[x, 0]) if d == 0 else 0
+    return _cost_of(weights, d, 0, rbreaks[x, left - 1], sbreaks[x, left - 1], base)
+
+
+@njit(**INLINE)
+def _target_cost(pos, weights, x, left, y, rbreaks, sbreaks):
+    """The visible cost of column y once the cards of column x from ``left`` up lie on it
+    (no run removed)."""
+    cols, lens, down, _, _ = pos
+    lx = lens[x]
+    rank_breaks = rbreaks[x, lx - 1] - rbreaks[x, left]
+    suit_breaks = sbreaks[x, lx - 1] - sbreaks[x, left]
+    ly = lens[y]
+    if ly == 0:
+        return _cost_of(weights, 0, 0, rank_breaks, suit_breaks, rank_of(cols[x, left]))
+    upper = np.int64(cols[y, ly - 1])
+    lower = np.int64(cols[x, left])
+    if rank_of(lower) + 1 != rank_of(upper):
+        rank_breaks += 1
+    elif (lower ^ upper) >= (1 << SUIT_SHIFT):
+        suit_breaks += 1
+    d = down[y]
+    base = rank_of(cols[y, 0]) if d == 0 else 0
+    return _cost_of(weights, d, 0, rbreaks[y, ly - 1] + rank_breaks, sbreaks[y, ly - 1] + suit_breaks, base)
+
+
+@njit(**INLINE)
+def _key_change(pos, zob, x, y, count):
+    """What ``do_move`` XORs into the key for moving ``count`` cards from x to y when no
+    run is removed."""
+    cols, lens, down, _, _ = pos
+    left = lens[x] - count
+    ly = lens[y]
+    k = np.uint64(0)
+    for i in range(count):
+        b = cols[x, left + i]
+        k ^= zob[x, left + i, b] ^ zob[y, ly + i, b]
+    if left > 0 and down[x] == left:
+        b = cols[x, left - 1]
+        k ^= zob[x, left - 1, b | FACE_DOWN] ^ zob[x, left - 1, b]
+    return k
+
+
+@njit(**INLINE)
+def _removes_run(pos, ranks, x, count, d):
+    """True if moving ``count`` cards from column x to column d completes a run there (what
+    ``do_move`` then removes): such a move is played out rather than valued from the break
+    counts. Reads face-up cards only."""
+    cols, lens, down, _, _ = pos
+    lx = lens[x]
+    last = cols[x, lx - 1]
+    if rank_of(last) != 1:
+        return False
+    ld = lens[d]
+    if ld - down[d] + count < ranks:
+        return False
+    suit = suit_of(last)
+    for i in range(1, ranks):
+        b = cols[x, lx - 1 - i] if i < count else cols[d, ld - 1 - (i - count)]
+        if b != make_card(i + 1, suit):
+            return False
+    return True
+
+
+@njit(**INLINE)
+def _first_empty(lens, ncols):
+    """The first empty column, or ncols if none."""
+    for c in range(ncols):
+        if lens[c] == 0:
+            return c
+    return ncols
+
+
+@njit(**INLINE)
+def _lower_best(pos, tables, weights, costs, seen_keys, seen_tags, tag, x, d, count, best, rbreaks, sbreaks):
+    """``best`` lowered to the delta of moving ``count`` cards from x to d if that is lower
+    and leads to a position not seen in this game."""
+    lx = pos.lens[x]
+    if _removes_run(pos, tables[0][VP_RANKS], x, count, d):  # play it out
+        m = encode_move(x, d, count)
+        removed = pos.hdr[H_REMOVED]
         info = do_move(pos, tables, m)
-        if not _is_seen(seen_keys, seen_tags, tag, pos.key[0]):
-            src, dst, _ = decode_move(m)
-            cs = visible_cost(pos, src, _turned(info, src), weights)
-            cd = visible_cost(pos, dst, _turned(info, dst), weights)
-            delta = cs - costs[src] + cd - costs[dst] - weights[FW_RUN] * (pos.hdr[H_REMOVED] - removed)
-            if delta < best:
-                best = delta
+        cs = visible_cost(pos, x, _turned(info, x), weights)
+        cd = visible_cost(pos, d, _turned(info, d), weights)
+        delta = cs - costs[x] + cd - costs[d] - weights[FW_RUN] * (pos.hdr[H_REMOVED] - removed)
+        if delta < best and not _is_seen(seen_keys, seen_tags, tag, pos.key[0]):
+            best = delta
         undo_move(pos, tables, m, info)
+        return best
+    left = lx - count
+    delta = (_source_cost(pos, weights, x, left, rbreaks, sbreaks) - costs[x]
+             + _target_cost(pos, weights, x, left, d, rbreaks, sbreaks) - costs[d])
+    if delta < best and not _is_seen(seen_keys, seen_tags, tag, pos.key[0] ^ _key_change(pos, tables[1], x, d, count)):
+        best = delta
     return best
 
 
-@njit(cache=True)
-def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1, costs, costs1, pair,
-              seen_keys, seen_tags, results, trace):
-    """Play ``len(seeds)`` games of one deal from the packed ``start`` state.
+@njit(**INLINE)
+def _empty_counts(group, lx, search):
+    """The last group size ``gen_moves`` moves from a column of ``lx`` cards into an empty
+    column (MODE_SEARCH: never the whole column)."""
+    return group - 1 if search and group == lx else group
 
-    Game g draws its noise from SplitMix64 seeded with ``seeds[g]``; its figures go to
-    ``results[g, G_*]``, its first ``trace.shape[1]`` actions to ``trace[g]`` (then -1).
-    ``pos``, ``out0``/``out1`` (move buffers), ``costs``/``costs1`` (one cost a column),
-    ``pair`` (two costs) and the seen set (``seen_keys``/``seen_tags``, SEEN_SIZE slots)
-    are work buffers; ``seen_tags`` must hold no tag above 0 on entry.
-    """
-    vp = tables[0]
+
+@njit(**KERNEL)
+def _fresh_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode, src, dst, fe_changed, best,
+                     rbreaks, sbreaks, tops, groups, holds, topped, movers):
+    """``best`` lowered to the best visible gain of the moves from here (not a deal) that the
+    known gains of the turn's position do not stand for: those that touch column ``src`` or
+    ``dst`` (the columns the move just played changed), and, if ``fe_changed`` (that move
+    changed which column is the first empty one), those into an empty column. The moves
+    are those ``gen_moves`` makes, in another order (the best is a minimum).
+
+    ``tops``/``groups``: each column's last rank (0 if empty) and movable group here;
+    ``holds[r]``, ``topped[r]``, ``movers``: masks of the columns whose movable group holds
+    rank r, whose last card is of rank r, that have a group, in the turn's position (right
+    here for the columns other than src and dst)."""
+    ncols = tables[0][VP_COLUMNS]
+    lens = pos.lens
+    search = mode == MODE_SEARCH
+    first_empty = _first_empty(lens, ncols)
+    empties = 0
+    if first_empty < ncols:
+        if search:
+            empties = 1 << first_empty
+        else:
+            for d in range(first_empty, ncols):
+                if lens[d] == 0:
+                    empties |= 1 << d
+    pair = (1 << src) | (1 << dst)
+    others = ~pair
+    # src and dst to anywhere.
+    for x, y in ((src, dst), (dst, src)):
+        group = groups[x]
+        if group == 0:
+            continue
+        low = tops[x]
+        lx = lens[x]
+        targets = 0
+        for r in range(low + 1, low + group + 1):
+            targets |= topped[r]
+        targets &= others
+        count = tops[y] - low
+        if lens[y] > 0 and count >= 1 and count <= group:
+            targets |= 1 << y
+        while targets:
+            d = lowest_bit(targets)
+            targets &= targets - 1
+            best = _lower_best(pos, tables, weights, costs, seen_keys, seen_tags, tag, x, d, tops[d] - low, best,
+                               rbreaks, sbreaks)
+        into = empties
+        while into:
+            d = lowest_bit(into)
+            into &= into - 1
+            for count in range(1, _empty_counts(group, lx, search) + 1):
+                best = _lower_best(pos, tables, weights, costs, seen_keys, seen_tags, tag, x, d, count, best,
+                                   rbreaks, sbreaks)
+    # The other columns onto src or dst.
+    for d in (src, dst):
+        if lens[d] == 0 or tops[d] < 2:
+            continue
+        sources = holds[tops[d] - 1] & others
+        while sources:
+            x = lowest_bit(sources)
+            sources &= sources - 1
+            best = _lower_best(pos, tables, weights, costs, seen_keys, seen_tags, tag, x, d, tops[d] - tops[x], best,
+                               rbreaks, sbreaks)
+    # The other columns into an empty src or dst, or into any empty column if fe_changed.
+    into = empties if fe_changed else empties & pair
+    while into:
+        d = lowest_bit(into)
+        into &= into - 1
+        sources = movers & others
+        while sources:
+            x = lowest_bit(sources)
+            sources &= sources - 1
+            for count in range(1, _empty_counts(groups[x], lens[x], search) + 1):
+                best = _lower_best(pos, tables, weights, costs, seen_keys, seen_tags, tag, x, d, count, best,
+                                   rbreaks, sbreaks)
+    return best
+
+
+@njit(**KERNEL)
+def _play_games(start, start_key, tables, weights, params, seeds, pos, out0, costs, pair, seen_keys, seen_tags,
+                results, trace, rng, keyd, deltas, infos, news, fresh, gains, rbreaks, sbreaks, tops, groups, holds,
+                topped):
+    """The body of :func:`play_fair`, its work arrays given (a kernel without reference counting)."""
+    vp, zob, _, _ = tables
     ncols = vp[VP_COLUMNS]
     runs = vp[VP_RUNS]
     deals = vp[VP_DEALS]
+    relaxed = vp[VP_RELAXED] != 0
+    ranks = vp[VP_RANKS]
     max_actions = params[P_MAX_ACTIONS]
     patience_full = params[P_PATIENCE]
     noise = params[P_NOISE]
     lookahead = params[P_LOOKAHEAD]
     mode = params[P_MODE]
-    rng = np.zeros(1, dtype=np.uint64)
     for g in range(seeds.shape[0]):
         tag = g + 1
         rng[0] = seeds[g]
         unpack(start, pos)
         pos.key[0] = start_key
+        cols = pos.cols
         hdr = pos.hdr
+        lens = pos.lens
         down0 = 0
         for c in range(ncols):
             down0 += pos.down[c]
@@ -277,11 +507,50 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
         _remember(seen_keys, seen_tags, tag, pos.key[0])
         patience = patience_full
         actions = 0
+        for c in range(ncols):
+            costs[c] = visible_cost(pos, c, 0, weights)
+            _set_breaks(pos, c, 0, rbreaks, sbreaks)
         while actions < max_actions and hdr[H_REMOVED] < runs:
-            for c in range(ncols):
-                costs[c] = visible_cost(pos, c, 0, weights)
             n = gen_moves(pos, vp, mode, out0)
             removed = hdr[H_REMOVED]
+            key0 = pos.key[0]
+            fe0 = _first_empty(lens, ncols)
+            # Value every move once: its key change, delta, new column costs; the gains, best first.
+            ngains = 0
+            for i in range(n):
+                m = plain_move(out0[i])
+                out0[i] = m
+                if m == MOVE_DEAL:
+                    continue
+                src, dst, count = decode_move(m)
+                if _removes_run(pos, ranks, src, count, dst):
+                    info = do_move(pos, tables, m)
+                    keyd[i] = pos.key[0] ^ key0
+                    delta = move_delta(pos, m, info, removed, costs, weights, pair)
+                    news[i, 0] = pair[0]
+                    news[i, 1] = pair[1]
+                    undo_move(pos, tables, m, info)
+                else:
+                    left = lens[src] - count
+                    info = undo_turned(src) if left > 0 and pos.down[src] == left else 0
+                    keyd[i] = _key_change(pos, zob, src, dst, count)
+                    cs = _source_cost(pos, weights, src, left, rbreaks, sbreaks)
+                    cd = _target_cost(pos, weights, src, left, dst, rbreaks, sbreaks)
+                    delta = cs - costs[src] + cd - costs[dst]
+                    news[i, 0] = cs
+                    news[i, 1] = cd
+                infos[i] = info
+                deltas[i] = delta
+                fresh[i] = not _is_seen(seen_keys, seen_tags, tag, key0 ^ keyd[i])
+                if delta < 0:
+                    k = ngains
+                    while k > 0 and deltas[gains[k - 1]] > delta:
+                        gains[k] = gains[k - 1]
+                        k -= 1
+                    gains[k] = i
+                    ngains += 1
+            have_groups = False
+            movers = 0
             gain_move = NO_MOVE
             gain_noisy = NO_VALUE
             neutral_move = NO_MOVE
@@ -290,27 +559,73 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
             fill_noisy = NO_VALUE
             may_deal = False
             for i in range(n):
-                m = plain_move(out0[i])
+                m = out0[i]
                 if m == MOVE_DEAL:
                     may_deal = True
                     continue
-                src, dst, _ = decode_move(m)
-                into_empty = pos.lens[dst] == 0
-                info = do_move(pos, tables, m)
-                if _is_seen(seen_keys, seen_tags, tag, pos.key[0]):
-                    undo_move(pos, tables, m, info)
+                if not fresh[i]:
                     continue
-                delta = move_delta(pos, m, info, removed, costs, weights, pair)
+                src, dst, _ = decode_move(m)
+                into_empty = lens[dst] == 0
+                info = infos[i]
+                delta = deltas[i]
                 value = delta
                 turned_any = (info >> UNDO_TURNED) != 0
                 if (lookahead == 2 or (lookahead == 1 and delta <= 0)) and not turned_any:
-                    for c in range(ncols):
-                        costs1[c] = costs[c]
-                    costs1[src] = pair[0]
-                    costs1[dst] = pair[1]
-                    follow = _best_follow_up(pos, tables, weights, costs1, seen_keys, seen_tags, tag, mode, out1)
-                    value = delta + follow
-                undo_move(pos, tables, m, info)
+                    if not have_groups:
+                        movers = 0
+                        for r in range(MAX_RANK + 2):
+                            holds[r] = 0
+                            topped[r] = 0
+                        for c in range(ncols):
+                            tops[c] = rank_of(cols[c, lens[c] - 1]) if lens[c] > 0 else 0
+                            groups[c] = movable(pos, c, relaxed)
+                            if groups[c] > 0:
+                                movers |= 1 << c
+                                topped[tops[c]] |= 1 << c
+                                for r in range(tops[c], tops[c] + groups[c]):
+                                    holds[r] |= 1 << c
+                        have_groups = True
+                    top_src = tops[src]
+                    top_dst = tops[dst]
+                    group_src = groups[src]
+                    group_dst = groups[dst]
+                    len_dst = lens[dst]
+                    info = do_move(pos, tables, m)
+                    fe_changed = _first_empty(lens, ncols) != fe0
+                    key1 = pos.key[0]
+                    best = 0
+                    pair_mask = (1 << src) | (1 << dst)
+                    for k in range(ngains):
+                        j = gains[k]
+                        s2, d2, _ = decode_move(out0[j])
+                        if ((pair_mask >> s2) | (pair_mask >> d2)) & 1 or (fe_changed and lens[d2] == 0):
+                            continue
+                        if not _is_seen(seen_keys, seen_tags, tag, key1 ^ keyd[j]):
+                            best = deltas[j]
+                            break
+                    # At P + m the rows of src (shorter, nothing turned up) and of dst below its
+                    # old length are right; dst's row is extended over the cards m put there.
+                    _set_breaks(pos, dst, len_dst, rbreaks, sbreaks)
+                    tops[src] = rank_of(cols[src, lens[src] - 1]) if lens[src] > 0 else 0
+                    groups[src] = movable(pos, src, relaxed)
+                    tops[dst] = rank_of(cols[dst, lens[dst] - 1]) if lens[dst] > 0 else 0
+                    groups[dst] = movable(pos, dst, relaxed)
+                    cost_src = costs[src]
+                    cost_dst = costs[dst]
+                    costs[src] = news[i, 0]
+                    costs[dst] = news[i, 1]
+                    best = _fresh_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode,
+                                            src, dst, fe_changed, best, rbreaks, sbreaks, tops, groups, holds,
+                                            topped, movers)
+                    costs[src] = cost_src
+                    costs[dst] = cost_dst
+                    tops[src] = top_src
+                    tops[dst] = top_dst
+                    groups[src] = group_src
+                    groups[dst] = group_dst
+                    undo_move(pos, tables, m, info)
+                    value = delta + best
                 noisy = value * VALUE_SCALE + _below(rng, noise + 1)
                 if into_empty and noisy < fill_noisy:
                     fill_move = m
@@ -336,6 +651,16 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
                 break
             do_move(pos, tables, play)
             _remember(seen_keys, seen_tags, tag, pos.key[0])
+            if play == MOVE_DEAL:
+                for c in range(ncols):
+                    costs[c] = visible_cost(pos, c, 0, weights)
+                    _set_breaks(pos, c, 0, rbreaks, sbreaks)
+            else:
+                src, dst, _ = decode_move(play)
+                costs[src] = visible_cost(pos, src, 0, weights)
+                _set_breaks(pos, src, 0, rbreaks, sbreaks)
+                costs[dst] = visible_cost(pos, dst, 0, weights)
+                _set_breaks(pos, dst, 0, rbreaks, sbreaks)
             if actions < trace.shape[1]:
                 trace[g, actions] = play
             actions += 1
@@ -348,6 +673,57 @@ def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, out1,
         results[g, G_DEALT] = hdr[H_DEALT]
         results[g, G_ACTIONS] = actions
     return seeds.shape[0]
+
+
+@njit(cache=True)
+def play_fair(start, start_key, tables, weights, params, seeds, pos, out0, costs, pair, seen_keys, seen_tags, results,
+              trace):
+    """Play ``len(seeds)`` games of one deal from the packed ``start`` state.
+
+    Game g draws its noise from SplitMix64 seeded with ``seeds[g]``; its figures go to
+    ``results[g, G_*]``, its first ``trace.shape[1]`` actions to ``trace[g]`` (then -1).
+    ``pos``, ``out0`` (a move buffer), ``costs`` (one cost a column), ``pair`` (two costs)
+    and the seen set (``seen_keys``/``seen_tags``, SEEN_SIZE slots) are work buffers;
+    ``seen_tags`` must hold no tag above 0 on entry. The games themselves run in
+    ``_play_games``, a kernel without reference counting (issue 11: the reference counts
+    of the work arrays were most of the cost of a turn).
+
+    How a turn is computed (the strategy is the module's; the figures and actions are
+    exactly those of playing every move and every follow-up out with ``do_move``, which
+    ``tests/fair_reference.py`` keeps and ``tests/test_grading.py`` compares against):
+
+    * the visible cost of a column after a move is computed from per-column counts of
+      the breaks between face-up cards (``_set_breaks``) and its key change from the
+      cards moved (``_key_change``), without playing it, unless it completes a run
+      (``_removes_run``): that one is played out;
+    * the look-ahead after a move m is min(0, best follow-up delta). A follow-up m2 that
+      touches neither column of m (and, if m changed which column is the first empty
+      one, does not go into an empty column) is a move of this position P too, with the
+      same delta at P + m as at P (its two columns and their runs are the same) and the
+      key key(P + m) ^ key(P + m2) ^ key(P) (Zobrist keys XOR over cells; m and m2
+      change disjoint cells). So the gains of P stand for those, best first, and only
+      the follow-ups that touch m's columns are valued afresh (``_fresh_follow_up``).
+    """
+    rng = np.zeros(1, dtype=np.uint64)
+    size = out0.shape[0]
+    keyd = np.zeros(size, dtype=np.uint64)
+    deltas = np.zeros(size, dtype=np.int64)
+    infos = np.zeros(size, dtype=np.int64)
+    news = np.zeros((size, 2), dtype=np.int64)
+    fresh = np.zeros(size, dtype=np.bool_)
+    gains = np.zeros(size, dtype=np.int64)
+    # Break counts, a row a column (``_set_breaks``).
+    rbreaks = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.int64)
+    sbreaks = np.zeros((MAX_COLUMNS, MAX_HEIGHT), dtype=np.int64)
+    tops = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    groups = np.zeros(MAX_COLUMNS, dtype=np.int64)
+    holds = np.zeros(MAX_RANK + 2, dtype=np.int64)
+    topped = np.zeros(MAX_RANK + 2, dtype=np.int64)
+    return _play_games(start, start_key, tables, weights, params, seeds, pos, out0, costs, pair, seen_keys,
+                       seen_tags, results, trace, rng, keyd, deltas, infos, news, fresh, gains, rbreaks, sbreaks,
+                       tops, groups, holds, topped)
+
+
 
 
 __all__ = [

@@ -127,3 +127,27 @@ def test_a_final_proof_settles_what_every_width_left_open():
     deal = Deal.from_columns(["AS 3S", "3S 2S"], ["AS 2S"], Variant(suits=1, ranks=3, runs=2, columns=2, layout=4))
     won = run_search(Game.from_deal(deal), max_nodes=BUDGET, max_seconds=None, widths=(1,), final_proof=True)
     assert won.reason is Reason.WON and replay(deal, won.actions, undo_limit=0).won
+
+
+def test_proof_limits_are_the_defaults_at_the_default_budget_and_grow_with_the_budget():
+    from spider_solver.engine import driver
+    from spider_solver.verify import DEFAULT_MAX_NODES
+
+    assert driver.proof_limits(DEFAULT_MAX_NODES) == (driver.MAX_PROOF_LEVEL, driver.PROOF_TT_BITS)
+    assert driver.proof_limits(1000) == driver.proof_limits(150_000_000) == (driver.MAX_PROOF_LEVEL, driver.PROOF_TT_BITS)
+    levels = [driver.proof_limits(n)[0] for n in (300_000_000, 600_000_000, 10**12)]
+    assert levels[0] < levels[1] < levels[2] == driver.MAX_PROOF_LEVEL_CAP
+    assert driver.proof_limits(10**12)[1] == driver.MAX_TT_BITS
+
+
+def test_a_larger_budget_lets_the_proof_hold_larger_levels(monkeypatch):
+    # The tiny deal's exhaustive search peaks at 59 positions a level.
+    from spider_solver.engine import driver
+
+    monkeypatch.setattr(driver, "MAX_PROOF_LEVEL", 20)
+    monkeypatch.setattr(driver, "PROOF_NODES_PER_POSITION", 1000)
+    game = Game.from_deal(tiny())
+    small = run_search(game, max_nodes=3_000, max_seconds=None, proof_nodes=3_000, proof_after=0)
+    assert small.attempts[0]["outcome"] == "cut" and small.reason is Reason.PROOF_GAVE_UP
+    large = run_search(game, max_nodes=60_000, max_seconds=None, proof_nodes=60_000, proof_after=0)
+    assert large.reason is Reason.EXHAUSTED and large.attempts[0]["peak_level"] > 20

@@ -1,0 +1,58 @@
+"""The exhaustive search alone, from a position of a game, with its limits raised.
+
+Usage::
+
+    python benchmarks/proof_alone.py CODE AT "ACTION ACTION ..." [--level 3000000]
+                                     [--tt-bits 27] [--max-nodes 150000000]
+
+The position is the deal's default verified line cut after ``AT`` actions, then the
+given actions. Prints the deals left and cards in play, then the search's outcome
+(``exhausted``: proved unwinnable; ``won``; ``cut``: a level outgrew ``--level``;
+``nodes``), nodes, levels, the largest level, the keys stored and peak memory. Used for
+issue 8's unsettled positions (benchmarks/RESULTS.md, "Games in progress").
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("code")
+    parser.add_argument("at", type=int)
+    parser.add_argument("actions", nargs="?", default="")
+    parser.add_argument("--level", type=int, default=3_000_000)
+    parser.add_argument("--tt-bits", type=int, default=27)
+    parser.add_argument("--max-nodes", type=int, default=150_000_000)
+    args = parser.parse_args()
+    import spider_solver.engine.driver as driver
+    from spider_solver.engine.game import Game
+    from spider_solver.engine.types import MODE_ALL
+    from spider_solver.rules import Board, Deal
+    from spider_solver.verify import solve
+
+    deal = Deal.from_code(args.code)
+    board = Board(deal, undo_limit=None)
+    for action in [*solve(deal).solution[: args.at], *args.actions.split()]:
+        board.push_notation(action)
+    print(f"{deal.code} after {args.at} + {args.actions.split()}: {board.deals_left} deals left, "
+          f"{sum(len(column) for column in board.columns)} cards in play, {sum(board.down)} face down")
+    driver.MAX_PROOF_LEVEL = driver.MAX_PROOF_LEVEL_CAP = args.level
+    driver.PROOF_TT_BITS = driver.MAX_TT_BITS = args.tt_bits
+    started = time.perf_counter()
+    attempt = driver.beam(Game.from_board(board), driver.UNLIMITED, MODE_ALL, driver.Budget(args.max_nodes, None),
+                          max_levels=driver.UNLIMITED)
+    print(f"{attempt.outcome}: {attempt.nodes} nodes, {attempt.levels} levels, largest {attempt.peak_level}, "
+          f"{attempt.tt_stored} keys, {time.perf_counter() - started:.1f} s, "
+          f"peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
+
+
+if __name__ == "__main__":
+    main()
