@@ -63,7 +63,7 @@ from spider_solver.errors import SpiderError
 from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal, GameCode, replay, split_actions
 from spider_solver.rules.replay import ReplayResult
-from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, check_budget, coerce_deal
+from spider_solver.verify import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS, check_budget, coerce_deal
 
 #: Positions with at most this many deals left in the stock get an early exhaustive
 #: search, after the first beam width fails: there it settles most unwinnable
@@ -124,8 +124,8 @@ class Analysis:
     effective: int = 0
     nodes: int = 0
     seconds: float = 0.0
-    max_nodes: int = DEFAULT_MAX_NODES
-    max_seconds: float | None = DEFAULT_MAX_SECONDS
+    max_nodes: int = INTERACTIVE_MAX_NODES
+    max_seconds: float | None = INTERACTIVE_MAX_SECONDS
     #: The searches of the ``lost_at`` bisection: position (index on the effective
     #: history), status, reason, source, nodes, seconds.
     probes: tuple[dict, ...] = field(default=(), compare=False)
@@ -158,8 +158,8 @@ def analyze(
     *,
     deal_on_empty: bool = False,
     undo_limit: int | None = DEFAULT_UNDO_LIMIT,
-    max_nodes: int = DEFAULT_MAX_NODES,
-    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    max_nodes: int = INTERACTIVE_MAX_NODES,
+    max_seconds: float | None = INTERACTIVE_MAX_SECONDS,
     known_line: str | Sequence[str] | None = None,
     find_lost_at: bool = True,
 ) -> Analysis:
@@ -205,8 +205,8 @@ def analyze_without_search(
     *,
     deal_on_empty: bool = False,
     undo_limit: int | None = DEFAULT_UNDO_LIMIT,
-    max_nodes: int = DEFAULT_MAX_NODES,
-    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    max_nodes: int = INTERACTIVE_MAX_NODES,
+    max_seconds: float | None = INTERACTIVE_MAX_SECONDS,
     known_line: str | Sequence[str] | None = None,
 ) -> Analysis | None:
     """What :func:`analyze` answers when it needs no search (the log has a refused action,

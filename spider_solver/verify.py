@@ -21,11 +21,22 @@ from spider_solver.errors import InvalidBudgetError, SpiderError, quote
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
 from spider_solver.rules import Deal, GameCode, replay
 
-#: Default budget: nodes first (deterministic), seconds second (a safety net). At
-#: 1.0-1.5 million nodes a second on one core here, the nodes run out before the
-#: seconds, so the default outcome does not depend on the machine's load.
-DEFAULT_MAX_NODES = 25_000_000
-DEFAULT_MAX_SECONDS = 30.0
+#: Default budget of ``solve`` (``verify``, the batch): nodes first (deterministic),
+#: seconds second (a safety net). Nearly every 4-suit deal is won within 2 million
+#: nodes; the budget is for the few in a thousand that are not: it lets the whole
+#: widening schedule (``driver.WIDTHS``) run, the widest beam (16384) included, which
+#: takes up to about 4.5 times the nodes of the one before it (at most about 25 million
+#: to the 400-level cap on the tuning deals), so up to some 145 million in all
+#: (benchmarks/RESULTS.md, "Tail strength"). At about 3.8 million nodes a second on one
+#: core here the nodes run out after about 40 s, far before the seconds even on a
+#: machine loaded four times over, so the default outcome does not depend on the load.
+DEFAULT_MAX_NODES = 150_000_000
+DEFAULT_MAX_SECONDS = 180.0
+#: The budget of what a person waits for: ``analyze`` and ``hint``, and the caps of the
+#: service (``spider-solve serve``), whose requests get them by default. They stay at
+#: the figures the issue-8 and issue-10 targets were measured at (about 7 s a search).
+INTERACTIVE_MAX_NODES = 25_000_000
+INTERACTIVE_MAX_SECONDS = 30.0
 #: The largest budgets accepted: 10**15 nodes (years of search) and 10**7 seconds
 #: (about 115 days); both far beyond any real use, and within what SQLite and the
 #: engine's 64-bit counters hold.
@@ -275,6 +286,7 @@ def load_engine(say: Callable[[str], None] | None = None) -> None:
 
 __all__ = [
     "COMPILE_MESSAGE", "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "IMPROVE_MAX_NODES", "IMPROVE_MAX_SECONDS",
+    "INTERACTIVE_MAX_NODES", "INTERACTIVE_MAX_SECONDS",
     "ImproveResult", "MAX_NODES_LIMIT", "MAX_SECONDS_LIMIT", "SolveResult", "check_budget", "check_solution",
     "improve", "load_engine", "solve",
 ]

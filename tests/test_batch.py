@@ -18,7 +18,7 @@ from spider_solver.cli import cli
 from spider_solver.errors import SchedulerError
 from spider_solver.outcomes import ExitStatus
 from spider_solver.rules import GameCode, Variant
-from spider_solver.verify import check_solution
+from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, check_solution
 from spider_solver.version import __version__
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -72,7 +72,7 @@ def test_defaults():
     chosen = Options()
     assert (chosen.variant.suits, chosen.variant.rule, chosen.count, chosen.start) == (4, "classic", 100, None)
     assert chosen.workers is None and chosen.catalog == "spider-catalog.sqlite"
-    assert (chosen.max_nodes, chosen.max_seconds) == (25_000_000, 30.0)
+    assert (chosen.max_nodes, chosen.max_seconds) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS) == (150_000_000, 180.0)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -106,7 +106,7 @@ def test_zero_seconds_means_no_time_limit(tmp_path, monkeypatch):
     assert batch("--max-seconds", "0", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
     assert batch("--max-seconds", "2.5", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
     assert batch("--suits", "1", "--rule", "relaxed", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
-    assert [o.max_seconds for o in seen] == [None, 2.5, 30.0]
+    assert [o.max_seconds for o in seen] == [None, 2.5, DEFAULT_MAX_SECONDS]
     assert seen[2].variant.rule == "classic"  # one suit: one rule
 
 

@@ -48,6 +48,7 @@ from spider_solver.cli.params import (
 )
 from spider_solver.errors import SpiderError
 from spider_solver.outcomes import ExitStatus, Reason
+from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.version import __version__
 
 
@@ -130,8 +131,9 @@ BATCH_OPTIONS = ("suits", "count", "rule", "start", "workers", "catalog", "max_n
               help="First deal number (default: after the catalog's highest).")
 @click.option("--workers", type=WORKERS, default=None, help="Worker processes.  [default: all cores]")
 @catalog_option(None)
-@click.option("--max-nodes", type=NODES, default=None, help="Node budget per deal.  [default: 25,000,000]")
-@click.option("--max-seconds", type=SECONDS, default=None, help="Time budget per deal; 0 for none.  [default: 30]")
+@click.option("--max-nodes", type=NODES, default=None, help=f"Node budget per deal.  [default: {DEFAULT_MAX_NODES:,}]")
+@click.option("--max-seconds", type=SECONDS, default=None,
+              help=f"Time budget per deal; 0 for none.  [default: {DEFAULT_MAX_SECONDS:g}]")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Run on a Dask cluster (extra 'cluster').")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @click.option("--grade/--no-grade", default=True,
@@ -166,7 +168,6 @@ def run_batch_command(*, suits: str, count: int, rule: str, start: int | None, w
     from spider_solver.batch import Options, exit_status, run_batch
     from spider_solver.catalog import DEFAULT_CATALOG
     from spider_solver.rules import Variant, parse_rule
-    from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 
     if start is not None and start + count - 1 > DEAL_NUMBER.high:
         raise click.BadParameter(f"{start} with --count {count} goes past the last deal number "

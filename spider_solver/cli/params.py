@@ -17,7 +17,14 @@ import click
 
 from spider_solver.errors import InvalidOptionError, quote
 from spider_solver.rules import MAX_DEAL
-from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, MAX_NODES_LIMIT, MAX_SECONDS_LIMIT
+from spider_solver.verify import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_MAX_SECONDS,
+    INTERACTIVE_MAX_NODES,
+    INTERACTIVE_MAX_SECONDS,
+    MAX_NODES_LIMIT,
+    MAX_SECONDS_LIMIT,
+)
 
 #: Longest number (in characters) any option reads; longer text is refused unread.
 MAX_NUMBER_TEXT = 40
@@ -122,17 +129,26 @@ SECONDS = Seconds()
 DIFFICULTY = DifficultyRange()
 
 
-def budget_options(func: Callable) -> Callable:
-    """--max-nodes and --max-seconds, with the solver's defaults."""
-    func = click.option(
-        "--max-seconds", type=SECONDS, default=DEFAULT_MAX_SECONDS,
-        help=f"Time budget, a safety net after the nodes; 0 for none.  [default: {DEFAULT_MAX_SECONDS:g}]",
-    )(func)
-    func = click.option(
-        "--max-nodes", type=NODES, default=DEFAULT_MAX_NODES,
-        help=f"Node budget (deterministic), 1 to 10**15.  [default: {DEFAULT_MAX_NODES:,}]",
-    )(func)
-    return func
+def budget_options_of(nodes: int, seconds: float) -> Callable[[Callable], Callable]:
+    """--max-nodes and --max-seconds, with these defaults."""
+
+    def decorate(func: Callable) -> Callable:
+        func = click.option(
+            "--max-seconds", type=SECONDS, default=seconds,
+            help=f"Time budget, a safety net after the nodes; 0 for none.  [default: {seconds:g}]",
+        )(func)
+        return click.option(
+            "--max-nodes", type=NODES, default=nodes,
+            help=f"Node budget (deterministic), 1 to 10**15.  [default: {nodes:,}]",
+        )(func)
+
+    return decorate
+
+
+#: --max-nodes and --max-seconds with the solver's defaults (verify), and with the
+#: budget of what a person waits for (analyze, hint).
+budget_options = budget_options_of(DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS)
+interactive_budget_options = budget_options_of(INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS)
 
 
 def deal_options(func: Callable) -> Callable:
@@ -161,5 +177,5 @@ def catalog_option(default: str | None) -> Callable[[Callable], Callable]:
 __all__ = [
     "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "DIFFICULTY", "FORMAT", "NODES", "RULE", "SECONDS", "STATUS",
     "SUITS", "UNDO_LIMIT", "WORKERS", "Choice", "DifficultyRange", "Integer", "Seconds", "budget_options",
-    "catalog_option", "deal_options",
+    "budget_options_of", "catalog_option", "deal_options", "interactive_budget_options",
 ]

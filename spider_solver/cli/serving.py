@@ -12,7 +12,7 @@ from spider_solver.cli import cli
 from spider_solver.cli.params import CONTEXT_SETTINGS, NODES, SECONDS, WORKERS, Integer, catalog_option
 from spider_solver.errors import quote
 from spider_solver.outcomes import ExitStatus
-from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+from spider_solver.verify import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 
 PORT = Integer(0, 65535)
 QUEUE = Integer(0, 10_000)
@@ -34,9 +34,9 @@ def _default_solvers() -> int:
               help="Solver processes (searches run at once).  [default: the cores less one, at least 1]")
 @click.option("--queue", type=QUEUE, default=None,
               help="Searches that may wait for a solver beyond those running; more get 503.  [default: 4 a solver]")
-@click.option("--max-nodes-cap", type=NODES, default=DEFAULT_MAX_NODES, show_default=True,
+@click.option("--max-nodes-cap", type=NODES, default=INTERACTIVE_MAX_NODES, show_default=True,
               help="Largest node budget a request gets (and the default).")
-@click.option("--max-seconds-cap", type=SECONDS, default=DEFAULT_MAX_SECONDS, show_default=True,
+@click.option("--max-seconds-cap", type=SECONDS, default=INTERACTIVE_MAX_SECONDS, show_default=True,
               help="Largest time budget a request gets, in seconds (and the default); 0 for none.")
 @click.option("--read-only", is_flag=True,
               help="Serve the catalog and replays only: never search, never write the catalog.")

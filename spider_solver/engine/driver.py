@@ -49,9 +49,10 @@ from spider_solver.outcomes import Reason
 #: wide as before (32 and 64), for twice the nodes and still less time than before the
 #: change: on the tuning deals 96 -> 94.5 actions (1 suit) and 111 -> 109.5 (2 suits).
 #: 4 suits keep 64: the 1000-deal batch's time target leaves no room there.
-#: The schedules go on past what the default budget affords (width 4096 ends near
-#: 23M nodes), so that a larger ``max_nodes`` keeps widening; 16384 is the widest,
-#: about 620 MB at 60M nodes (benchmarks/RESULTS.md).
+#: Most deals are won by the first width or two; the default budget (150M nodes,
+#: verify.DEFAULT_MAX_NODES) lets the whole schedule run on the hard ones: on the 4-suit
+#: tuning deals width 4096 ended after 12-33M nodes in all, and 16384, the widest,
+#: took 55-63M more, at a peak of about 560 MB (benchmarks/RESULTS.md, "Tail strength").
 WIDTHS = {
     1: (64, 256, 1024, 4096, 16384),
     2: (128, 512, 2048, 8192, 16384),

@@ -17,7 +17,7 @@ from spider_solver.rules import Deal
 from spider_solver.service.errors import ReadOnly
 from spider_solver.service.models import Budget, DealRequest
 from spider_solver.service.searches import DealSpec, Searches
-from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+from spider_solver.verify import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 
 #: Searches that may wait for a solver process, per process, beyond those running.
 QUEUE_PER_SOLVER = 4
@@ -34,8 +34,8 @@ class Settings:
     solvers: int = 1
     #: Searches that may wait for a process; None: QUEUE_PER_SOLVER per solver.
     queue: int | None = None
-    max_nodes_cap: int = DEFAULT_MAX_NODES
-    max_seconds_cap: float | None = DEFAULT_MAX_SECONDS
+    max_nodes_cap: int = INTERACTIVE_MAX_NODES
+    max_seconds_cap: float | None = INTERACTIVE_MAX_SECONDS
     cors_origins: tuple[str, ...] = field(default_factory=tuple)
 
     def budget(self, request: Budget) -> tuple[int, float | None]:

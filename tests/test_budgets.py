@@ -1,0 +1,53 @@
+"""Which default budget each entry point takes.
+
+``solve`` (``verify``, the batch) gets ``DEFAULT_MAX_NODES``, large enough for the
+widest beam of the schedule to finish on the hard deals; what a person waits for
+(``analyze``, ``hint``, the service's caps) keeps ``INTERACTIVE_MAX_NODES``.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from click.testing import CliRunner
+
+from spider_solver.analysis import Analysis, analyze
+from spider_solver.batch.run import Options as BatchOptions
+from spider_solver.cli import cli
+from spider_solver.service.state import Settings
+from spider_solver.verify import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_MAX_SECONDS,
+    INTERACTIVE_MAX_NODES,
+    INTERACTIVE_MAX_SECONDS,
+    SolveResult,
+    solve,
+)
+
+
+def test_the_solver_budget_is_the_larger_one():
+    assert DEFAULT_MAX_NODES > INTERACTIVE_MAX_NODES and DEFAULT_MAX_SECONDS > INTERACTIVE_MAX_SECONDS
+    defaults = inspect.signature(solve).parameters
+    assert (defaults["max_nodes"].default, defaults["max_seconds"].default) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS)
+    assert (SolveResult.max_nodes, SolveResult.max_seconds) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS)
+    options = BatchOptions.__dataclass_fields__
+    assert (options["max_nodes"].default, options["max_seconds"].default) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS)
+
+
+def test_what_a_person_waits_for_keeps_the_interactive_budget():
+    defaults = inspect.signature(analyze).parameters
+    assert (defaults["max_nodes"].default, defaults["max_seconds"].default) == (
+        INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS)
+    assert (Analysis.max_nodes, Analysis.max_seconds) == (INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS)
+    assert (Settings().max_nodes_cap, Settings().max_seconds_cap) == (INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS)
+
+
+@pytest.mark.parametrize("command, nodes", [
+    (["verify"], DEFAULT_MAX_NODES), ([], DEFAULT_MAX_NODES),
+    (["analyze"], INTERACTIVE_MAX_NODES), (["hint"], INTERACTIVE_MAX_NODES),
+    (["serve"], INTERACTIVE_MAX_NODES),
+])
+def test_the_commands_show_their_default(command, nodes):
+    text = " ".join(CliRunner().invoke(cli, [*command, "--help"]).output.split())
+    assert f"{nodes:,}" in text or str(nodes) in text
