@@ -154,23 +154,21 @@ def test_sigterm_ends_a_search_in_flight_and_keeps_the_catalog(tmp_path):
     (["--read-only", "--catalog", "missing.sqlite"], "no catalog"),
     (["--catalog", "."], "directory"),
 ])
-def test_bad_options_are_one_error_line(tmp_path, args, words):
-    runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        result = runner.invoke(cli, ["serve", *args])
+def test_bad_options_are_one_error_line(tmp_path, monkeypatch, args, words):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["serve", *args])
     assert result.exit_code == 2, result.output
     lines = result.stderr.splitlines()
     assert lines[0].startswith("error: ") and words in lines[0] and len(lines) <= 2
 
 
-def test_port_in_use_is_refused(tmp_path):
+def test_port_in_use_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        runner = CliRunner()
-        with runner.isolated_filesystem(temp_dir=tmp_path):
-            result = runner.invoke(cli, ["serve", "--port", str(port)])
+        result = CliRunner().invoke(cli, ["serve", "--port", str(port)])
     assert result.exit_code == 2
     assert "cannot listen" in result.stderr and "in use" in result.stderr
 
