@@ -175,17 +175,9 @@ def visible_cost(pos, c, hide, weights):
             rank_breaks += 1
         elif (lower ^ upper) >= (1 << SUIT_SHIFT):
             suit_breaks += 1
-    cost = weights[FW_DOWN] * d + weights[FW_RANK_BREAK] * rank_breaks + weights[FW_SUIT_BREAK] * suit_breaks
-    if hide:
-        cost += weights[FW_UNKNOWN]
-    if d + hide > 0:
-        if d > 0:
-            cost += weights[FW_RUNS_ON_DOWN] * (rank_breaks + suit_breaks + 1)
-    elif rank_of(cols[c, 0]) == 13:
-        cost -= weights[FW_KING_BASE]
-    elif rank_breaks + suit_breaks == 0:
-        cost -= weights[FW_CLEAR_COLUMN]
-    return cost
+    # The base card is read only when it is face up and not masked.
+    base_rank = rank_of(cols[c, 0]) if first == 0 else 0
+    return _cost_of(weights, d, hide, rank_breaks, suit_breaks, base_rank)
 
 
 @njit(**INLINE)
