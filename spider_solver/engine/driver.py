@@ -45,16 +45,16 @@ from spider_solver.outcomes import Reason
 #: The first width sets the usual cost and line length: on the tuning deals
 #: (10000-10099) starting 4-suit deals at 16 / 64 / 128 gave median lines of
 #: 160 / 149 / 142 actions for 0.15 / 0.21 / 0.41 s; see benchmarks/RESULTS.md.
-#: Since the node became 2.7 times cheaper (issue 11), 1 and 2 suits start twice as
-#: wide as before (32 and 64), for twice the nodes and still less time than before the
-#: change: on the tuning deals 96 -> 94.5 actions (1 suit) and 111 -> 109.5 (2 suits).
+#: Since the node became 2.7 times cheaper (issue 11), 1 suit starts four times as wide
+#: as before (32) and 2 suits twice (64), in no more time than before the change: on
+#: the tuning deals 96 -> 92 actions (1 suit, with the post-pass) and 111 -> 109.5 (2 suits).
 #: 4 suits keep 64: the 1000-deal batch's time target leaves no room there.
 #: Most deals are won by the first width or two; the default budget (150M nodes,
 #: verify.DEFAULT_MAX_NODES) lets the whole schedule run on the hard ones: on the 4-suit
 #: tuning deals width 4096 ended after 12-33M nodes in all, and 16384, the widest,
 #: took 55-63M more, at a peak of about 560 MB (benchmarks/RESULTS.md, "Tail strength").
 WIDTHS = {
-    1: (64, 256, 1024, 4096, 16384),
+    1: (128, 512, 2048, 8192, 16384),
     2: (128, 512, 2048, 8192, 16384),
     4: (64, 256, 1024, 4096, 16384),
 }

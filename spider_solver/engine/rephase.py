@@ -137,11 +137,11 @@ def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget
 #: over the last ``POLISH_PHASES`` phase(s), on at most ``POLISH_NODES[suits]`` nodes (and
 #: never past the solve's own budget). On the tuning deals (10000-10039) it saved a median
 #: 2-3 actions at 4 suits for 85k nodes, and 0-1 at 2 and 1 suits for 40k-90k. With the
-#: cheaper node, 1 suit can afford it after its wider first beam (10000-10099: a median
-#: 94.5 -> 94 for 95k nodes more); 2 suits spend their room on the wider first beam
+#: cheaper node, 1 suit can afford it after its wider first beam (10000-10099, first
+#: width 128: a median 93 -> 92 for 200k nodes more); 2 suits spend their room on the wider first beam
 #: (benchmarks/RESULTS.md, "Shorter lines and par").
 POLISH_FACTOR = 4
-POLISH_NODES = {1: 150_000, 2: 0, 4: 100_000}
+POLISH_NODES = {1: 300_000, 2: 0, 4: 100_000}
 POLISH_PHASES = 1
 
 #: ``improve``'s widths, each a beam from the initial layout capped below the line's
