@@ -23,7 +23,7 @@ from spider_solver.cli import cli
 
 pytestmark = pytest.mark.usefixtures("engine")
 
-EASY = ["--suits", "1", "--workers", "2", "--max-nodes", "300000", "--max-seconds", "30"]
+EASY = ["--suits", "1", "--workers", "2", "--max-nodes", "1500000", "--max-seconds", "30"]
 BATCH = 6
 
 
@@ -77,7 +77,7 @@ def test_batch_records_every_deal_and_prints_a_summary(solved):
         assert verified, "1-suit deals at this budget should mostly verify"
         assert f"verified          {len(verified)}  ({100 * len(verified) / BATCH:.1f}%)" in summary
         for entry in verified:
-            assert entry.moves == len(entry.solution) and entry.score > 0 and entry.max_nodes == 300_000
+            assert entry.moves == len(entry.solution) and entry.score > 0 and entry.max_nodes == 1_500_000
             assert entry.difficulty in range(1, 6) and entry.grader_version is not None
 
 
