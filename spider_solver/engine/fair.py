@@ -152,6 +152,25 @@ def _below(rng, k):
     return np.int64(_next(rng) >> np.uint64(11)) % k
 
 
+#: What lies between two adjacent face-up cards (:func:`_break`).
+NO_BREAK = 0
+RANK_BREAK = 1
+SUIT_BREAK = 2
+
+
+@njit(**INLINE)
+def _break(upper, lower):
+    """The break between face-up card ``upper`` and the card ``lower`` on it: RANK_BREAK if
+    the ranks do not follow, else SUIT_BREAK if the suits differ, else NO_BREAK (one run)."""
+    upper = np.int64(upper)
+    lower = np.int64(lower)
+    if rank_of(lower) + 1 != rank_of(upper):
+        return RANK_BREAK
+    if (lower ^ upper) >= (1 << SUIT_SHIFT):
+        return SUIT_BREAK
+    return NO_BREAK
+
+
 @njit(**INLINE)
 def visible_cost(pos, c, hide, weights):
     """The cost of column c from what a person sees; lower is better.
@@ -169,12 +188,9 @@ def visible_cost(pos, c, hide, weights):
     rank_breaks = 0
     suit_breaks = 0
     for i in range(first + 1, n):
-        upper = np.int64(cols[c, i - 1])
-        lower = np.int64(cols[c, i])
-        if rank_of(lower) + 1 != rank_of(upper):
-            rank_breaks += 1
-        elif (lower ^ upper) >= (1 << SUIT_SHIFT):
-            suit_breaks += 1
+        kind = _break(cols[c, i - 1], cols[c, i])
+        rank_breaks += kind == RANK_BREAK
+        suit_breaks += kind == SUIT_BREAK
     # The base card is read only when it is face up and not masked.
     base_rank = rank_of(cols[c, 0]) if first == 0 else 0
     return _cost_of(weights, d, hide, rank_breaks, suit_breaks, base_rank)
@@ -247,12 +263,9 @@ def _set_breaks(pos, c, since, rbreaks, sbreaks):
         r = rbreaks[c, since - 1]
         s = sbreaks[c, since - 1]
     for i in range(since, n):
-        upper = np.int64(cols[c, i - 1])
-        lower = np.int64(cols[c, i])
-        if rank_of(lower) + 1 != rank_of(upper):
-            r += 1
-        elif (lower ^ upper) >= (1 << SUIT_SHIFT):
-            s += 1
+        kind = _break(cols[c, i - 1], cols[c, i])
+        r += kind == RANK_BREAK
+        s += kind == SUIT_BREAK
         rbreaks[c, i] = r
         sbreaks[c, i] = s
 
@@ -300,12 +313,9 @@ def _target_cost(pos, weights, x, left, y, rbreaks, sbreaks):
     ly = lens[y]
     if ly == 0:
         return _cost_of(weights, 0, 0, rank_breaks, suit_breaks, rank_of(cols[x, left]))
-    upper = np.int64(cols[y, ly - 1])
-    lower = np.int64(cols[x, left])
-    if rank_of(lower) + 1 != rank_of(upper):
-        rank_breaks += 1
-    elif (lower ^ upper) >= (1 << SUIT_SHIFT):
-        suit_breaks += 1
+    kind = _break(cols[y, ly - 1], cols[x, left])
+    rank_breaks += kind == RANK_BREAK
+    suit_breaks += kind == SUIT_BREAK
     d = down[y]
     base = rank_of(cols[y, 0]) if d == 0 else 0
     return _cost_of(weights, d, 0, rbreaks[y, ly - 1] + rank_breaks, sbreaks[y, ly - 1] + suit_breaks, base)
