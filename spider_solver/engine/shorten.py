@@ -1,15 +1,22 @@
 """Make a winning line shorter, so that a frontend can show it as hints.
 
 The beam finds a line; it often holds detours: moves that later moves undo, or a
-position reached in five moves that two would reach. ``shorten`` repeats two
-rewrites until neither applies, each of which keeps the line legal and winning:
+position reached in five moves that two would reach. ``shorten`` repeats three
+rewrites until none applies, each of which keeps the line legal and winning:
 
 1. shortcuts: from each position of the line, a depth-first search of up to
    ``SHORTCUT_DEPTH`` moves (the search's move set, both tiers) looks for a later
    position of the line (same key, found in a hash table of the line's keys); the
    moves in between are replaced when the shortcut is shorter;
 2. pair deletions: drop two actions at most ``PAIR_WINDOW`` apart if the rest of
-   the line still plays and wins (then cut it where it wins).
+   the line still plays and wins (then cut it where it wins);
+3. merges: a group moved ``F>T`` and later, the same number of cards, ``T>G``
+   becomes one move ``F>G``, made at the second's place or else at the first's,
+   if the rest of the line still plays and wins (``G`` = ``F`` drops both). A beam
+   parks a group on its way; shortcuts miss that when other moves come between.
+   On default 4-suit lines (deals 10000-10039) merges save 1.0 action a line on
+   average (median 153.5 to 151.5), 0.35 at 2 suits, none at 1 suit, in no
+   measurable time.
 
 Everything runs in one kernel call. On 4-suit lines found at width 16 (deals
 10000-10029) this takes the median from 196 to 182 actions in 26 ms a deal;
@@ -26,7 +33,20 @@ from numba import njit
 
 from spider_solver.engine.movegen import gen_moves, is_legal
 from spider_solver.engine.position import do_move, new_position, pack, undo_move, unpack
-from spider_solver.engine.types import H_REMOVED, MAX_MOVES, MODE_SEARCH, STATE_BYTES, VP_RUNS, States, plain_move
+from spider_solver.engine.types import (
+    H_REMOVED,
+    MAX_MOVES,
+    MODE_SEARCH,
+    MOVE_DEAL,
+    STATE_BYTES,
+    VP_RUNS,
+    States,
+    encode_move,
+    move_count,
+    move_dst,
+    move_src,
+    plain_move,
+)
 
 SHORTCUT_DEPTH = 2
 PAIR_WINDOW = 12
@@ -177,8 +197,9 @@ def _best_shortcut(state, key0, i, depth, tables, index, found):
 
 
 @njit(cache=True)
-def _play_from(state, key0, tables, moves, begin, end, skip):
-    """Play ``moves[begin:end]`` but index ``skip``; the index past the winning move, or NOT_WON."""
+def _play_from(state, key0, tables, moves, begin, end, skip, at=NOT_FOUND, instead=0):
+    """Play ``moves[begin:end]`` but index ``skip``, and ``instead`` in place of index ``at``;
+    the index past the winning move, or NOT_WON."""
     vp = tables.vp
     pos = new_position()
     unpack(state, pos)
@@ -186,7 +207,7 @@ def _play_from(state, key0, tables, moves, begin, end, skip):
     for k in range(begin, end):
         if k == skip:
             continue
-        move = moves[k]
+        move = instead if k == at else moves[k]
         if not is_legal(pos, vp, move):
             return NOT_WON
         do_move(pos, tables, move)
@@ -235,6 +256,44 @@ def _delete_pair(tables, moves, n, window, path):
 
 
 @njit(cache=True)
+def _merge_pair(tables, moves, n, path):
+    """Merge the latest pair ``F>T`` ... ``T>G`` of the same group into one move ``F>G``,
+    played at the first's place or at the second's, if the line still wins; return
+    (new length, i) or (n, NOT_FOUND). ``G`` = ``F`` drops both (a pair deletion
+    beyond the pair window)."""
+    states, keys = path
+    for i in range(n - 1, -1, -1):
+        first = moves[i]
+        if first == MOVE_DEAL:
+            continue
+        src, via, count = move_src(first), move_dst(first), move_count(first)
+        for j in range(i + 1, n):
+            second = moves[j]
+            if second == MOVE_DEAL or move_src(second) != via or move_count(second) != count:
+                continue
+            dst = move_dst(second)
+            merged = encode_move(src, dst, count)
+            # The merged move at the second's place (or no move if it goes back), then at the first's.
+            end = _play_from(states[i], keys[i], tables, moves, i + 1, n, j if dst == src else NOT_FOUND, j, merged)
+            skip, at = NOT_FOUND, j
+            if end == NOT_WON and dst != src:
+                end = _play_from(states[i], keys[i], tables, moves, i, n, j, i, merged)
+                skip, at = j, i
+            if end == NOT_WON:
+                continue
+            if dst == src:
+                skip = j
+            k = i
+            for m in range(i, end):
+                if m == skip or (m == i and at != i):
+                    continue
+                moves[k] = merged if m == at else moves[m]
+                k += 1
+            return k, i
+    return n, NOT_FOUND
+
+
+@njit(cache=True)
 def shorten_line(start, start_key, tables, line, depth, window):
     """A shorter winning line (or the same one); every rewrite keeps it winning."""
     moves = line.copy()
@@ -253,6 +312,8 @@ def shorten_line(start, start_key, tables, line, depth, window):
     while True:
         n = _shortcuts(start, start_key, tables, moves, n, first, depth, work)
         n, i = _delete_pair(tables, moves, n, window, work.path)
+        if i == NOT_FOUND:
+            n, i = _merge_pair(tables, moves, n, work.path)
         if i == NOT_FOUND:
             return moves[:n].copy()
         _path(start, start_key, tables, moves, n, work.path)
