@@ -94,7 +94,8 @@ class Runner:
             "schedule" if args.schedule else f"w{args.width}")
 
     def key(self, code: str, weights: list[int] | None) -> str:
-        return json.dumps([code, self.widths, self.max_nodes, weights])
+        select = os.environ.get("SPIDER_SELECT", "")
+        return json.dumps([code, self.widths, self.max_nodes, weights] + ([select] if select else []))
 
     def run(self, weights: list[int] | None) -> dict:
         todo = [c for c in self.codes if self.key(c, weights) not in self.cache]
@@ -213,10 +214,14 @@ def main() -> None:
         p.add_argument("--weights", action="append", help="a JSON list; repeat for several (eval)")
         p.add_argument("--workers", type=int, default=2)
         p.add_argument("--cache", default=str(DEFAULT_CACHE))
+        p.add_argument("--select", help="the beam's selection policy, 'policy,a,b,c' (driver.SELECT)")
         if name == "descend":
             p.add_argument("--passes", type=int, default=2)
             p.add_argument("--indices", help="weights to vary, e.g. 0,2,3 (all unless told)")
     args = parser.parse_args()
+    if args.select:
+        # Read by the workers' driver at import (and part of the cache key).
+        os.environ["SPIDER_SELECT"] = args.select
     args.func(args)
 
 

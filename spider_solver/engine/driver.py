@@ -17,6 +17,7 @@ then is the deal called verified.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ import numpy as np
 from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
 from spider_solver.engine.search import (
+    SELECT_SIZE,
     STEP_OUT_OF_NODES,
     STEP_OVERFLOW,
     STEP_WON,
@@ -58,6 +60,12 @@ WIDTHS = {
     2: (128, 512, 2048, 8192, 16384),
     4: (64, 256, 1024, 4096, 16384),
 }
+#: The beam's selection policy (search.SELECT_*), an experiment: the environment
+#: variable SPIDER_SELECT ("policy,a,b,c") sets it for every beam of the process.
+SELECT = np.zeros(SELECT_SIZE, dtype=np.int64)
+if os.environ.get("SPIDER_SELECT"):
+    _given = [int(v) for v in os.environ["SPIDER_SELECT"].split(",")]
+    SELECT[:len(_given)] = _given
 #: A line longer than this is not looked for by the beam (a proof run has no cap).
 MAX_LEVELS = 400
 UNLIMITED = 1 << 40
@@ -222,7 +230,7 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     max_level, proof_bits = proof_limits(budget.max_nodes - budget.nodes)
     tt = tt_new(proof_bits if exhaustive else tt_bits_for(width, strata, max_levels))
     # step_level gets plain tuples: numba types them in C at each call, NamedTuples in Python.
-    params = tuple(BeamParams(weights, mode, width, strata))
+    params = tuple(BeamParams(weights, mode, width, strata, SELECT))
     tables = tuple(game.tables)
     tt_arrays = tuple(tt)
     states = game.start.reshape(1, STATE_BYTES).copy()
