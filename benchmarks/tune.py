@@ -86,12 +86,14 @@ class Runner:
     def __init__(self, args: argparse.Namespace) -> None:
         self.codes = deal_codes(args.suits, args.rule, args.first, args.count)
         self.widths = None if args.schedule else [args.width]
+        if args.widths:
+            self.widths = [int(w) for w in args.widths.split(",")]
         self.max_nodes = args.max_nodes
         self.cache_path = Path(args.cache)
         self.cache = json.loads(self.cache_path.read_text()) if self.cache_path.exists() else {}
         self.pool = ProcessPoolExecutor(args.workers)
         self.label = f"S{args.suits}{args.rule} {args.first}-{args.first + args.count - 1} " + (
-            "schedule" if args.schedule else f"w{args.width}")
+            f"widths {args.widths}" if args.widths else "schedule" if args.schedule else f"w{args.width}")
 
     def key(self, code: str, weights: list[int] | None) -> str:
         select = os.environ.get("SPIDER_SELECT", "")
@@ -210,6 +212,7 @@ def main() -> None:
         p.add_argument("--count", type=int, default=40)
         p.add_argument("--width", type=int, default=128)
         p.add_argument("--schedule", action="store_true", help="the driver's widening schedule instead")
+        p.add_argument("--widths", help="a widening schedule of its own, e.g. 96,384,1536,6144,16384")
         p.add_argument("--max-nodes", type=int, default=20_000_000)
         p.add_argument("--weights", action="append", help="a JSON list; repeat for several (eval)")
         p.add_argument("--workers", type=int, default=2)
