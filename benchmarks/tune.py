@@ -56,6 +56,8 @@ def solve_one(args: tuple) -> dict:
         kwargs["weights"] = np.array(weights, dtype=np.int64)
     if widths is not None:
         kwargs["widths"] = tuple(widths)
+    if os.environ.get("SPIDER_SELECT"):  # set by --select, for the workers
+        kwargs["selection"] = tuple(int(v) for v in os.environ["SPIDER_SELECT"].split(","))
     started = time.process_time()
     result = run_search(Deal.from_code(code), **kwargs)
     return {
@@ -217,13 +219,14 @@ def main() -> None:
         p.add_argument("--weights", action="append", help="a JSON list; repeat for several (eval)")
         p.add_argument("--workers", type=int, default=2)
         p.add_argument("--cache", default=str(DEFAULT_CACHE))
-        p.add_argument("--select", help="the beam's selection policy, 'policy,a,b,c' (driver.SELECT)")
+        p.add_argument("--select", help="the beams' selection policy, 'policy,offset,floor,cap' "
+                       "(search.SELECT_*; driver.SELECTION has the defaults)")
         if name == "descend":
             p.add_argument("--passes", type=int, default=2)
             p.add_argument("--indices", help="weights to vary, e.g. 0,2,3 (all unless told)")
     args = parser.parse_args()
     if args.select:
-        # Read by the workers' driver at import (and part of the cache key).
+        # Read by the workers (and part of the cache key).
         os.environ["SPIDER_SELECT"] = args.select
     args.func(args)
 

@@ -17,7 +17,6 @@ then is the deal called verified.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Iterator
@@ -29,7 +28,8 @@ import numpy as np
 from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
 from spider_solver.engine.search import (
-    SELECT_SIZE,
+    SELECT_SHARED,
+    SELECT_STRATA,
     STEP_OUT_OF_NODES,
     STEP_OVERFLOW,
     STEP_WON,
@@ -60,12 +60,21 @@ WIDTHS = {
     2: (128, 512, 2048, 8192, 16384),
     4: (64, 256, 1024, 4096, 16384),
 }
-#: The beam's selection policy (search.SELECT_*), an experiment: the environment
-#: variable SPIDER_SELECT ("policy,a,b,c") sets it for every beam of the process.
-SELECT = np.zeros(SELECT_SIZE, dtype=np.int64)
-if os.environ.get("SPIDER_SELECT"):
-    _given = [int(v) for v in os.environ["SPIDER_SELECT"].split(",")]
-    SELECT[:len(_given)] = _given
+#: How each beam of the schedule chooses a level's positions (search.SELECT_*), by suit
+#: count. 4 suits share the level's room between the strata, a deal made counting 70 in
+#: the evaluation's units (a break costs 7-9, a removed run 36), each stratum keeping at
+#: least half the width and taking at most twice: on the tuning deals 10000-10199 the
+#: schedule's lines went from a median of 147 to 141.5 (mean 151.7 to 146.0) for 0.93
+#: times the median nodes, the 4-suit post-pass now being off (rephase.POLISH_NODES)
+#: since it added nothing on top. At 2 suits the same policy gained about one action for
+#: 1.2 times the nodes, so 1 and 2 suits keep one width per stratum. Only the schedule's
+#: beams use it: ``improve`` and the exhaustive proof do not.
+STRATA_SELECTION = (SELECT_STRATA, 0, 0, 0)
+SELECTION = {
+    1: STRATA_SELECTION,
+    2: STRATA_SELECTION,
+    4: (SELECT_SHARED, 70, 500, 2000),
+}
 #: A line longer than this is not looked for by the beam (a proof run has no cap).
 MAX_LEVELS = 400
 UNLIMITED = 1 << 40
@@ -216,8 +225,12 @@ class _Buffers:
 
 
 def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
-         max_levels: int = MAX_LEVELS, watch: LineWatch | None = None) -> Attempt:
+         max_levels: int = MAX_LEVELS, watch: LineWatch | None = None,
+         selection: tuple[int, ...] = STRATA_SELECTION) -> Attempt:
     """One beam search from the initial layout (``game.start``).
+
+    ``selection`` is how a level's positions are chosen (see ``SELECTION``); the
+    exhaustive search (``MODE_ALL``) keeps every position whatever it says.
 
     With ``watch``, the kept positions of each level are also looked up among a known
     line's positions (see :class:`LineWatch`), and the beam stops at the level where
@@ -230,7 +243,7 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     max_level, proof_bits = proof_limits(budget.max_nodes - budget.nodes)
     tt = tt_new(proof_bits if exhaustive else tt_bits_for(width, strata, max_levels))
     # step_level gets plain tuples: numba types them in C at each call, NamedTuples in Python.
-    params = tuple(BeamParams(weights, mode, width, strata, SELECT))
+    params = tuple(BeamParams(weights, mode, width, strata, np.array(selection, dtype=np.int64)))
     tables = tuple(game.tables)
     tt_arrays = tuple(tt)
     states = game.start.reshape(1, STATE_BYTES).copy()
@@ -326,7 +339,8 @@ _FINAL_REASON = {"cut": Reason.WIDTHS, "levels": Reason.LEVELS, "exhausted": Rea
 def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty: bool = False,
                progress: bool = False, widths: tuple[int, ...] | None = None,
                weights: np.ndarray = DEFAULT_WEIGHTS, proof_nodes: int = 0, proof_after: int = 1,
-               final_proof: bool = False, polish: bool = True) -> EngineResult:
+               final_proof: bool = False, polish: bool = True,
+               selection: tuple[int, ...] | None = None) -> EngineResult:
     """Search ``deal`` within the budget: a widening series of beams, then (when a beam
     spent its move set without dropping a position) the exhaustive search.
 
@@ -349,6 +363,9 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
 
     ``polish`` re-searches the phases of a line found by a beam with a wider beam, on a
     small share of nodes (:func:`~spider_solver.engine.rephase.polish`), within the budget.
+
+    ``selection`` is how the schedule's beams choose a level's positions (default:
+    ``SELECTION`` of the deal's suit count).
     """
     started = time.perf_counter()
     game = deal if isinstance(deal, Game) else Game.from_deal(deal, deal_on_empty=deal_on_empty)
@@ -361,6 +378,8 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
 
         bar = tqdm(total=max_nodes, unit="node", unit_scale=True, desc=deal.name, file=sys.stderr, leave=False)
     budget = Budget(max_nodes, max_seconds, bar)
+    if selection is None:
+        selection = SELECTION[deal.variant.suits]
     attempts: list[Attempt] = []
     reason, line = Reason.WIDTHS, None
     shortened = False
@@ -377,7 +396,7 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
             if bar is not None:
                 bar.set_description(f"{deal.name} width {width if width < UNLIMITED else 'all'}")
             with _capped(budget, cap):
-                attempt = beam(game, width, mode, budget, weights=weights,
+                attempt = beam(game, width, mode, budget, weights=weights, selection=selection,
                                max_levels=MAX_LEVELS if mode == MODE_SEARCH else UNLIMITED)
             attempts.append(attempt)
             i += 1

@@ -139,9 +139,11 @@ def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget
 #: 2-3 actions at 4 suits for 85k nodes, and 0-1 at 2 and 1 suits for 40k-90k. With the
 #: cheaper node, 1 suit can afford it after its wider first beam (10000-10099, first
 #: width 128: a median 93 -> 92 for 200k nodes more); 2 suits spend their room on the wider first beam
-#: (benchmarks/RESULTS.md, "Shorter lines and par").
+#: (benchmarks/RESULTS.md, "Shorter lines and par"). 4 suits turned it off when their beams
+#: began to share a level's room between strata (driver.SELECTION): on the tuning deals
+#: 10000-10199 it then took the median nodes from 334k to 433k for a mean 0.2 action.
 POLISH_FACTOR = 4
-POLISH_NODES = {1: 300_000, 2: 0, 4: 100_000}
+POLISH_NODES = {1: 300_000, 2: 0, 4: 0}
 POLISH_PHASES = 1
 
 #: ``improve``'s widths, each a beam from the initial layout capped below the line's

@@ -6,8 +6,9 @@ from what it read, without playing the move (:mod:`spider_solver.engine.node`; a
 move that completes a run is played), and lists the children not already in the
 transposition table as candidates ``(parent, move, key, score, stratum)``.
 ``select_level`` keeps the best ``width`` candidates of each stratum (the number of
-deals made, so that lines that deal early and lines that deal late both survive),
-skipping repeated keys and storing the kept ones in the table. Moves come in two
+deals made, so that lines that deal early and lines that deal late both survive), or,
+under ``SELECT_SHARED``, a floor for each stratum and the rest of the room to the best
+of all strata; it skips repeated keys and stores the kept ones in the table. Moves come in two
 tiers: the plain moves first, and the classed moves (splits, lateral moves; see
 movegen) only for strata that the plain moves leave short of ``width``.
 ``materialize_level`` packs the kept children into the next level, from their
@@ -70,9 +71,7 @@ class BeamParams(NamedTuple):
     mode: int  # MODE_SEARCH or MODE_ALL
     width: int  # positions kept per stratum and level
     strata: int  # deals + 1: stratum s holds the positions with s deals made
-    #: int64[SELECT_SIZE], the selection policy (experimental, see ``select_level``):
-    #: ``[policy, a, b, c]``; all zeros is the default (best ``width`` of each stratum).
-    select: np.ndarray
+    select: np.ndarray  # int64[SELECT_SIZE]: the selection policy (SELECT_STRATA, SELECT_SHARED)
 
 
 class Candidates(NamedTuple):
@@ -216,23 +215,23 @@ def candidate_order(cand, start, n_cand):
     return order
 
 
-#: Selection policies (``BeamParams.select[0]``), an experiment (branch ``select``).
-#: SELECT_STRATA: the default, the best ``width`` of each stratum.
-#: SELECT_PARENT_CAP: as the default, but at most ``a`` children kept per parent.
-#: SELECT_GLOBAL: each stratum first gets its best ``width * b / 1000``; then the
-#: rest of ``width * strata`` goes to the best of all strata by ``score - a * stratum``
-#: (a per-deal offset), at most ``width * c / 1000`` a stratum (c = 0: no cap).
-#: SELECT_LEADER: strata ranked by their best ``score - a * stratum``: the best ``b``
-#: strata get ``width``, the others ``width * c / 1000``.
+#: How a level's positions are chosen: ``BeamParams.select`` is ``[policy, offset,
+#: floor, cap]``, the last two in thousandths of ``width``.
+#: SELECT_STRATA: the best ``width`` of each stratum (the rest of the array unused).
+#: SELECT_SHARED: each stratum first gets its best ``width * floor / 1000``; the rest
+#: of the level's room (``width * strata``) goes to the best candidates of all strata by
+#: ``score - offset * stratum`` (a deal made is worth ``offset``), at most
+#: ``width * cap / 1000`` a stratum (0: no cap). Chosen for 4 suits on the tuning deals
+#: (benchmarks/RESULTS.md, "Beam selection policies"): early levels, where the deepest
+#: strata are still empty, lend their room to the strata that have positions, and a
+#: stratum that is ahead takes room from one that is behind.
 SELECT_STRATA = 0
-SELECT_PARENT_CAP = 1
-SELECT_GLOBAL = 2
-SELECT_LEADER = 3
+SELECT_SHARED = 2  # 1 and 3 were a per-parent cap and "leader strata", measured and dropped
 SELECT_SIZE = 4
 
 
 @njit(cache=True)
-def global_order(cand, start, n_cand, offset):
+def shared_order(cand, start, n_cand, offset):
     """The candidates ``start:n_cand`` (as offsets) by ``score - offset * stratum``, ties in candidate order."""
     n = n_cand - start
     sort_keys = np.empty(n, dtype=np.int64)
@@ -242,71 +241,23 @@ def global_order(cand, start, n_cand, offset):
 
 
 @njit(cache=True)
-def stratum_limits(cand, start, n_cand, width, select, strata):
-    """Positions allowed per stratum in the next level under ``select``."""
-    limits = np.full(strata, width, dtype=np.int64)
-    if select[0] == SELECT_LEADER:
-        big = np.int64(1) << 60
-        best = np.full(strata, big, dtype=np.int64)
-        for i in range(start, n_cand):
-            s = cand.stratum[i]
-            best[s] = min(best[s], cand.score[i] - select[1] * s)
-        ranked = np.argsort(best, kind="mergesort")
-        for r in range(strata):
-            if r >= select[2]:
-                limits[ranked[r]] = max(1, width * select[3] // 1000)
-    return limits
-
-
-@njit(cache=True)
-def select_level(cand, start, n_cand, width, counts, tt, selected, kept, select, per_parent, limits):
-    """Keep the best new candidates of ``start:n_cand`` until each stratum has ``width``.
+def select_level(cand, start, n_cand, width, counts, tt, selected, kept, select):
+    """Keep the best new candidates of ``start:n_cand``, as the policy ``select`` says
+    (SELECT_STRATA: until each stratum has ``width``; SELECT_SHARED: see there).
 
     ``counts[s]`` is how many positions stratum s already has in the next level
     (updated). Ties go to the earlier candidate. Indices are appended to
     ``selected`` from ``kept``; returns ``(kept, truncated)``, ``truncated`` being
-    True if a new position was left out. ``select`` is the policy (see
-    SELECT_STRATA...), ``per_parent`` counts the children kept of each parent
-    (updated), ``limits`` the positions allowed per stratum.
+    True if a new position was left out.
     """
-    policy = select[0]
     order = candidate_order(cand, start, n_cand)
+    if select[0] == SELECT_SHARED:
+        return _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, select, order)
     truncated = False
-    if policy == SELECT_GLOBAL:
-        strata = counts.shape[0]
-        floor = width * select[2] // 1000
-        cap = width * select[3] // 1000 if select[3] > 0 else width * strata
-        total_room = width * strata
-        for o in order:
-            idx = start + o
-            s = cand.stratum[idx]
-            if counts[s] >= floor:
-                continue
-            if tt_store(tt, cand.key[idx]):
-                selected[kept] = idx
-                kept += 1
-                counts[s] += 1
-        total = 0
-        for s in range(strata):
-            total += counts[s]
-        for o in global_order(cand, start, n_cand, select[1]):
-            idx = start + o
-            s = cand.stratum[idx]
-            if total >= total_room or counts[s] >= cap:
-                if not truncated and not tt_probe(tt, cand.key[idx]):
-                    truncated = True
-                continue
-            if tt_store(tt, cand.key[idx]):
-                selected[kept] = idx
-                kept += 1
-                counts[s] += 1
-                total += 1
-        return kept, truncated
-    parent_cap = select[1] if policy == SELECT_PARENT_CAP else 1 << 30
     for o in order:
         idx = start + o
         s = cand.stratum[idx]
-        if counts[s] >= limits[s] or per_parent[cand.parent[idx]] >= parent_cap:
+        if counts[s] >= width:
             if not truncated and not tt_probe(tt, cand.key[idx]):
                 truncated = True
             continue
@@ -314,7 +265,39 @@ def select_level(cand, start, n_cand, width, counts, tt, selected, kept, select,
             selected[kept] = idx
             kept += 1
             counts[s] += 1
-            per_parent[cand.parent[idx]] += 1
+    return kept, truncated
+
+
+@njit(cache=True)
+def _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, select, order):
+    """SELECT_SHARED: each stratum's floor first, in ``order``, then the shared room."""
+    strata = counts.shape[0]
+    floor = width * select[2] // 1000
+    cap = width * select[3] // 1000 if select[3] > 0 else width * strata
+    room = width * strata
+    for o in order:
+        idx = start + o
+        s = cand.stratum[idx]
+        if counts[s] < floor and tt_store(tt, cand.key[idx]):
+            selected[kept] = idx
+            kept += 1
+            counts[s] += 1
+    total = 0
+    for s in range(strata):
+        total += counts[s]
+    truncated = False
+    for o in shared_order(cand, start, n_cand, select[1]):
+        idx = start + o
+        s = cand.stratum[idx]
+        if total >= room or counts[s] >= cap:
+            if not truncated and not tt_probe(tt, cand.key[idx]):
+                truncated = True
+            continue
+        if tt_store(tt, cand.key[idx]):
+            selected[kept] = idx
+            kept += 1
+            counts[s] += 1
+            total += 1
     return kept, truncated
 
 
@@ -376,7 +359,6 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
     counts = np.zeros(strata, dtype=np.int64)
     # The proof (MODE_ALL) keeps every position whatever the policy.
     select = params.select if params.mode == MODE_SEARCH else np.zeros_like(params.select)
-    per_parent = np.zeros(n_states, dtype=np.int64)
     n_cand, nodes, won_parent, won_move = expand_level(
         level, strata_below(strata), TIER_PLAIN, tables, params, tt, cand, 0, node_limit)
     if n_cand == OVERFLOW:
@@ -387,14 +369,13 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
         return STEP_WON, 0, nodes, False, won_parent, won_move
     if min(n_cand, width * strata) > selected.shape[0] or min(n_cand, width * strata) > nxt.states.shape[0]:
         return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
-    limits = stratum_limits(cand, 0, n_cand, width, select, strata)
-    kept, truncated = select_level(cand, 0, n_cand, width, counts, tt, selected, 0, select, per_parent, limits)
+    kept, truncated = select_level(cand, 0, n_cand, width, counts, tt, selected, 0, select)
     if params.mode == MODE_SEARCH:
         # Classed moves only where the plain ones left a stratum short.
         mask = 0
         for i in range(n_states):
             s = states[i, OFF_DEALT]
-            if counts[s] < limits[s]:
+            if counts[s] < width:
                 mask |= stratum_bit(s)
         if mask:
             start = n_cand
@@ -412,8 +393,7 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
                 if kept + (n_cand - start) > room:
                     truncated = True
                     n_cand = start + room - kept
-                kept, more_cut = select_level(cand, start, n_cand, width, counts, tt, selected, kept,
-                                              select, per_parent, limits)
+                kept, more_cut = select_level(cand, start, n_cand, width, counts, tt, selected, kept, select)
                 truncated = truncated or more_cut
     materialize_level(level, tables, cand, nxt, kept)
     for k in range(kept):
