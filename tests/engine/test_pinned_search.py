@@ -14,7 +14,7 @@ import hashlib
 
 import pytest
 
-from spider_solver.engine.driver import Budget, beam
+from spider_solver.engine.driver import SELECTION, Budget, beam
 from spider_solver.engine.game import Game
 from spider_solver.engine.types import MODE_ALL, MODE_SEARCH
 from spider_solver.rules import Deal, GameCode
@@ -37,6 +37,23 @@ def test_pinned_beam(search, expected):
     suits, rule, number, width, mode, max_nodes = search
     game = Game.from_deal(Deal.from_code(GameCode(suits, rule, number)))
     attempt = beam(game, width, mode, Budget(max_nodes, None))
+    line = attempt.moves or []
+    digest = hashlib.sha256(str(line).encode()).hexdigest()[:16]
+    assert (attempt.outcome, attempt.nodes, len(line), digest, attempt.peak_level, attempt.tt_stored) == expected
+
+
+PINNED_SHARED = [
+    # 4-suit beams share a level's room between strata (driver.SELECTION[4], since issue 11)
+    ((CLASSIC, 0), ("won", 611314, 183, "e147c9d1066f487e", 384, 68993)),
+    ((RELAXED, 11), ("won", 521989, 128, "392574639ccfc279", 384, 47916)),
+]
+
+
+@pytest.mark.parametrize(("deal", "expected"), PINNED_SHARED)
+def test_pinned_shared_beam(deal, expected):
+    rule, number = deal
+    game = Game.from_deal(Deal.from_code(GameCode(4, rule, number)))
+    attempt = beam(game, 64, MODE_SEARCH, Budget(2_000_000, None), selection=SELECTION[4])
     line = attempt.moves or []
     digest = hashlib.sha256(str(line).encode()).hexdigest()[:16]
     assert (attempt.outcome, attempt.nodes, len(line), digest, attempt.peak_level, attempt.tt_stored) == expected
