@@ -120,7 +120,8 @@ def _deal_work(args: tuple) -> dict:
     row: dict = {"code": code, "hints": [], "cheap": [], "lost": None, "reach": []}
     budget = {"max_nodes": max_nodes, "max_seconds": max_seconds}
     need_line = any(p in parts for p in "acd")
-    line = solve(deal, **budget).solution if need_line else ()
+    # The line is the solve's (its own default budget); the analyses get ``budget``.
+    line = solve(deal).solution if need_line else ()
     rng = random.Random(f"bench_analyze {code}")
     if "a" in parts and line:
         for at in AT:
@@ -322,7 +323,7 @@ def report(rows: list[dict], name: str) -> None:
 
 
 def main() -> None:
-    from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+    from spider_solver.verify import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--suits", type=int, default=4)
@@ -332,8 +333,9 @@ def main() -> None:
     parser.add_argument("--reach-count", type=int, default=10, help="Deals of part (d).")
     parser.add_argument("--parts", default="abc")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES)
-    parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_SECONDS)
+    parser.add_argument("--max-nodes", type=int, default=INTERACTIVE_MAX_NODES,
+                        help="Budget of each analysis (default: analyze's own).")
+    parser.add_argument("--max-seconds", type=float, default=INTERACTIVE_MAX_SECONDS)
     parser.add_argument("--recheck-nodes", type=int, default=0,
                         help="(a): analyse the unknown positions again with this many nodes and no time limit.")
     parser.add_argument("--json", help="Write every deal's figures to this file.")
