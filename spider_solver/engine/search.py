@@ -253,11 +253,24 @@ def select_level(cand, start, n_cand, width, counts, tt, selected, kept, select)
     order = candidate_order(cand, start, n_cand)
     if select[0] == SELECT_SHARED:
         return _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, select, order)
+    kept, _, truncated = _keep(order, cand, start, counts, tt, selected, kept, width, NO_ROOM_LIMIT, 0)
+    return kept, truncated
+
+
+#: The room of a level under SELECT_STRATA: only the strata's widths limit it.
+NO_ROOM_LIMIT = 1 << 62
+
+
+@njit(cache=True)
+def _keep(order, cand, start, counts, tt, selected, kept, cap, room, total):
+    """Keep the candidates in ``order`` whose key is new, while their stratum holds fewer
+    than ``cap`` and the level fewer than ``room`` (``total`` so far); return ``(kept,
+    total, truncated)``, ``truncated`` being True if a new position was left out."""
     truncated = False
     for o in order:
         idx = start + o
         s = cand.stratum[idx]
-        if counts[s] >= width:
+        if total >= room or counts[s] >= cap:
             if not truncated and not tt_probe(tt, cand.key[idx]):
                 truncated = True
             continue
@@ -265,7 +278,8 @@ def select_level(cand, start, n_cand, width, counts, tt, selected, kept, select)
             selected[kept] = idx
             kept += 1
             counts[s] += 1
-    return kept, truncated
+            total += 1
+    return kept, total, truncated
 
 
 @njit(cache=True)
@@ -285,19 +299,8 @@ def _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, selec
     total = 0
     for s in range(strata):
         total += counts[s]
-    truncated = False
-    for o in shared_order(cand, start, n_cand, select[1]):
-        idx = start + o
-        s = cand.stratum[idx]
-        if total >= room or counts[s] >= cap:
-            if not truncated and not tt_probe(tt, cand.key[idx]):
-                truncated = True
-            continue
-        if tt_store(tt, cand.key[idx]):
-            selected[kept] = idx
-            kept += 1
-            counts[s] += 1
-            total += 1
+    kept, _, truncated = _keep(shared_order(cand, start, n_cand, select[1]), cand, start, counts, tt, selected,
+                               kept, cap, room, total)
     return kept, truncated
 
 
