@@ -273,23 +273,22 @@ def _merge_pair(tables, moves, n, path):
                 continue
             dst = move_dst(second)
             merged = encode_move(src, dst, count)
-            # The merged move at the second's place (or no move if it goes back), then at the first's.
-            end = _play_from(states[i], keys[i], tables, moves, i + 1, n, j if dst == src else NOT_FOUND, j, merged)
-            skip, at = NOT_FOUND, j
-            if end == NOT_WON and dst != src:
-                end = _play_from(states[i], keys[i], tables, moves, i, n, j, i, merged)
-                skip, at = j, i
-            if end == NOT_WON:
-                continue
-            if dst == src:
-                skip = j
-            k = i
-            for m in range(i, end):
-                if m == skip or (m == i and at != i):
-                    continue
-                moves[k] = merged if m == at else moves[m]
-                k += 1
-            return k, i
+            for option in range(1 if dst == src else 2):
+                # (first index played, index dropped, index that plays the merged move)
+                if dst == src:  # back where it came from: both go
+                    begin, skip, at = i + 1, j, NOT_FOUND
+                elif option == 0:  # the merged move at the second's place
+                    begin, skip, at = i + 1, NOT_FOUND, j
+                else:  # or at the first's
+                    begin, skip, at = i, j, i
+                end = _play_from(states[i], keys[i], tables, moves, begin, n, skip, at, merged)
+                if end != NOT_WON:
+                    k = i
+                    for m in range(begin, end):
+                        if m != skip:
+                            moves[k] = merged if m == at else moves[m]
+                            k += 1
+                    return k, i
     return n, NOT_FOUND
 
 
