@@ -243,6 +243,8 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     max_level, proof_bits = proof_limits(budget.max_nodes - budget.nodes)
     tt = tt_new(proof_bits if exhaustive else tt_bits_for(width, strata, max_levels))
     # step_level gets plain tuples: numba types them in C at each call, NamedTuples in Python.
+    if mode != MODE_SEARCH:
+        selection = STRATA_SELECTION  # the proof keeps every position whatever the policy
     params = tuple(BeamParams(weights, mode, width, strata, np.array(selection, dtype=np.int64)))
     tables = tuple(game.tables)
     tt_arrays = tuple(tt)

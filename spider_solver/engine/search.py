@@ -52,7 +52,6 @@ from spider_solver.engine.types import (
     Tables,
     in_strata,
     move_class,
-    order_key,
     plain_move,
     strata_below,
     stratum_bit,
@@ -179,40 +178,44 @@ MIN_BUCKETS = 4096
 
 
 @njit(cache=True)
-def candidate_order(cand, start, n_cand):
-    """The candidates ``start:n_cand`` (as offsets from ``start``) by stratum, then by
-    score, ties in candidate order: a stable sort of ``order_key``. Scores within a
-    level are small integers close together, so this is a counting sort over
-    (stratum, score) buckets, unless they spread too far."""
-    n = n_cand - start
+def stable_order(keys):
+    """The indices that sort ``keys`` stably (ties in index order). Keys within a level
+    are small integers close together, so this is a counting sort over the keys' range,
+    unless they spread too far (then a merge sort)."""
+    n = keys.shape[0]
     if n == 0:
         return np.empty(0, dtype=np.int64)
-    low = cand.score[start]
-    high = low
-    top_stratum = 0
-    for i in range(start, n_cand):
-        score = cand.score[i]
-        low = min(low, score)
-        high = max(high, score)
-        top_stratum = max(top_stratum, cand.stratum[i])
-    spread = high - low + 1
-    buckets = (top_stratum + 1) * spread
-    if buckets > max(BUCKETS_PER_CANDIDATE * n, MIN_BUCKETS):
-        sort_keys = np.empty(n, dtype=np.int64)
-        for i in range(n):
-            sort_keys[i] = order_key(np.int64(cand.stratum[start + i]), cand.score[start + i])
-        return np.argsort(sort_keys, kind="mergesort")
-    first = np.zeros(buckets + 1, dtype=np.int64)
-    for i in range(start, n_cand):
-        first[cand.stratum[i] * spread + cand.score[i] - low + 1] += 1
-    for b in range(buckets):
+    low = keys.min()
+    spread = keys.max() - low + 1
+    if spread > max(BUCKETS_PER_CANDIDATE * n, MIN_BUCKETS):
+        return np.argsort(keys, kind="mergesort")
+    first = np.zeros(spread + 1, dtype=np.int64)
+    for i in range(n):
+        first[keys[i] - low + 1] += 1
+    for b in range(spread):
         first[b + 1] += first[b]
     order = np.empty(n, dtype=np.int64)
     for i in range(n):
-        b = cand.stratum[start + i] * spread + cand.score[start + i] - low
+        b = keys[i] - low
         order[first[b]] = i
         first[b] += 1
     return order
+
+
+@njit(cache=True)
+def candidate_order(cand, start, n_cand):
+    """The candidates ``start:n_cand`` (as offsets from ``start``) by stratum, then by
+    score, ties in candidate order: the stable sort of ``order_key``, on keys made
+    compact (stratum times the spread of the scores, plus the score)."""
+    n = n_cand - start
+    if n == 0:
+        return np.empty(0, dtype=np.int64)
+    low = cand.score[start:n_cand].min()
+    spread = cand.score[start:n_cand].max() - low + 1
+    keys = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        keys[i] = cand.stratum[start + i] * spread + cand.score[start + i] - low
+    return stable_order(keys)
 
 
 #: How a level's positions are chosen: ``BeamParams.select`` is ``[policy, offset,
@@ -234,10 +237,10 @@ SELECT_SIZE = 4
 def shared_order(cand, start, n_cand, offset):
     """The candidates ``start:n_cand`` (as offsets) by ``score - offset * stratum``, ties in candidate order."""
     n = n_cand - start
-    sort_keys = np.empty(n, dtype=np.int64)
+    keys = np.empty(n, dtype=np.int64)
     for i in range(n):
-        sort_keys[i] = cand.score[start + i] - offset * cand.stratum[start + i]
-    return np.argsort(sort_keys, kind="mergesort")
+        keys[i] = cand.score[start + i] - offset * cand.stratum[start + i]
+    return stable_order(keys)
 
 
 @njit(cache=True)
@@ -253,8 +256,7 @@ def select_level(cand, start, n_cand, width, counts, tt, selected, kept, select)
     order = candidate_order(cand, start, n_cand)
     if select[0] == SELECT_SHARED:
         return _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, select, order)
-    kept, _, truncated = _keep(order, cand, start, counts, tt, selected, kept, width, NO_ROOM_LIMIT, 0)
-    return kept, truncated
+    return _keep(order, cand, start, counts, tt, selected, kept, width, NO_ROOM_LIMIT, 0)
 
 
 #: The room of a level under SELECT_STRATA: only the strata's widths limit it.
@@ -265,7 +267,7 @@ NO_ROOM_LIMIT = 1 << 62
 def _keep(order, cand, start, counts, tt, selected, kept, cap, room, total):
     """Keep the candidates in ``order`` whose key is new, while their stratum holds fewer
     than ``cap`` and the level fewer than ``room`` (``total`` so far); return ``(kept,
-    total, truncated)``, ``truncated`` being True if a new position was left out."""
+    truncated)``, ``truncated`` being True if a new position was left out."""
     truncated = False
     for o in order:
         idx = start + o
@@ -279,7 +281,7 @@ def _keep(order, cand, start, counts, tt, selected, kept, cap, room, total):
             kept += 1
             counts[s] += 1
             total += 1
-    return kept, total, truncated
+    return kept, truncated
 
 
 @njit(cache=True)
@@ -299,9 +301,8 @@ def _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, selec
     total = 0
     for s in range(strata):
         total += counts[s]
-    kept, _, truncated = _keep(shared_order(cand, start, n_cand, select[1]), cand, start, counts, tt, selected,
-                               kept, cap, room, total)
-    return kept, truncated
+    return _keep(shared_order(cand, start, n_cand, select[1]), cand, start, counts, tt, selected, kept, cap, room,
+                 total)
 
 
 @njit(cache=True)
@@ -360,8 +361,6 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
     strata = params.strata
     selected = nxt.selected
     counts = np.zeros(strata, dtype=np.int64)
-    # The proof (MODE_ALL) keeps every position whatever the policy.
-    select = params.select if params.mode == MODE_SEARCH else np.zeros_like(params.select)
     n_cand, nodes, won_parent, won_move = expand_level(
         level, strata_below(strata), TIER_PLAIN, tables, params, tt, cand, 0, node_limit)
     if n_cand == OVERFLOW:
@@ -372,7 +371,7 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
         return STEP_WON, 0, nodes, False, won_parent, won_move
     if min(n_cand, width * strata) > selected.shape[0] or min(n_cand, width * strata) > nxt.states.shape[0]:
         return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
-    kept, truncated = select_level(cand, 0, n_cand, width, counts, tt, selected, 0, select)
+    kept, truncated = select_level(cand, 0, n_cand, width, counts, tt, selected, 0, params.select)
     if params.mode == MODE_SEARCH:
         # Classed moves only where the plain ones left a stratum short.
         mask = 0
@@ -396,7 +395,8 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
                 if kept + (n_cand - start) > room:
                     truncated = True
                     n_cand = start + room - kept
-                kept, more_cut = select_level(cand, start, n_cand, width, counts, tt, selected, kept, select)
+                kept, more_cut = select_level(cand, start, n_cand, width, counts, tt, selected, kept,
+                                              params.select)
                 truncated = truncated or more_cut
     materialize_level(level, tables, cand, nxt, kept)
     for k in range(kept):
