@@ -226,6 +226,11 @@ def main() -> None:
             p.add_argument("--indices", help="weights to vary, e.g. 0,2,3 (all unless told)")
     args = parser.parse_args()
     if args.select:
+        from spider_solver.engine.search import SELECT_SIZE
+
+        fields = args.select.split(",")
+        if not 1 <= len(fields) <= SELECT_SIZE or not all(f.strip().lstrip("-").isdigit() for f in fields):
+            parser.error(f"--select {args.select!r}: expected up to {SELECT_SIZE} integers, policy,offset,floor,cap")
         # Read by the workers (and part of the cache key).
         os.environ["SPIDER_SELECT"] = args.select
     args.func(args)
