@@ -28,15 +28,23 @@ of the deal, not of its line: it is set only on verified rows, all three columns
 Resume (:meth:`Catalog.plan`): a batch records its plan in ``pending`` in one
 transaction, and each result is written together with the removal of its pending row.
 A batch without an explicit start first takes over the pending rows of its suit count
-and rule (left by a run that was killed or interrupted), then continues after the
-highest deal number in ``results`` or ``pending``. A batch with an explicit start skips
-the deals that are already settled at a budget at least as large as its own
-(:meth:`Catalog.settled`). One batch at a time per catalog: two at once do not corrupt
-it, but the second takes over the first one's pending deals and solves them twice.
+and rule (left by a run that was killed or interrupted), then takes the lowest deal
+numbers that are neither pending nor settled, from the first one the catalog does not
+hold on: single deals that ``verify`` or the service stored far ahead neither stop a
+batch nor make it skip the deals before them. Both kinds of batch skip the deals that
+are already settled at a budget at least as large as their own (:meth:`Catalog.settled`).
+
+One batch at a time per catalog: two at once do not corrupt it, but the second takes
+over the first one's pending deals and solves them twice.
+
+An SQLite error on reading (a damaged file, a vanished disk) is raised as
+:class:`~spider_solver.errors.CatalogError`, like one on writing.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import random
 import re
@@ -46,7 +54,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from spider_solver.errors import QUOTE_LIMIT, CatalogError, InvalidOptionError, quote
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
@@ -173,6 +181,37 @@ def statements(script: str) -> list[str]:
 
 def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _reads(method: Callable[P, T]) -> Callable[P, T]:
+    """A reading method of :class:`Catalog` whose SQLite errors (a damaged file: "database
+    disk image is malformed") come out as :class:`CatalogError`, one line for the user."""
+
+    def failed(catalog: Any, error: sqlite3.Error) -> CatalogError:
+        return CatalogError(f"cannot read catalog {str(catalog.path)!r}: {error}")
+
+    if inspect.isgeneratorfunction(method):
+        @functools.wraps(method)
+        def rows(*args: P.args, **kwargs: P.kwargs) -> Any:
+            try:
+                yield from method(*args, **kwargs)
+            except sqlite3.Error as error:
+                raise failed(args[0], error) from None
+
+        return rows
+
+    @functools.wraps(method)
+    def read(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.Error as error:
+            raise failed(args[0], error) from None
+
+    return read
 
 
 @dataclass(frozen=True)
@@ -371,13 +410,17 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {1: MIGRATE_1_TO_2, 2: MIGRATE_2_TO_3, 
 class Catalog:
     """An open catalog file. Use as a context manager, or call :meth:`close`.
 
-    ``create=False`` refuses a file that does not exist yet (for ``check`` and
-    ``export``); a batch creates the catalog on first use.
+    ``create=False`` refuses a file that does not exist yet, or is empty (for ``check``
+    and ``export``); a batch creates the catalog on first use. A catalog in a folder
+    that cannot be written (a read-only disk or mount) is opened read-only whatever is
+    asked: SQLite needs the folder for the ``-wal`` and ``-shm`` files of a writer, and
+    without them reads the file as it is (``immutable``); writes then fail with a
+    :class:`CatalogError`.
     """
 
     def __init__(self, path: str | os.PathLike, *, create: bool = True, read_only: bool = False) -> None:
         self.path = Path(path)
-        self.read_only = read_only
+        self.create = create
         shown = str(self.path)
         if self.path.is_dir():
             raise CatalogError(f"catalog {shown!r} is a directory, not a catalog file")
@@ -388,9 +431,11 @@ class Catalog:
                 raise CatalogError(
                     f"cannot create catalog {shown!r}: directory {str(self.path.parent)!r} does not exist"
                 )
+        frozen = self.path.exists() and not os.access(self.path.resolve().parent, os.W_OK)
+        self.read_only = read_only or frozen
         try:
-            if read_only:  # SQLite itself refuses every write on this connection
-                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+            if self.read_only:  # SQLite itself refuses every write on this connection
+                uri = f"{self.path.resolve().as_uri()}?mode=ro" + ("&immutable=1" if frozen else "")
                 self.db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30.0)
             else:
                 self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
@@ -413,8 +458,8 @@ class Catalog:
         if application_id != APPLICATION_ID:
             if application_id != 0 or version != 0 or tables != 0:
                 raise CatalogError(f"{shown!r} is an SQLite database but not a spider-solver catalog")
-            if self.read_only:
-                raise CatalogError(f"{shown!r} is an empty file, not a spider-solver catalog")
+            if self.read_only or not self.create:
+                raise CatalogError(f"{shown!r} is empty, not a spider-solver catalog: run a batch first")
             self._create(shown)
         elif version > SCHEMA_VERSION:
             raise CatalogError(
@@ -529,9 +574,10 @@ class Catalog:
         """Choose the deals of a batch and record them as pending, in one transaction.
 
         Without ``start``: the pending deals of this variant (lowest first, at most
-        ``count``), then new deals after the highest deal number of this variant in
-        the catalog, up to ``count`` in all. With ``start``: deals ``start`` to
-        ``start + count - 1``, less those :meth:`settled` at this budget.
+        ``count``), then the lowest deal numbers from the first one the catalog does not
+        hold on that are neither pending nor :meth:`settled` at this budget, up to
+        ``count`` in all. With ``start``: deals ``start`` to ``start + count - 1``, less
+        those settled at this budget. ``skipped`` counts the settled deals passed over.
         """
         if count < 0:
             raise ValueError(f"invalid count {count!r}: expected 0 or more")
@@ -550,21 +596,17 @@ class Catalog:
                         (suits, rule, count),
                     )
                 ]
-                first = self._next_deal(suits, rule)
-                numbers = range(first, first + count - len(resumed))
-                skipped = 0
+                numbers, skipped = self._fresh(suits, rule, count - len(resumed), max_nodes, max_seconds)
             else:
                 resumed = []
-                numbers = range(start, start + count)
-            if numbers and numbers[-1] > MAX_DEAL:
-                raise CatalogError(
-                    f"deal numbers {numbers[0]} to {numbers[-1]} go past the last deal number {MAX_DEAL}"
-                )
-            new = [(str(GameCode(suits, rule, n)), n) for n in numbers]
-            if start is not None:
-                settled = self._settled([code for code, _ in new], max_nodes, max_seconds)
+                if count and start + count - 1 > MAX_DEAL:
+                    raise CatalogError(
+                        f"deal numbers {start} to {start + count - 1} go past the last deal number {MAX_DEAL}"
+                    )
+                settled = self._settled_between(suits, rule, start, start + count, max_nodes, max_seconds)
+                numbers = [n for n in range(start, start + count) if n not in settled]
                 skipped = len(settled)
-                new = [(code, n) for code, n in new if code not in settled]
+            new = [(str(GameCode(suits, rule, n)), n) for n in numbers]
             planned_at = utc_now()
             db.executemany(
                 "INSERT OR IGNORE INTO pending (code, suits, rule, deal, planned_at) VALUES (?, ?, ?, ?, ?)",
@@ -572,21 +614,60 @@ class Catalog:
             )
         return Plan(codes=tuple(resumed + [code for code, _ in new]), resumed=len(resumed), skipped=skipped)
 
+    def _fresh(self, suits: int, rule: str, want: int, max_nodes: int,
+               max_seconds: float | None) -> tuple[list[int], int]:
+        """The ``want`` lowest deal numbers from :meth:`_first_missing` on that are neither
+        pending nor settled at this budget, and how many settled ones were passed over."""
+        numbers: list[int] = []
+        if want <= 0:
+            return numbers, 0
+        skipped, first = 0, self._first_missing(suits, rule)
+        low = first
+        while len(numbers) < want:
+            if low > MAX_DEAL:
+                raise CatalogError(f"deal numbers from {first} on go past the last deal number {MAX_DEAL}")
+            high = min(low + 2 * (want - len(numbers)) + 64, MAX_DEAL + 1)
+            settled = self._settled_between(suits, rule, low, high, max_nodes, max_seconds)
+            pending = {row[0] for row in self.db.execute(
+                "SELECT deal FROM pending WHERE suits = ? AND rule = ? AND deal >= ? AND deal < ?",
+                (suits, rule, low, high))}
+            for n in range(low, high):
+                if n in settled:
+                    skipped += 1
+                elif n not in pending:
+                    numbers.append(n)
+                    if len(numbers) == want:
+                        break
+            low = high
+        return numbers, skipped
+
+    def _first_missing(self, suits: int, rule: str) -> int:
+        """The lowest deal number of this variant in neither ``results`` nor ``pending``."""
+        taken = "EXISTS (SELECT 1 FROM {table} WHERE suits = ?1 AND rule = ?2 AND deal = n)"
+        return self.db.execute(
+            "SELECT min(n) FROM (SELECT 0 AS n UNION ALL SELECT deal + 1 FROM results WHERE suits = ?1 AND rule = ?2"
+            " UNION ALL SELECT deal + 1 FROM pending WHERE suits = ?1 AND rule = ?2)"
+            f" WHERE NOT {taken.format(table='results')} AND NOT {taken.format(table='pending')}",
+            (suits, rule),
+        ).fetchone()[0]
+
+    def _settled_between(self, suits: int, rule: str, low: int, high: int, max_nodes: int,
+                         max_seconds: float | None) -> set[int]:
+        """The deal numbers from ``low`` to ``high - 1`` that are :meth:`settled` at this budget."""
+        return {row[0] for row in self.db.execute(
+            "SELECT deal FROM results, (SELECT ? AS max_nodes, ? AS max_seconds) AS asked"
+            " WHERE suits = ? AND rule = ? AND deal >= ? AND deal < ?"
+            f" AND (status = 'unwinnable' OR ({_budget_at_least('results', 'asked')}))",
+            (max_nodes, max_seconds, suits, rule, low, high))}
+
     # ------------------------------------------------------------------ #
     # Reading
     # ------------------------------------------------------------------ #
 
-    def _next_deal(self, suits: int, rule: str) -> int:
-        row = self.db.execute(
-            "SELECT max(deal) FROM (SELECT max(deal) AS deal FROM results WHERE suits = ?1 AND rule = ?2"
-            " UNION ALL SELECT max(deal) FROM pending WHERE suits = ?1 AND rule = ?2)",
-            (suits, rule),
-        ).fetchone()
-        return 0 if row[0] is None else row[0] + 1
-
+    @_reads
     def next_deal(self, variant: Variant) -> int:
-        """The deal number after the highest one of ``variant`` in ``results`` or ``pending``."""
-        return self._next_deal(variant.suits, variant.rule)
+        """The lowest deal number of ``variant`` that is in neither ``results`` nor ``pending``."""
+        return self._first_missing(variant.suits, variant.rule)
 
     def _settled(self, codes: list[str], max_nodes: int, max_seconds: float | None) -> set[str]:
         settled: set[str] = set()
@@ -599,15 +680,18 @@ class Catalog:
                 settled.add(code)
         return settled
 
+    @_reads
     def settled(self, codes: Iterable[str], *, max_nodes: int, max_seconds: float | None) -> set[str]:
         """The codes a search at this budget cannot improve: unwinnable (a proof), or any
         result whose budget is at least as large (the search is deterministic in nodes)."""
         return self._settled(list(codes), max_nodes, max_seconds)
 
+    @_reads
     def get(self, code: str) -> Entry | None:
         row = self.db.execute("SELECT * FROM results WHERE code = ?", (str(GameCode.parse(code)),)).fetchone()
         return None if row is None else Entry.from_row(row)
 
+    @_reads
     def entries(
         self, *, suits: int | None = None, rule: str | None = None, status: str | None = None,
         difficulty: tuple[int, int] | None = None,
@@ -618,11 +702,13 @@ class Catalog:
         for row in self.db.execute(f"SELECT * FROM results{where} ORDER BY suits, rule, deal", args):
             yield Entry.from_row(row)
 
+    @_reads
     def count(self, *, suits: int | None = None, rule: str | None = None, status: str | None = None,
               difficulty: tuple[int, int] | None = None) -> int:
         where, args = self._filter(suits, rule, status, difficulty)
         return self.db.execute(f"SELECT count(*) FROM results{where}", args).fetchone()[0]
 
+    @_reads
     def page(self, *, suits: int | None = None, rule: str | None = None, status: str | None = None,
              difficulty: tuple[int, int] | None = None, after: str | None = None,
              limit: int = 100) -> tuple[list[Entry], str | None]:
@@ -639,6 +725,7 @@ class Catalog:
         entries = [Entry.from_row(row) for row in rows[:limit]]
         return entries, (entries[-1].code if len(rows) > limit else None)
 
+    @_reads
     def random_verified(self, *, suits: int | None = None, rule: str | None = None,
                         difficulty: tuple[int, int] | None = None,
                         choose: Callable[[int], int] = random.randrange) -> Entry | None:
@@ -652,6 +739,7 @@ class Catalog:
                               args + (choose(count),)).fetchone()
         return None if row is None else Entry.from_row(row)
 
+    @_reads
     def to_grade(self, *, version: str, suits: int | None = None, rule: str | None = None,
                  regrade: bool = False) -> list[str]:
         """Codes of the verified rows to grade: no grade yet, or one from another grader
@@ -677,6 +765,7 @@ class Catalog:
             raise CatalogError(f"cannot write the grade of {code!r} to catalog {str(self.path)!r}: {error}") from None
         return changed
 
+    @_reads
     def to_improve(self, *, max_nodes: int, version: str, suits: int | None = None,
                    rule: str | None = None) -> list[str]:
         """Codes of the verified rows an ``improve`` pass of ``max_nodes`` could still change:
@@ -717,6 +806,7 @@ class Catalog:
                                ) from None
         return replaced
 
+    @_reads
     def pending(self, variant: Variant | None = None) -> list[str]:
         """Codes planned by a batch and not finished, lowest deal first."""
         if variant is None:
@@ -741,6 +831,7 @@ class Catalog:
             args.extend(difficulty)
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(args)
 
+    @_reads
     def integrity(self) -> str:
         """SQLite's ``PRAGMA integrity_check``: ``'ok'`` for a sound file."""
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]

@@ -82,13 +82,22 @@ def deal_json(deal: Deal) -> dict[str, Any]:
 @contextmanager
 def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
     """A text file written beside ``path`` and renamed over it only when complete,
-    so a frontend never loads half an export."""
-    target = Path(path)
+    so a frontend never loads half an export. A symbolic link is written through (the
+    file it points to is replaced, the link stays); a FIFO or a device is written in
+    place, since renaming over it would replace it by a file."""
+    target = Path(os.path.realpath(path))
     if not target.parent.is_dir():
-        raise FileNotFoundError(errno.ENOENT, "no such directory", str(target.parent))
+        raise FileNotFoundError(errno.ENOENT, "no such directory", str(Path(path).parent))
     if target.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+    if target.exists() and not target.is_file():
+        with open(target, "w", encoding="utf-8", newline="") as stream:
+            yield stream
+        return
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as error:  # name the file the user gave, not the temporary one
+        raise OSError(error.errno, error.strerror, str(path)) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             yield stream

@@ -5,6 +5,7 @@ so these tests check the catalog's own logic, not the solver's.
 """
 
 import itertools
+import os
 import sqlite3
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from spider_solver.catalog import (
 )
 from spider_solver.errors import CatalogError
 from spider_solver.outcomes import Reason, Status
-from spider_solver.rules import GameCode, Variant
+from spider_solver.rules import MAX_DEAL, GameCode, Variant
 from spider_solver.verify import SolveResult
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -281,9 +282,22 @@ def test_explicit_start_skips_settled_deals(catalog):
     assert bigger.skipped == 1 and len(bigger.codes) == 4
 
 
-def test_explicit_start_moves_the_default_continuation(catalog):
-    finish(catalog, plan(catalog, 3, start=100).codes)
-    assert plan(catalog, 1).codes == (str(GameCode(1, "classic", 103)),)
+def test_a_default_run_takes_the_lowest_deals_the_catalog_lacks(catalog):
+    finish(catalog, plan(catalog, 3).codes)                      # 0-2, by a batch
+    finish(catalog, plan(catalog, 2, start=100).codes)           # 100-101, by an explicit start
+    # Single deals stored far ahead (by verify or the service) neither stop a batch at the
+    # last deal number nor make it skip the deals before them.
+    catalog.record(SolveResult(str(GameCode(1, "classic", MAX_DEAL)), "unknown", max_nodes=1, max_seconds=None,
+                               reason="nodes"))
+    assert catalog.next_deal(ONE_SUIT) == 3
+    assert [GameCode.parse(c).number for c in plan(catalog, 2).codes] == [3, 4]
+    finish(catalog, catalog.pending())
+    # Walking on, a deal settled at this budget is skipped, one stored at a smaller budget is not.
+    catalog.record(SolveResult(str(GameCode(1, "classic", 6)), "unwinnable", max_nodes=10, max_seconds=1.0))
+    catalog.record(SolveResult(str(GameCode(1, "classic", 7)), "unknown", max_nodes=10, max_seconds=1.0,
+                               reason="nodes"))
+    walked = plan(catalog, 3)
+    assert [GameCode.parse(c).number for c in walked.codes] == [5, 7, 8] and walked.skipped == 1
 
 
 def test_plan_refuses_to_run_past_the_last_deal(catalog):
@@ -540,3 +554,38 @@ def test_par_follows_the_shortest_line_and_improve_records_its_budget(tmp_path):
         assert db.record(verified(80))
         entry = db.get(CODE)
         assert (entry.par, entry.improve_nodes, entry.improve_seconds, entry.difficulty) == (1220, None, None, 4)
+
+
+# --------------------------------------------------------------------------- #
+# Damaged, empty and read-only files
+# --------------------------------------------------------------------------- #
+
+
+def test_a_damaged_file_fails_with_a_catalog_error_not_an_sqlite_one(damaged_catalog):
+    with Catalog(damaged_catalog, create=False) as db, pytest.raises(CatalogError, match="cannot read catalog"):
+        list(db.entries())
+    with Catalog(damaged_catalog, read_only=True) as db, pytest.raises(CatalogError, match="malformed"):
+        db.page(limit=1000)
+
+
+def test_an_empty_file_is_not_made_a_catalog_by_a_reader(tmp_path):
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    with pytest.raises(CatalogError, match="is empty, not a spider-solver catalog"):
+        Catalog(empty, create=False)
+    assert empty.stat().st_size == 0
+    Catalog(empty).close()  # a batch makes it one
+    assert Catalog(empty, create=False).count() == 0
+
+
+def test_a_catalog_in_a_folder_that_cannot_be_written_is_read_as_it_is(catalog, monkeypatch):
+    catalog.record(SolveResult("SP1-S1C-AAAAAAB", "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
+    folder = catalog.path.resolve().parent
+    catalog.close()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: False if Path(path) == folder and mode == os.W_OK
+                        else real_access(path, mode))
+    with Catalog(catalog.path, create=False) as db:  # e.g. export on a read-only mount
+        assert db.read_only and [entry.code for entry in db.entries()] == ["SP1-S1C-AAAAAAB"]
+        with pytest.raises(CatalogError, match="cannot write"):
+            db.record(SolveResult("SP1-S1C-AAAAAAC", "unknown", max_nodes=5, max_seconds=None, reason="nodes"))

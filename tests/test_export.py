@@ -3,6 +3,9 @@
 import csv
 import io
 import json
+import os
+import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -126,6 +129,37 @@ def test_bad_input_exits_2_without_a_traceback(catalog, tmp_path, args, message)
     assert message in result.stderr
     assert "Traceback" not in result.output and result.stdout == ""
     assert not (tmp_path / "missing.sqlite").exists()
+
+
+@pytest.mark.parametrize("command", [["export"], ["check"], ["grade"], ["export", "--format", "csv"]])
+def test_a_damaged_or_empty_catalog_is_one_error_line(damaged_catalog, tmp_path, command):
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    for path, message in ((damaged_catalog, "cannot read catalog"), (empty, "is empty, not a spider-solver catalog")):
+        result = CliRunner().invoke(cli, [*command, "--catalog", str(path)])
+        assert result.exit_code == 2, result.output
+        assert message in result.stderr and len(result.stderr.splitlines()) == 1
+        assert "Traceback" not in result.output
+    assert empty.stat().st_size == 0
+
+
+def test_a_link_is_written_through_and_a_fifo_in_place(catalog, tmp_path):
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "deals.json"
+    target.write_text("old export")
+    link = tmp_path / "deals.json"
+    link.symlink_to(target)
+    export(catalog, "-o", str(link))
+    assert link.is_symlink() and len(json.loads(target.read_text())) == 4
+
+    fifo = tmp_path / "deals.fifo"
+    os.mkfifo(fifo)
+    read: list[str] = []
+    reader = threading.Thread(target=lambda: read.append(fifo.read_text()))
+    reader.start()
+    export(catalog, "--format", "jsonl", "-o", str(fifo))
+    reader.join(timeout=30)
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and len(read[0].splitlines()) == 4
 
 
 def test_the_schema_names_every_status_and_reason():
