@@ -8,6 +8,7 @@ of 1-suit deals, a few hundredths of a second each.
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -26,6 +27,7 @@ from spider_solver.outcomes import Reason, Status  # noqa: E402
 from spider_solver.rules import Deal, replay  # noqa: E402
 from spider_solver.service import models  # noqa: E402
 from spider_solver.service.app import Settings, create_app  # noqa: E402
+from spider_solver.service.routes import deals  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -242,6 +244,28 @@ def test_replay_refused_action_names_its_index_and_the_rule(client):
     assert error["index"] == 2 and error["action"] == "7>7" and "action 3" in message
 
 
+@pytest.mark.parametrize("actions", [["", "2>1"], ["D 2>1"], ["D,2>1"], [" D"]])
+def test_a_list_item_is_one_action(client, actions):
+    """So that the index of a refused action is the index of the list's item."""
+    message = error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": actions}), 422,
+                       "invalid-request")
+    assert "body.actions" in message
+
+
+def test_an_overlong_action_of_a_log_string_is_refused(client):
+    message = error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": "D " + "U" * 99}), 422,
+                       "invalid-input")
+    assert "action 2 of the log (index 1) is over 40 characters" in message and "UUUU" not in message
+
+
+@pytest.mark.parametrize("field, value", [
+    ("max_nodes", "1000"), ("max_nodes", True), ("max_nodes", 1000.5), ("deal_on_empty", "yes"),
+    ("deal_on_empty", 1), ("undo_limit", "5"), ("undo_limit", True), ("lost_at", "false"),
+])
+def test_values_of_another_json_type_are_refused(client, field, value):
+    error_of(client.post("/v1/analyze", json={"code": STORED[0], field: value}), 422, "invalid-request")
+
+
 def test_replay_undo_limit(client):
     log = ["D", "U"]
     assert client.post("/v1/replay", json={"code": STORED[0], "actions": log, "undo_limit": None}).status_code == 200
@@ -388,6 +412,62 @@ def test_cors_only_for_the_given_origins(catalog_path):
         other = test_client.get("/v1/health", headers={"Origin": "https://evil.example.com"})
     assert allowed.headers["access-control-allow-origin"] == "https://play.example.com"
     assert "access-control-allow-origin" not in other.headers
+
+
+def test_cors_headers_are_on_every_error_too(catalog_path, monkeypatch):
+    app = create_app(Settings(catalog=str(catalog_path), read_only=True,
+                              cors_origins=("https://play.example.com",)))
+    origin = {"Origin": "https://play.example.com"}
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        big = json.dumps({"code": STORED[0], "actions": "D " * models.MAX_BODY_BYTES})
+        too_large = test_client.post("/v1/replay", content=big, headers={"Content-Type": "application/json"} | origin)
+        monkeypatch.setattr(deals, "layout_of", lambda code: 1 / 0)  # a bug, for the test
+        internal = test_client.get(f"/v1/deals/{STORED[1]}", headers=origin)
+    error_of(too_large, 413, "too-large")
+    error_of(internal, 500, "internal")
+    for response in (too_large, internal):
+        assert response.headers["access-control-allow-origin"] == "https://play.example.com"
+
+
+def test_a_body_that_cannot_be_parsed_is_an_invalid_request(client):
+    deep = "[" * 5000 + "]" * 5000
+    error_of(client.post("/v1/replay", content=deep, headers={"Content-Type": "application/json"}), 400,
+             "invalid-request")
+
+
+def test_a_damaged_catalog_is_503_not_500(damaged_catalog):
+    app = create_app(Settings(catalog=str(damaged_catalog), read_only=True))
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        assert test_client.get("/v1/health").status_code == 200
+        error_of(test_client.get("/v1/catalog/deals?limit=1000"), 503, "catalog-unavailable")
+
+
+def test_a_write_waiting_for_the_catalog_lock_does_not_stop_the_server(catalog_path):
+    """Another process (a batch planning) holds the catalog's write lock: the search's
+    result waits for it off the event loop, and everything else is answered meanwhile."""
+    app = create_app(Settings(catalog=str(catalog_path), solvers=1, max_nodes_cap=2_000_000))
+    code = "SP1-S1C-AAAAAAJ"
+    with TestClient(app) as test_client:
+        locker = sqlite3.connect(catalog_path, isolation_level=None)
+        locker.execute("BEGIN IMMEDIATE")
+        answers: list = []
+        thread = threading.Thread(target=lambda: answers.append(test_client.post("/v1/verify", json={"code": code})))
+        thread.start()
+        try:
+            time.sleep(1.0)  # the search (hundredths of a second) is done; its write waits for the lock
+            started = time.perf_counter()
+            assert test_client.get("/v1/health").status_code == 200
+            assert test_client.get(f"/v1/deals/{STORED[0]}").json()["catalog"]["status"] == "verified"
+            waited = time.perf_counter() - started
+            assert thread.is_alive() and not answers
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        thread.join(timeout=60)
+    assert waited < 1.0
+    assert answers[0].json()["status"] == "verified" and answers[0].json()["source"] == "search"
+    with Catalog(catalog_path) as db:
+        assert db.get(code).status is Status.VERIFIED
 
 
 def test_no_cors_by_default(read_only):

@@ -3,9 +3,10 @@
 ``create_app(Settings(...))`` builds it; ``spider-solve serve`` runs it on uvicorn
 (:mod:`.server`). Its lifespan opens the catalog and starts the solver pool
 (:mod:`.searches`), and closes both; the endpoints are one router a resource
-(:mod:`.routes`); every error is answered by :mod:`.errors`. The catalog is read and
-written on the event loop's thread (lookups by key take microseconds), long replays
-run in a thread, searches in the solver processes.
+(:mod:`.routes`); every error is answered by :mod:`.errors`. The catalog is read on
+the event loop's thread (lookups by key take microseconds) and written in a thread of
+its own (:class:`~.state.CatalogWriter`: a write may wait for another process's lock),
+long replays run in a thread, searches in the solver processes.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from spider_solver.catalog import Catalog
 from spider_solver.service import errors
-from spider_solver.service.middleware import BodyLimit
+from spider_solver.service.middleware import BodyLimit, InternalErrors
 from spider_solver.service.models import MAX_BODY_BYTES, responses
 from spider_solver.service.routes import catalog, deals, games, health
 from spider_solver.service.searches import Searches
-from spider_solver.service.state import QUEUE_PER_SOLVER, Settings
+from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings
 from spider_solver.version import __version__
 
 
@@ -36,6 +37,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state.settings = settings
         state.catalog = None if settings.catalog is None else Catalog(
             settings.catalog, create=not settings.read_only, read_only=settings.read_only)
+        state.writer = None if settings.catalog is None or settings.read_only else CatalogWriter(settings.catalog)
         state.searches = None
         if not settings.read_only:
             queue = QUEUE_PER_SOLVER * settings.solvers if settings.queue is None else settings.queue
@@ -46,6 +48,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             if state.searches is not None:
                 state.searches.close()
+            if state.writer is not None:
+                state.writer.close()
             if state.catalog is not None:
                 state.catalog.close()
 
@@ -56,10 +60,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         responses=responses(400, 413),
     )
+    # The last added is the outermost: CORS headers go on every answer, the body limit's
+    # 413 and the 500 of an unexpected exception included.
+    app.add_middleware(InternalErrors)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["GET", "POST"],
                            allow_headers=["Content-Type"])
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     errors.install(app)
     for module in (health, deals, games, catalog):
         app.include_router(module.router)

@@ -62,7 +62,7 @@ def validation_message(error: RequestValidationError) -> str:
 
 
 def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
-    kinds = {404: "not-found", 405: "method-not-allowed"}
+    kinds = {400: "invalid-request", 404: "not-found", 405: "method-not-allowed"}
     message = str(error.detail)
     if message in ("Not Found", "Method Not Allowed"):  # the router's own words: say what was asked
         what = "no such endpoint" if error.status_code == 404 else "method not allowed"
@@ -76,9 +76,14 @@ def _catalog(request: Request, error: CatalogError) -> JSONResponse:
     return error_response(503, "catalog-unavailable", str(error))
 
 
-def _internal(request: Request, error: Exception) -> JSONResponse:
-    log.exception("unexpected error in %s %s", request.method, request.url.path, exc_info=error)
+def internal_error(scope: Any, error: Exception) -> JSONResponse:
+    """500 ``internal`` for an exception no handler took; the traceback goes to the log."""
+    log.exception("unexpected error in %s %s", scope.get("method"), scope.get("path"), exc_info=error)
     return error_response(500, "internal", "internal error: the server's log has the details")
+
+
+def _internal(request: Request, error: Exception) -> JSONResponse:
+    return internal_error(request.scope, error)
 
 
 #: Exception class -> its answer. Starlette picks the most specific class of an
@@ -112,4 +117,4 @@ def _async(build: Callable[[Request, Any], JSONResponse]) -> Callable[[Request, 
     return handle
 
 
-__all__ = ["HANDLERS", "ReadOnly", "Refused", "error_response", "install"]
+__all__ = ["HANDLERS", "ReadOnly", "Refused", "error_response", "install", "internal_error"]

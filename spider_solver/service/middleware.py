@@ -1,10 +1,11 @@
-"""The request body limit: 413 before the application reads a byte too many."""
+"""The request body limit (413 before the application reads a byte too many), and the
+500 of an unexpected exception, answered inside the CORS middleware."""
 
 from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from spider_solver.service.errors import error_response
+from spider_solver.service.errors import error_response, internal_error
 
 
 class BodyLimit:
@@ -46,6 +47,34 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
+class InternalErrors:
+    """Answers an exception that no handler took with :func:`~.errors.internal_error`
+    (500 ``internal``, logged), here rather than in Starlette's outermost middleware, so
+    that the middlewares around this one (CORS) still see the answer. An exception after
+    the answer has started cannot be answered: it is raised on."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as error:
+            if started:
+                raise
+            await internal_error(scope, error)(scope, receive, send)
+
+
 def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
     """A ``receive`` that gives ``messages`` first, then defers to ``then``."""
     queue = list(messages)
@@ -60,4 +89,4 @@ def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
     return receive
 
 
-__all__ = ["BodyLimit"]
+__all__ = ["BodyLimit", "InternalErrors"]

@@ -38,6 +38,9 @@ MAX_PAGE = 1_000
 Code = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN)]
 Token = Annotated[str, StringConstraints(max_length=MAX_TOKEN)]
 ActionText = Annotated[str, Field(description="An action in notation: D, F>T, F>T/N or U.", max_length=MAX_TOKEN)]
+#: One action of a log given as a list: the index of a refused one is its index in the list.
+ActionItem = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN, pattern=r"^[^\s,]+$"),
+                       Field(description="One action in notation (D, F>T, F>T/N or U), without spaces.")]
 CardText = Annotated[str, Field(description="A card: rank then suit, e.g. 10H, QS.", max_length=MAX_TOKEN)]
 StatusValue = Literal["verified", "unwinnable", "unknown"]
 ReasonValue = Literal["won", "exhausted", "nodes", "seconds", "interrupted", "widths", "levels", "proof-gave-up",
@@ -47,9 +50,11 @@ RuleValue = Literal["classic", "relaxed"]
 
 
 class Model(BaseModel):
-    """Refuses fields it does not know, so that a misspelt option is an error, not ignored."""
+    """Refuses fields it does not know, so that a misspelt option is an error, not ignored,
+    and values of another JSON type than the schema's (``"5"`` for a number, ``"yes"``
+    for a boolean): what the schema says is what is taken."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # --------------------------------------------------------------------------- #
@@ -90,10 +95,12 @@ class VerifyRequest(Budget, DealRequest):
 class GameRequest(DealRequest):
     """A deal and a game log played on it."""
 
-    actions: (Annotated[list[ActionText], Field(max_length=MAX_ACTIONS)]
+    actions: (Annotated[list[ActionItem], Field(max_length=MAX_ACTIONS)]
               | Annotated[str, StringConstraints(max_length=MAX_LOG_TEXT)]) = Field(
         default_factory=list,
-        description="The log: a list of actions, or one string of them separated by spaces or commas.")
+        description="The log: a list of actions (one an item), or one string of them separated by spaces or "
+                    "commas. The index of a refused action counts the actions from 0: the list's items, or the "
+                    "string's actions.")
     deal_on_empty: bool = Field(False, description="Allow dealing while a column is empty.")
     undo_limit: int | None = Field(DEFAULT_UNDO_LIMIT, ge=0, le=MAX_UNDO_LIMIT,
                                    description="Actions that can be undone; null keeps the whole history.")

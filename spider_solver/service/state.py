@@ -6,13 +6,17 @@ thread, which for a lookup in ``app.state`` costs more than the lookup."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from fastapi import Request
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from spider_solver.catalog import Catalog
+from spider_solver.catalog import Catalog, Entry
 from spider_solver.rules import Deal
 from spider_solver.service.errors import ReadOnly
 from spider_solver.service.models import Budget, DealRequest
@@ -44,6 +48,42 @@ class Settings:
         cap = self.max_seconds_cap
         seconds = request.max_seconds if cap is None else min(request.max_seconds or cap, cap)
         return nodes, seconds
+
+
+class CatalogWriter:
+    """The service's writes to the catalog, off the event loop: one thread with its own
+    connection. A write waits for any other process that holds the catalog's write lock
+    (a batch planning a million deals holds it for seconds), up to SQLite's busy timeout;
+    the event loop, which reads through its own connection (WAL: readers never wait for
+    a writer), keeps answering meanwhile."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="catalog-writer")
+        self._db: Catalog | None = None
+
+    def _record(self, result: Mapping[str, Any], code: str) -> Entry | None:
+        if self._db is None:  # opened in the writer's thread, which alone uses it
+            self._db = Catalog(self._path, create=False)
+        self._db.record(result)
+        return self._db.get(code)
+
+    async def record(self, result: Mapping[str, Any], code: str) -> Entry | None:
+        """:meth:`Catalog.record` the result, then the row stored for ``code``."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._record, result, code)
+
+    def close(self) -> None:
+        def close_db() -> None:
+            if self._db is not None:
+                self._db.close()
+
+        self._thread.submit(close_db)
+        self._thread.shutdown(wait=True)
+
+
+async def writer(request: Request) -> CatalogWriter | None:
+    """The catalog's writer; None on a server without a catalog or a read-only one."""
+    return request.app.state.writer
 
 
 async def settings(request: Request) -> Settings:
@@ -92,5 +132,5 @@ def deal_of(request: DealRequest) -> tuple[Deal, DealSpec]:
     return deal, DealSpec(None, deal.text(), deal.variant.suits, deal.variant.rule)
 
 
-__all__ = ["QUEUE_PER_SOLVER", "Settings", "catalog", "deal_of", "optional_catalog", "optional_searches",
-           "require_searches", "searches", "settings"]
+__all__ = ["QUEUE_PER_SOLVER", "CatalogWriter", "Settings", "catalog", "deal_of", "optional_catalog",
+           "optional_searches", "require_searches", "searches", "settings", "writer"]

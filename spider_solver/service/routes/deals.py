@@ -50,7 +50,8 @@ async def get_deal(code: Annotated[str, Path(max_length=MAX_TOKEN, examples=["SP
 @router.post("/v1/verify", response_model=VerifyResponse, responses=responses(403, 422, 503))
 async def verify(body: VerifyRequest, settings: Annotated[state.Settings, Depends(state.settings)],
                  catalog: Annotated[Catalog | None, Depends(state.optional_catalog)],
-                 searches: Annotated[Searches | None, Depends(state.optional_searches)]) -> Any:
+                 searches: Annotated[Searches | None, Depends(state.optional_searches)],
+                 writer: Annotated[state.CatalogWriter | None, Depends(state.writer)]) -> Any:
     """Whether a deal can be won, and a winning line. A deal the catalog has settled
     (verified, unwinnable, or unknown at a budget at least as large) is answered from
     it without a search; a new result for a game code is written to the catalog."""
@@ -65,10 +66,9 @@ async def verify(body: VerifyRequest, settings: Annotated[state.Settings, Depend
         ("verify", spec, max_nodes, max_seconds, body.deal_on_empty),
         verify_job, spec, max_nodes, max_seconds, body.deal_on_empty)
     grade: dict[str, Any] = {"difficulty": None, "difficulty_raw": None, "grader_version": None}
-    if catalog is not None and recorded and not settings.read_only:
+    if writer is not None and recorded and spec.code is not None:
         try:
-            catalog.record(result)
-            stored = catalog.get(spec.code or "")
+            stored = await writer.record(result, spec.code)
         except CatalogError as error:  # the answer stands; only the catalog misses it
             log.warning("%s", error)
             stored = None

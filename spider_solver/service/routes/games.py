@@ -16,6 +16,7 @@ from spider_solver.service import state
 from spider_solver.service.errors import Refused
 from spider_solver.service.models import (
     MAX_ACTIONS,
+    MAX_TOKEN,
     AnalysisResponse,
     AnalyzeRequest,
     GameRequest,
@@ -33,11 +34,14 @@ _REPLAY_FIELDS = ("won", "moves", "score", "runs_removed", "stock_left")
 
 
 def tokens_of(actions: list[str] | str) -> tuple[str, ...]:
-    """The log's tokens (a list's items may hold several); a refused token is reported by
-    the replay with its index."""
-    tokens = tuple(split_actions(actions if isinstance(actions, str) else " ".join(actions)))
+    """The log's actions (a list's items are one action each, as the model checks); a
+    refused one is reported by the replay with its index."""
+    tokens = tuple(split_actions(actions)) if isinstance(actions, str) else tuple(actions)
     if len(tokens) > MAX_ACTIONS:
         raise ValueError(f"the log has {len(tokens):,} actions, over the limit of {MAX_ACTIONS:,}")
+    for index, token in enumerate(tokens):
+        if len(token) > MAX_TOKEN:
+            raise ValueError(f"action {index + 1} of the log (index {index}) is over {MAX_TOKEN} characters")
     return tokens
 
 
