@@ -426,7 +426,8 @@ class Catalog:
             raise CatalogError(f"catalog {shown!r} is a directory, not a catalog file")
         if not self.path.exists():
             if not create or read_only:
-                raise CatalogError(f"no catalog at {shown!r}: run a batch first, or give --catalog")
+                raise CatalogError(f"no catalog at {shown!r}: run a batch into it first, "
+                                   "or name another with --catalog")
             if not self.path.parent.is_dir():
                 raise CatalogError(
                     f"cannot create catalog {shown!r}: directory {str(self.path.parent)!r} does not exist"

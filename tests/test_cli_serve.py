@@ -150,6 +150,8 @@ def test_sigterm_ends_a_search_in_flight_and_keeps_the_catalog(tmp_path):
     (["--max-seconds-cap", "inf"], "inf"),
     (["--host", ""], "host"),
     (["--cors-origin", "a b"], "origin"),
+    (["--cors-origin", "https://play.example.com/"], "trailing slash"),  # never equal to a browser's Origin
+    (["--cors-origin", "play.example.com"], "origin"),
     (["--host", "192.0.2.1"], "cannot listen"),  # TEST-NET-1: an address this machine does not have
     (["--read-only", "--catalog", "missing.sqlite"], "no catalog"),
     (["--catalog", "."], "directory"),

@@ -1,6 +1,9 @@
 """The show and replay commands, driven through click's CliRunner."""
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -182,6 +185,25 @@ def test_replay_from_a_file(tmp_path):
     assert status == 0
 
 
+def test_replay_a_file_that_starts_with_a_byte_order_mark(tmp_path):
+    log = tmp_path / "notepad.txt"
+    log.write_bytes("\ufeff".encode() + " ".join(WIN).encode())
+    status, data = replay_json("--deck", DECK_TEXT, "--suits", "1", "--file", str(log))
+    assert (status, data["moves"], data["error"]) == (0, 117, None)
+
+
+def test_a_closed_pipe_ends_quietly():
+    """``spider-solve show CODE | head -1``: the reader is gone before the output is written."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-m", "spider_solver", "show", CODE], stdout=write,
+                              stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write)
+    assert done.returncode == 1 and done.stderr == b""
+
+
 def test_replay_a_missing_file(tmp_path):
     result = run("replay", CODE, "--file", str(tmp_path / "nope.txt"))
     assert result.exit_code == 2
@@ -232,8 +254,10 @@ def test_replay_undo_limit():
                              "message": "nothing more to undo: only the last 2 actions can be undone"}
     status, data = replay_json(CODE, "--undo-limit", "0", "D", "U")
     assert data["error"]["message"] == "cannot undo: undo is turned off (undo limit 0)"
-    status, data = replay_json(CODE, "--undo-limit", "0", "--unlimited-undo", *log)
+    status, data = replay_json(CODE, "--unlimited-undo", *log)
     assert (status, data["moves"], data["error"]) == (1, 0, None)
+    both = run("replay", CODE, "--undo-limit", "0", "--unlimited-undo", *log)
+    assert both.exit_code == 2 and "cannot be given together" in both.stderr
     result = run("replay", CODE, "--undo-limit", "-1")
     assert result.exit_code == 2
     assert "--undo-limit" in result.stderr

@@ -21,7 +21,7 @@ from spider_solver.rules import Deal, Variant
 pytestmark = pytest.mark.usefixtures("engine")
 
 CODE = "SP1-S2C-AAAAAAD"
-VERIFY_FIELDS = {"code", "status", "solution", "moves", "score", "nodes", "seconds"}
+VERIFY_FIELDS = {"code", "status", "solution", "moves", "score", "nodes", "seconds", "deal_on_empty"}
 
 
 def run(*args):

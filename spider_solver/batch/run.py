@@ -42,7 +42,7 @@ class Options:
 
     variant: Variant = field(default_factory=lambda: Variant(suits=4))
     count: int = 100
-    #: First deal number; None continues after the catalog's highest.
+    #: First deal number; None takes the lowest deals the catalog does not hold yet.
     start: int | None = None
     workers: int | None = None
     catalog: str = DEFAULT_CATALOG

@@ -28,6 +28,7 @@ the batch is the group's own callback below.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -79,6 +80,10 @@ class SpiderGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             ctx.exit(ExitStatus.INTERRUPTED)
+        except BrokenPipeError:
+            # The reader went away (| head): stop quietly, and let nothing more reach the pipe.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(ExitStatus.NOT_WON)
         except OSError as error:
             # A file the user named that cannot be read or written.
             error_line(f"{error.strerror or error}: {error.filename!r}" if error.filename else str(error))
@@ -128,7 +133,7 @@ BATCH_OPTIONS = ("suits", "count", "rule", "start", "workers", "catalog", "max_n
 @click.option("--count", type=COUNT, default=100, help="Deals to solve in the batch.  [default: 100]")
 @click.option("--rule", type=RULE, default="classic", help="Rule of the batch.  [default: classic]")
 @click.option("--start", type=DEAL_NUMBER, default=None,
-              help="First deal number (default: after the catalog's highest).")
+              help="First deal number (default: the lowest deals the catalog does not hold yet).")
 @click.option("--workers", type=WORKERS, default=None, help="Worker processes.  [default: all cores]")
 @catalog_option(None)
 @click.option("--max-nodes", type=NODES, default=None, help=f"Node budget per deal.  [default: {DEFAULT_MAX_NODES:,}]")
@@ -153,7 +158,8 @@ def cli(ctx: click.Context, **options: Any) -> None:
     given = [name for name in BATCH_OPTIONS if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
     if ctx.invoked_subcommand is not None:
         if given:
-            names = ", ".join("--" + name.replace("_", "-") for name in given)
+            names = ", ".join("--no-grade" if name == "grade" and not options["grade"] else
+                              "--" + name.replace("_", "-") for name in given)
             many = len(given) > 1
             raise click.UsageError(f"batch option{'s' if many else ''} {names} appl{'y' if many else 'ies'} only "
                                    "when no command is given")

@@ -11,7 +11,7 @@ import click
 
 from spider_solver.cli import UNKNOWN_BECAUSE, cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options, interactive_budget_options
-from spider_solver.cli.play import load_deal, read_log
+from spider_solver.cli.play import load_deal, read_log, undo_limit_of
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
 
@@ -70,7 +70,7 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
 
     code, texts = read_log(code, actions, deck_text, log_file)
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
-    limit = None if unlimited_undo else undo_limit
+    limit = undo_limit_of(undo_limit, unlimited_undo)
     # The log is checked before the catalog is read or anything is compiled or searched.
     replayed = replay(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit)
     if replayed.error is not None:

@@ -28,12 +28,13 @@ def improve_command(catalog: str, suits: str | None, rule: str | None, max_nodes
                     workers: int, quiet: bool) -> None:
     """Look for shorter lines of the catalog's verified deals, with a larger budget.
 
-    Each verified line is re-searched phase by phase (between two deals) with wider
-    beams. A shorter line replaces the stored one only after the rules engine has
-    replayed it to a win; par (the score of the shortest known line) follows it. Each
-    deal is written as soon as it is done, with the node budget spent on its line, so a
-    rerun at the same or a smaller --max-nodes skips it, and an interrupted run keeps
-    what it did. Exit status: 0 done, 1 some deals failed, 2 bad input, 130 interrupted.
+    Each verified line is shortened, then searched for again from the initial layout
+    with wider beams, each capped below the shortest line so far. A shorter line
+    replaces the stored one only after the rules engine has replayed it to a win; par
+    (the score of the shortest known line) follows it. Each deal is written as soon as
+    it is done, with the node budget spent on its line, so a rerun at the same or a
+    smaller --max-nodes skips it, and an interrupted run keeps what it did. Exit
+    status: 0 done, 1 some deals failed, 2 bad input, 130 interrupted.
     """
     from spider_solver.batch.improve import ImproveOptions, run_improve
     from spider_solver.rules import Variant, parse_rule

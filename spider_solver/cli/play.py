@@ -6,6 +6,7 @@ import sys
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from spider_solver.cli import cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options
@@ -35,12 +36,21 @@ def read_log(code: str | None, actions: tuple[str, ...], deck_text: str | None, 
     texts = list(actions)
     if log_file is not None:
         try:
-            texts.append(log_file.read())
+            texts.append(log_file.read().removeprefix("\ufeff"))  # the mark some editors put first
         except UnicodeDecodeError as error:
             raise click.BadParameter(
                 f"{log_file.name!r} is not UTF-8 text (byte {error.start} cannot be read)", param_hint="'--file'"
             ) from None
     return code, texts
+
+
+def undo_limit_of(undo_limit: int, unlimited_undo: bool) -> int | None:
+    """The undo limit --undo-limit and --unlimited-undo give; both at once is a usage error."""
+    if unlimited_undo:
+        if click.get_current_context().get_parameter_source("undo_limit") == ParameterSource.COMMANDLINE:
+            raise click.UsageError("--undo-limit and --unlimited-undo cannot be given together")
+        return None
+    return undo_limit
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
@@ -98,7 +108,7 @@ def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
 
     code, tokens = read_log(code, actions, deck_text, log_file)
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
-    result = replay_log(deal, tokens, deal_on_empty=deal_on_empty, undo_limit=None if unlimited_undo else undo_limit)
+    result = replay_log(deal, tokens, deal_on_empty=deal_on_empty, undo_limit=undo_limit_of(undo_limit, unlimited_undo))
     if as_json:
         echo_json({"code": str(deal.code) if deal.code else None, **result.to_dict()})
     else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
@@ -18,6 +19,8 @@ PORT = Integer(0, 65535)
 QUEUE = Integer(0, 10_000)
 #: The longest host name or CORS origin accepted.
 MAX_NAME = 253
+#: An origin as a browser sends it in the Origin header: scheme://host[:port], lower-case scheme.
+ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://(\[[0-9a-fA-F:.]+\]|[^\s/:?#\[\]@]+)(:[0-9]{1,5})?")
 
 
 def _default_solvers() -> int:
@@ -73,9 +76,10 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, queue: int | 
     if len(host) > MAX_NAME or not host.strip():
         raise click.BadParameter(f"{quote(host)} is not a host name or address", param_hint="'--host'")
     for origin in cors_origins:
-        if len(origin) > MAX_NAME or not origin.strip() or any(c.isspace() for c in origin):
-            raise click.BadParameter(f"{quote(origin)} is not an origin, e.g. https://play.example.com",
-                                     param_hint="'--cors-origin'")
+        if len(origin) > MAX_NAME or not ORIGIN.fullmatch(origin):
+            # A browser sends scheme://host[:port], nothing more: any other text never matches.
+            raise click.BadParameter(f"{quote(origin)} is not an origin: scheme://host[:port] with no path or "
+                                     "trailing slash, e.g. https://play.example.com", param_hint="'--cors-origin'")
     # Refuse a bad catalog now, with its message, rather than in the server's start-up.
     Catalog(catalog, create=not read_only, read_only=read_only).close()
     solvers = solvers or _default_solvers()

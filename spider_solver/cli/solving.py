@@ -20,7 +20,8 @@ from spider_solver.outcomes import EXIT_BY_STATUS, ExitStatus, Reason, Status
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar.  [default: when stderr is a terminal]")
 @click.option("--json", "as_json", is_flag=True,
-              help='Print {"code", "status", "solution", "moves", "score", "nodes", "seconds"}.')
+              help='Print {"code", "status", "solution", "moves", "score", "nodes", "seconds", '
+                   '"deal_on_empty"}.')
 @click.option("--grade", "with_grade", is_flag=True,
               help="Also grade a verified deal's difficulty for a person, 1 (very easy) to 5 (very hard).")
 def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: str, max_nodes: int,
@@ -71,9 +72,12 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
             "score": result.score,
             "nodes": result.nodes,
             "seconds": result.seconds,
+            "deal_on_empty": deal_on_empty,  # the line may need it to replay
         } | extra)
     else:
         figures = f"{result.nodes:,} nodes, {result.seconds:.2f} s"
+        if deal_on_empty:
+            figures += "; dealing on an empty column allowed: replay with --deal-on-empty"
         if result.status is Status.VERIFIED:
             click.echo(f"{deal.name}: verified, won in {plural(result.moves or 0, 'move')}, score {result.score} "
                        f"({figures})")

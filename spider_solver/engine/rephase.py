@@ -172,7 +172,8 @@ def polish(game: Game, line: list[int], won_width: int, budget: Budget, nodes: i
 
 
 def improve_moves(game: Game, line: list[int], budget: Budget, widths: tuple[int, ...] = IMPROVE_WIDTHS) -> Rephased:
-    """``improve``'s search: the line shortened, then re-searched phase by phase at each width in turn."""
+    """``improve``'s search: the line shortened, then re-searched at each width in turn from the
+    phases ``IMPROVE_PHASES`` names (the initial layout only)."""
     first = shorten(game, line)
     result = rephase(game, first, widths, budget, phases=IMPROVE_PHASES)
     if len(first) < len(line) and result.improved == 0:

@@ -183,7 +183,8 @@ class Board:
                 raise IllegalActionError("nothing to undo: no action has been made")
             if self.undo_limit == 0:
                 raise IllegalActionError("cannot undo: undo is turned off (undo limit 0)")
-            raise IllegalActionError(f"nothing more to undo: only the last {self.undo_limit} actions can be undone")
+            raise IllegalActionError(f"nothing more to undo: only the last {self.undo_limit} "
+                                     f"action{'s' if self.undo_limit != 1 else ''} can be undone")
 
     def _check_move(self, move: Move) -> Move:
         n = self.variant.columns

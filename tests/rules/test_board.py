@@ -712,3 +712,11 @@ def test_grid_drawing():
 def test_repr():
     assert repr(Board(Deal.from_code("SP1-S4C-AAAAAAD"))) == "<Board SP1-S4C-AAAAAAD moves=0 score=500 runs=0>"
     assert repr(play(one_suit(), "2>1")) == "<Board explicit deal moves=1 score=499 runs=0>"
+
+
+def test_the_undo_refusal_counts_one_action_in_the_singular():
+    board = Board(Deal.from_code("SP1-S4C-AAAAAAD"), undo_limit=1)
+    board.push_notation("D")
+    board.push_notation("D")
+    board.pop()
+    assert refused(board, "U") == "nothing more to undo: only the last 1 action can be undone"
