@@ -85,15 +85,15 @@ def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
     so a frontend never loads half an export. A symbolic link is written through (the
     file it points to is replaced, the link stays); a FIFO or a device is written in
     place, since renaming over it would replace it by a file."""
+    if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+        with open(path, "w", encoding="utf-8", newline="") as stream:  # /dev/stdout, a FIFO, a device
+            yield stream
+        return
     target = Path(os.path.realpath(path))
     if not target.parent.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such directory", str(Path(path).parent))
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
-    if target.exists() and not target.is_file():
-        with open(target, "w", encoding="utf-8", newline="") as stream:
-            yield stream
-        return
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as error:  # name the file the user gave, not the temporary one

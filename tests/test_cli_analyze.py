@@ -90,8 +90,12 @@ def test_a_refused_action_exits_2_and_names_its_index():
         assert result.stdout == ""
         assert result.stderr.startswith("error: action 3 (index 2: '1>2') refused: cannot play '1>2': ")
         assert_no_traceback(result)
-    result = run("hint", FOUR_SUITS, "D", "3-5", "--json")
-    assert result.exit_code == 2 and "(index 1: '3-5')" in result.stderr
+    for command in ("hint", "analyze"):  # with --json, the analysis too: its replay names the action
+        result = run(command, FOUR_SUITS, "D", "3-5", "--json")
+        assert result.exit_code == 2 and "(index 1: '3-5')" in result.stderr
+        data = json.loads(result.stdout)
+        assert data["status"] is None and data["hint"] is None and data["replay"]["moves"] == 1
+        assert (data["replay"]["error"]["index"], data["replay"]["error"]["action"]) == (1, "3-5")
 
 
 @pytest.mark.parametrize("args, words", [

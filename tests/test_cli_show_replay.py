@@ -192,6 +192,13 @@ def test_replay_a_file_that_starts_with_a_byte_order_mark(tmp_path):
     assert (status, data["moves"], data["error"]) == (0, 117, None)
 
 
+@pytest.mark.parametrize("command", ["replay", "verify", "hint"])
+def test_suits_or_rule_with_a_code_is_refused_not_ignored(command):
+    result = run(command, CODE, "--suits", "2", "--rule", "relaxed")
+    assert result.exit_code == 2 and "--suits and --rule are for an explicit --deck" in result.stderr
+    assert_no_traceback(result)
+
+
 def test_a_closed_pipe_ends_quietly():
     """``spider-solve show CODE | head -1``: the reader is gone before the output is written."""
     read, write = os.pipe()

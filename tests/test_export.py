@@ -5,6 +5,8 @@ import io
 import json
 import os
 import stat
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -119,6 +121,7 @@ def test_empty_export_is_an_empty_list(tmp_path):
     (["--catalog", "{text}"], "is not a spider-solver catalog"),
     (["--catalog", "{catalog}", "-o", "{tmp}/no/such/dir/out.json"], "error: no such directory"),
     (["--catalog", "{catalog}", "--format", "xml"], "error: invalid value for '--format'"),
+    (["--catalog", "{catalog}", "-o", ""], "expected a file name, or '-'"),
 ])
 def test_bad_input_exits_2_without_a_traceback(catalog, tmp_path, args, message):
     text = tmp_path / "notes.txt"
@@ -160,6 +163,14 @@ def test_a_link_is_written_through_and_a_fifo_in_place(catalog, tmp_path):
     export(catalog, "--format", "jsonl", "-o", str(fifo))
     reader.join(timeout=30)
     assert stat.S_ISFIFO(fifo.stat().st_mode) and len(read[0].splitlines()) == 4
+
+
+def test_dev_stdout_is_written_in_place(catalog):
+    """``export -o /dev/stdout | ...``: the link leads to a pipe, not to a file that could be replaced."""
+    done = subprocess.run([sys.executable, "-m", "spider_solver", "export", "--catalog", str(catalog), "--format",
+                           "jsonl", "-o", "/dev/stdout"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 4 and done.stderr == "exported 4 deals to /dev/stdout\n"
 
 
 def test_the_schema_names_every_status_and_reason():

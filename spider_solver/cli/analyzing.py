@@ -62,9 +62,11 @@ def stored_line(deal: Deal, catalog: str | None) -> tuple[str, ...] | None:
 
 def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str,
                  deck_rule: str, log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool,
-                 max_nodes: int, max_seconds: float | None, catalog: str | None, *, find_lost_at: bool):
-    """Load the deal, the log and the stored line; analyse; exit 2 on a refused action."""
-    from spider_solver.analysis import analyze, analyze_without_search
+                 max_nodes: int, max_seconds: float | None, catalog: str | None, *, find_lost_at: bool,
+                 as_json: bool = False):
+    """Load the deal, the log and the stored line; analyse; exit 2 on a refused action
+    (with ``as_json``, after printing the analysis, whose replay names the action)."""
+    from spider_solver.analysis import Analysis, analyze, analyze_without_search
     from spider_solver.rules import replay
     from spider_solver.verify import load_engine
 
@@ -75,6 +77,9 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
     replayed = replay(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit)
     if replayed.error is not None:
         refused = replayed.error
+        if as_json:
+            echo_json(Analysis(str(deal.code) if deal.code else None, replayed, None, None,
+                               max_nodes=max_nodes, max_seconds=max_seconds).to_dict())
         click.echo(f"error: action {refused.index + 1} (index {refused.index}: {refused.action!r}) refused: "
                    f"{refused.message}", err=True)
         sys.exit(ExitStatus.BAD_INPUT)
@@ -133,7 +138,8 @@ def hint(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck
     action in the log, 130 interrupted.
     """
     _, analysis = run_analysis(code, actions, deck_text, deck_suits, deck_rule, log_file, deal_on_empty,
-                               undo_limit, unlimited_undo, max_nodes, max_seconds, catalog, find_lost_at=False)
+                               undo_limit, unlimited_undo, max_nodes, max_seconds, catalog, find_lost_at=False,
+                               as_json=as_json)
     if as_json:
         echo_json(analysis.to_dict())
     elif analysis.hint is not None:
@@ -163,7 +169,8 @@ def analyze(code: str | None, actions: tuple[str, ...], deck_text: str | None, d
     2 bad input or a refused action in the log, 130 interrupted.
     """
     deal, analysis = run_analysis(code, actions, deck_text, deck_suits, deck_rule, log_file, deal_on_empty,
-                                  undo_limit, unlimited_undo, max_nodes, max_seconds, catalog, find_lost_at=True)
+                                  undo_limit, unlimited_undo, max_nodes, max_seconds, catalog, find_lost_at=True,
+                                  as_json=as_json)
     if as_json:
         echo_json(analysis.to_dict())
         sys.exit(exit_status(analysis))

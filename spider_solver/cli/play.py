@@ -24,6 +24,13 @@ def load_deal(code: str | None, deck_text: str | None, deck_suits: str, deck_rul
         return Deal.from_text(deck_text, deck_suits, deck_rule)
     if code is None:
         raise click.UsageError("missing the game CODE (or --deck with an explicit deal)")
+    context = click.get_current_context(silent=True)
+    given = [option for name, option in (("deck_suits", "--suits"), ("deck_rule", "--rule"))
+             if context is not None and context.get_parameter_source(name) == ParameterSource.COMMANDLINE]
+    if given:
+        options = " and ".join(given)
+        raise click.UsageError(f"{options} {'are' if len(given) > 1 else 'is'} for an explicit --deck; a game CODE "
+                               "names its own suits and rule")
     return Deal.from_code(code)
 
 
