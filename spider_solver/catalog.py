@@ -32,7 +32,8 @@ and rule (left by a run that was killed or interrupted), then takes the lowest d
 numbers that are neither pending nor settled, from the first one the catalog does not
 hold on: single deals that ``verify`` or the service stored far ahead neither stop a
 batch nor make it skip the deals before them. Both kinds of batch skip the deals that
-are already settled at a budget at least as large as their own (:meth:`Catalog.settled`).
+are already settled (:meth:`Catalog.settled`: verified, unwinnable, or unknown at a
+budget at least as large as theirs).
 
 One batch at a time per catalog: two at once do not corrupt it, but the second takes
 over the first one's pending deals and solves them twice.
@@ -658,7 +659,7 @@ class Catalog:
         return {row[0] for row in self.db.execute(
             "SELECT deal FROM results, (SELECT ? AS max_nodes, ? AS max_seconds) AS asked"
             " WHERE suits = ? AND rule = ? AND deal >= ? AND deal < ?"
-            f" AND (status = 'unwinnable' OR ({_budget_at_least('results', 'asked')}))",
+            f" AND (status <> 'unknown' OR ({_budget_at_least('results', 'asked')}))",
             (max_nodes, max_seconds, suits, rule, low, high))}
 
     # ------------------------------------------------------------------ #
@@ -674,7 +675,7 @@ class Catalog:
         settled: set[str] = set()
         query = (
             "SELECT code FROM results, (SELECT ? AS max_nodes, ? AS max_seconds) AS asked WHERE code = ?"
-            f" AND (status = 'unwinnable' OR ({_budget_at_least('results', 'asked')}))"
+            f" AND (status <> 'unknown' OR ({_budget_at_least('results', 'asked')}))"
         )
         for code in codes:
             if self.db.execute(query, (max_nodes, max_seconds, code)).fetchone():
@@ -683,8 +684,9 @@ class Catalog:
 
     @_reads
     def settled(self, codes: Iterable[str], *, max_nodes: int, max_seconds: float | None) -> set[str]:
-        """The codes a search at this budget cannot improve: unwinnable (a proof), or any
-        result whose budget is at least as large (the search is deterministic in nodes)."""
+        """The codes a batch at this budget has nothing to do for: verified (a line replayed to
+        a win; ``improve`` is what looks for a shorter one), unwinnable (a proof), or unknown
+        at a budget at least as large (the search is deterministic in nodes)."""
         return self._settled(list(codes), max_nodes, max_seconds)
 
     @_reads

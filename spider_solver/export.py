@@ -40,11 +40,10 @@ FIELDS = (
 def write_export(entries: Iterable[Entry], stream: TextIO, fmt: Format = "json") -> int:
     """Write ``entries`` to ``stream`` in ``fmt``; returns how many were written."""
     count = 0
-    if fmt == "json":
-        stream.write("[")
+    if fmt == "json":  # "[" goes out with the first row: a catalog that fails to read prints nothing
         for count, entry in enumerate(entries, 1):
-            stream.write(("\n" if count == 1 else ",\n") + json.dumps(entry.to_dict(), ensure_ascii=False))
-        stream.write("\n]\n" if count else "]\n")
+            stream.write(("[\n" if count == 1 else ",\n") + json.dumps(entry.to_dict(), ensure_ascii=False))
+        stream.write("\n]\n" if count else "[]\n")
     elif fmt == "jsonl":
         for entry in entries:
             stream.write(json.dumps(entry.to_dict(), ensure_ascii=False) + "\n")

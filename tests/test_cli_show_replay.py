@@ -103,6 +103,11 @@ def test_show_bad_code(code, words):
         assert_no_traceback(result)
 
 
+def test_show_takes_one_form():
+    result = run("show", CODE, "--json", "--deck")
+    assert result.exit_code == 2 and "--deck and --json are different forms" in result.stderr
+
+
 def test_show_needs_a_code():
     result = run("show")
     assert result.exit_code == 2

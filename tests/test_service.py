@@ -399,6 +399,17 @@ def test_body_over_the_limit_is_413(client):
              "too-large")
 
 
+@pytest.mark.parametrize("path", [
+    "/v1/catalog/random?status=unknown",        # no such filter there: it would be ignored
+    "/v1/catalog/deals?suits=1&suits=4",        # which one?
+    "/v1/catalog/deals?colour=red",
+    f"/v1/deals/{STORED[0]}?verbose=1",
+    "/v1/health?x=1",
+])
+def test_a_query_parameter_the_endpoint_does_not_take_or_twice_is_422(client, path):
+    error_of(client.get(path), 422, "invalid-request")
+
+
 def test_unknown_endpoint_and_method(client):
     error_of(client.get("/v2/health"), 404, "not-found")
     error_of(client.get("/v1/verify"), 405, "method-not-allowed")

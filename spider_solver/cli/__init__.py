@@ -152,8 +152,8 @@ def cli(ctx: click.Context, **options: Any) -> None:
 
         spider-solve --suits 4 --count 1000
 
-    Exit status: 0 success, 1 not won / unwinnable / check failed, 2 bad input,
-    3 unknown (budget spent), 130 interrupted.
+    Exit status: 0 success, 1 not won / unwinnable / check failed / a batch's deal
+    got no result, 2 bad input, 3 unknown (budget spent), 130 interrupted.
     """
     given = [name for name in BATCH_OPTIONS if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
     if ctx.invoked_subcommand is not None:

@@ -21,7 +21,8 @@ def check(catalog: str) -> None:
 
     Every solution stored as verified is replayed on the reference rules engine.
     Prints each solution that does not win (or wins with another move count or
-    score than stored), then a count. Exit status: 0 all win, 1 one or more do not.
+    score than stored), then a count. Exit status: 0 all win, 1 one or more do not,
+    2 bad input (no catalog, a damaged one).
     """
     from tqdm import tqdm
 

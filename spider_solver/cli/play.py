@@ -60,7 +60,7 @@ def undo_limit_of(undo_limit: int, unlimited_undo: bool) -> int | None:
     return undo_limit
 
 
-@cli.command(context_settings=CONTEXT_SETTINGS)
+@cli.command(context_settings=CONTEXT_SETTINGS, short_help="Draw a deal's initial layout, list its cards, or JSON.")
 @click.argument("code")
 @click.option("--deck", "as_deck", is_flag=True, help="Print the 104 cards in deck order on one line.")
 @click.option("--describe", "as_words", is_flag=True, help="Describe the layout in words, as the rule pages do.")
@@ -74,6 +74,9 @@ def show(code: str, as_deck: bool, as_words: bool, as_json: bool) -> None:
     """
     from spider_solver.rules import Board
 
+    chosen = [name for name, flag in (("--deck", as_deck), ("--describe", as_words), ("--json", as_json)) if flag]
+    if len(chosen) > 1:
+        raise click.UsageError(f"{' and '.join(chosen)} are different forms: give one")
     deal = Deal.from_code(code)
     if as_json:
         echo_json(deal_json(deal))

@@ -14,6 +14,8 @@ from functools import lru_cache
 from typing import Any
 
 from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from spider_solver.catalog import Catalog, Entry
@@ -86,6 +88,29 @@ async def writer(request: Request) -> CatalogWriter | None:
     return request.app.state.writer
 
 
+def _query_names(dependant: Any) -> set[str]:
+    """The query parameters an endpoint takes, its dependencies' included."""
+    names = {param.alias for param in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return names
+
+
+async def known_query(request: Request) -> None:
+    """Refuses (422 ``invalid-request``) a query parameter the endpoint does not take, or one
+    given twice, as the body models refuse unknown fields: ``?status=unknown`` on an
+    endpoint that has no status filter would otherwise be ignored without a word."""
+    route = request.scope.get("route")
+    taken = _query_names(route.dependant) if isinstance(route, APIRoute) else set()
+    names = [name for name, _ in request.query_params.multi_items()]
+    problems = [{"loc": ("query", name), "msg": "this endpoint takes no such parameter", "type": "extra_forbidden"}
+                for name in dict.fromkeys(names) if name not in taken]
+    problems += [{"loc": ("query", name), "msg": "given more than once", "type": "repeated"}
+                 for name in dict.fromkeys(names) if name in taken and names.count(name) > 1]
+    if problems:
+        raise RequestValidationError(problems)
+
+
 async def settings(request: Request) -> Settings:
     return request.app.state.settings
 
@@ -132,5 +157,5 @@ def deal_of(request: DealRequest) -> tuple[Deal, DealSpec]:
     return deal, DealSpec(None, deal.text(), deal.variant.suits, deal.variant.rule)
 
 
-__all__ = ["QUEUE_PER_SOLVER", "CatalogWriter", "Settings", "catalog", "deal_of", "optional_catalog",
+__all__ = ["QUEUE_PER_SOLVER", "CatalogWriter", "Settings", "catalog", "deal_of", "known_query", "optional_catalog",
            "optional_searches", "require_searches", "searches", "settings", "writer"]

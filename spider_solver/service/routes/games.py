@@ -25,7 +25,7 @@ from spider_solver.service.models import (
 )
 from spider_solver.service.searches import Searches, analyze_job
 
-router = APIRouter(tags=["games"])
+router = APIRouter(tags=["games"], dependencies=[Depends(state.known_query)])
 
 #: A log of at most this many actions is replayed on the event loop (about 1 ms for 150
 #: here); a longer one in a thread.
