@@ -71,8 +71,10 @@ class Deal:
 
         ``columns[c]`` lists column c + 1 from its deepest card to its last one;
         ``stock[d]`` lists the cards deal d puts on columns 1, 2, ... A column or a
-        row may also be text (``"KS QS"``). This is the inverse of :meth:`columns`
-        and :meth:`stock`; the sizes must be those of the variant's layout.
+        row may also be text (``"KS QS"``). ``columns`` is what :meth:`columns` gives;
+        ``stock`` is what :meth:`stock` gives (one flat list) cut into rows of
+        ``variant.columns`` cards, one per deal. The sizes must be those of the
+        variant's layout.
         """
         variant = variant or Variant()
         piles: list[list[Card]] = [parse_cards(c) if isinstance(c, str) else list(c) for c in columns]

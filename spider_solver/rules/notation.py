@@ -12,8 +12,9 @@ more than any column number (at most 10) or group size (a game has at most 104
 cards), so a longer number is out of range: it is refused like any column that
 does not exist or any group too large, without ever being converted to an int,
 and the message quotes a bounded prefix of the token
-(:func:`spider_solver.errors.quote`). Sizes from 1 to 999 parse; the board
-refuses a group larger than its column.
+(:func:`spider_solver.errors.quote`). Group sizes from 1 to 104 parse, and a
+larger one is refused with the same message whatever its number of digits
+(RULES.md §11 Action notation); the board refuses a group larger than its column.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def _number(digits: str) -> tuple[int | None, str]:
 
 
 def parse_action(text: str, *, columns: int = 10) -> Action:
-    """Read one action token. Columns must be 1..``columns``; a group size 1 to 999."""
+    """Read one action token. Columns must be 1..``columns``; a group size 1 to 104."""
     return _parse_action(text, columns)
 
 
@@ -112,7 +113,7 @@ def _parse_action(text: str, columns: int) -> Action:
     count = None
     if match[3] is not None:
         count, count_shown = _number(match[3])
-        if count is None:
+        if count is None or count > MAX_CARDS:
             raise InvalidActionError(
                 f"invalid action {quote(text)}: a group of {count_shown} cards is out of range (a game has at most "
                 f"{MAX_CARDS} cards)"

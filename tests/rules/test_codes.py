@@ -179,6 +179,50 @@ def test_bad_codes_say_which_part_is_wrong(text, words):
     assert words in message
 
 
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        # The shape: the middle part is exactly 3 characters (code points), the first S.
+        ("SP1-S44C-AAAAAAD", "the variant 'S44C' must be S, a suit count and a rule letter, like S4C"),
+        ("SP1-S4-AAAAAAD", "the variant 'S4' must be S"),
+        ("SP1-S-AAAAAAD", "the variant 'S' must be S"),
+        ("SP1--AAAAAAD", "the variant '' must be S"),
+        ("SP1-X4C-AAAAAAD", "the variant 'X4C' must be S"),
+        ("SP1-S\U0001f600-AAAAAAD", "the variant 'S\U0001f600' must be S"),  # 2 code points (3 UTF-16 units)
+        # Then its second character is the suit count and its third the rule letter.
+        ("SP1-SXC-AAAAAAD", "suit count 'X' in 'SXC' must be 1, 2 or 4"),
+        ("sp1-sxc-aaaaaad", "suit count 'X' in 'SXC' must be 1, 2 or 4"),
+        ("SP1-S44-AAAAAAD", "rule letter '4' in 'S44' must be C (Classic) or R (Relaxed)"),
+    ],
+)
+def test_the_variants_shape_is_three_characters_s_first(text, words):
+    """RULES.md §9 Game code: what "the variant's shape" means."""
+    with pytest.raises(InvalidCodeError) as info:
+        GameCode.parse(text)
+    assert str(info.value).startswith(f"invalid game code {text!r}: {words}")
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        # Several faults at once: the first in the order of RULES.md §9 Game code is reported.
+        (3, "expected text like SP1-S4C-AAAAAAD"),
+        ("SP2S3XAAAAA1", "expected three parts like SP1-S4C-AAAAAAD"),
+        ("SP2-S3X-AAAAA1", "unknown format 'SP2', expected 'SP1'"),
+        ("SP2-S44X-AAAAA1", "unknown format 'SP2'"),
+        ("SP1-S44X-AAAAA1", "the variant 'S44X' must be S"),
+        ("SP1-S3X-AAAAA1", "suit count '3' in 'S3X' must be 1, 2 or 4"),
+        ("SP1-S4X-AAAAA1", "rule letter 'X' in 'S4X' must be C (Classic) or R (Relaxed)"),
+        ("SP1-S4C-AAAAA1", "invalid deal 'AAAAA1': expected 7 base32 characters, got 6"),
+        ("SP1-S4C-AAAAA81", "invalid deal 'AAAAA81': '8' is not a base32 character (A-Z, 2-7)"),  # the first one
+    ],
+)
+def test_several_faults_report_the_first_in_the_documented_order(text, words):
+    with pytest.raises(InvalidCodeError) as info:
+        GameCode.parse(text)
+    assert words in str(info.value)
+
+
 def test_a_code_that_is_not_text():
     with pytest.raises(InvalidCodeError, match=r"^invalid game code 3: expected text like SP1-S4C-AAAAAAD$"):
         GameCode.parse(3)

@@ -72,9 +72,9 @@ def test_bad_notation_is_refused(text, words):
 @pytest.mark.parametrize(
     "text, action",
     [
-        ("0001>2/0999", Move(1, 2, 999)),  # leading zeros do not count towards the 3 digits
+        ("0001>2/0104", Move(1, 2, 104)),  # leading zeros do not count towards the 3 digits
         ("1>" + "0" * 5000 + "3", Move(1, 3)),
-        ("2>5/999", Move(2, 5, 999)),  # parses; the board refuses a group larger than its column
+        ("2>5/104", Move(2, 5, 104)),  # parses; the board refuses a group larger than its column
     ],
 )
 def test_numbers_of_up_to_three_digits_after_leading_zeros(text, action):
@@ -88,7 +88,11 @@ def test_numbers_of_up_to_three_digits_after_leading_zeros(text, action):
         ("99999999999999999999999>1", "source column 99999999999999999999999 does not exist (columns are 1 to 10)"),
         ("1>" + "9" * 5000, "target column " + "9" * 40 + "... does not exist (columns are 1 to 10)"),
         ("0" * 3000 + "1" + "0" * 4400 + ">2", "source column 1" + "0" * 39 + "... does not exist"),
+        ("1>2/105", "a group of 105 cards is out of range (a game has at most 104 cards)"),
+        ("1>2/0105", "a group of 105 cards is out of range (a game has at most 104 cards)"),
+        ("1>2/999", "a group of 999 cards is out of range (a game has at most 104 cards)"),
         ("1>2/1000", "a group of 1000 cards is out of range (a game has at most 104 cards)"),
+        ("3>3/105", "a group of 105 cards is out of range"),  # checked before the same column, as 0 is
         ("1>2/" + "9" * 5000, "a group of " + "9" * 40 + "... cards is out of range"),
         ("1>2/" + "0" * 5000, "a group holds at least 1 card"),
     ],
@@ -119,6 +123,7 @@ def test_any_digit_soup_parses_or_is_refused_with_a_short_message(text):
         assert len(str(error)) < 200
     else:
         assert isinstance(action, Move) and 1 <= action.src <= 10 and 1 <= action.dst <= 10
+        assert action.count is None or 1 <= action.count <= 104
         assert action.count is None or 1 <= action.count <= 999
 
 

@@ -210,3 +210,37 @@ def test_the_rule_reminders_list_every_message_the_engine_refuses_an_action_with
         assert any(re.fullmatch(pattern, message) for message in listed), f"not in RULES.md §13.3: {pattern}"
     for message in listed:
         assert any(re.fullmatch(pattern, message) for pattern in patterns), f"no such message: {message}"
+
+
+def test_the_white_space_listed_is_what_the_engine_strips_and_splits_on():
+    """RULES.md §1 Conventions lists the white space characters one by one, for ports whose
+    own notion differs (JavaScript's \\s and trim() take U+FEFF and miss U+001C-U+001F, U+0085)."""
+    import sys
+
+    from spider_solver.rules import GameCode, split_actions
+
+    text = flatten(section("1"))
+    listed = set()
+    for first, last in re.findall(r"U\+([0-9A-F]{4})(?: to U\+([0-9A-F]{4}))?", text.split("Nothing else is")[0]):
+        listed.update(chr(code) for code in range(int(first, 16), int(last or first, 16) + 1))
+    python = {char for char in map(chr, range(sys.maxunicode + 1)) if char.isspace()}
+    assert listed == python and len(listed) == 29 and "exactly these 29 characters" in text
+    for char in python:
+        assert GameCode.parse(f"{char}SP1-S4C-AAAAAAD{char}").number == 3
+        assert split_actions(f"D{char}U") == ["D", "U"]
+    for char in "\u200b\u180e\ufeff":
+        assert char not in python and f"U+{ord(char):04X}" in text.split("Nothing else is")[1]
+
+
+def test_the_quoting_example_is_what_the_parser_writes():
+    from spider_solver.errors import QUOTE_LIMIT
+    from spider_solver.rules import parse_action
+
+    assert QUOTE_LIMIT == 40 and "first 40 characters (`QUOTE_LIMIT`" in flatten(section("1"))
+    shown = re.search(r"fifty `3`s: `([^`]+)`", flatten(section("1")))[1]
+    try:
+        parse_action("1>2/" + "3" * 50)
+    except ValueError as error:
+        assert str(error) == shown
+    else:
+        raise AssertionError("not refused")

@@ -108,3 +108,28 @@ def test_shrunken_variant():
 def test_bad_variants_are_refused(kwargs, words):
     with pytest.raises(InvalidVariantError, match=words):
         Variant(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        # Several faults at once: the first limit in the order of RULES.md §3.3 Shrunken
+        # test variants is reported; each line mends that one and keeps the others.
+        (dict(suits=3, rule="x", ranks=14, runs=9, columns=11, layout=5), "unknown suit count 3: expected 1, 2 or 4"),
+        (dict(suits=4, rule="x", ranks=14, runs=9, columns=11, layout=5),
+         "unknown rule 'x': expected 'classic' or 'relaxed'"),
+        (dict(suits=4, rule="classic", ranks=14, runs=9, columns=11, layout=5), "invalid ranks 14: expected 2 to 13"),
+        (dict(suits=4, ranks=13, runs=9, columns=11, layout=5),  # 9 runs also make 117 cards
+         "invalid runs 9: expected a positive multiple of the suit count"),
+        (dict(suits=4, ranks=13, runs=16, columns=11, layout=5), "invalid columns 11: expected 1 to 10"),
+        (dict(suits=4, ranks=13, runs=16, columns=10, layout=5),
+         "invalid size: 16 runs of 13 ranks make 208 cards; the game has at most 104"),
+        (dict(suits=4, ranks=13, runs=8, columns=10, layout=5), "invalid layout 5: expected 10 to 104 cards"),
+        (dict(suits=4, ranks=13, runs=8, columns=10, layout=55),
+         "invalid layout 55: the 49 stock cards do not make whole deals of 10"),
+    ],
+)
+def test_several_faults_report_the_first_in_the_documented_order(kwargs, message):
+    with pytest.raises(InvalidVariantError) as info:
+        Variant(**kwargs)
+    assert str(info.value) == message
