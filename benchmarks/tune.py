@@ -97,6 +97,14 @@ class Runner:
         self.label = f"S{args.suits}{args.rule} {args.first}-{args.first + args.count - 1} " + (
             f"widths {args.widths}" if args.widths else "schedule" if args.schedule else f"w{args.width}")
 
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        # Shut the workers down here: left to the interpreter's exit, the pool's hook
+        # wrote to a closed pipe ("Bad file descriptor") after the last table row.
+        self.pool.shutdown()
+
     def key(self, code: str, weights: list[int] | None) -> str:
         select = os.environ.get("SPIDER_SELECT", "")
         return json.dumps([code, self.widths, self.max_nodes, weights] + ([select] if select else []))
@@ -171,7 +179,11 @@ def neighbours(weights: list[int], index: int) -> list[list[int]]:
 
 
 def cmd_eval(args: argparse.Namespace) -> None:
-    runner = Runner(args)
+    with Runner(args) as runner:
+        evaluate(runner, args)
+
+
+def evaluate(runner: Runner, args: argparse.Namespace) -> None:
     print(HEADER)
     vectors = [json.loads(w) for w in args.weights] if args.weights else [default_weights(args.suits)]
     for weights in vectors:
@@ -182,7 +194,11 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 
 def cmd_descend(args: argparse.Namespace) -> None:
-    runner = Runner(args)
+    with Runner(args) as runner:
+        descend(runner, args)
+
+
+def descend(runner: Runner, args: argparse.Namespace) -> None:
     best_w = json.loads(args.weights[0]) if args.weights else default_weights(args.suits)
     best = runner.run(best_w)
     print(HEADER)
