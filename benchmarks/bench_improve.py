@@ -4,14 +4,16 @@ Usage::
 
     python benchmarks/bench_improve.py [--suits 4] [--rule classic] [--first 0] [--count 40]
                                        [--workers 2] [--max-nodes N] [--max-seconds S]
-                                       [--json results.json]
+                                       [--weights JSON] [--json results.json]
 
 Each deal is solved by :func:`spider_solver.solve` at the default budget, then its line
 is given to :func:`spider_solver.verify.improve` at the improve budget (the command's
 defaults unless given), in one of ``--workers`` single-threaded processes (so "on one
 core"). Prints the median / p90 line before and after, the median saving, the median /
 p90 / max seconds of the improve pass, and the peak resident memory of a process.
-Report on deals 0-199 (never used for tuning; the tuning used 10000-10199).
+``--weights "[9,0,9,...]"`` gives ``improve``'s beams that evaluation instead of its
+own (``rephase.IMPROVE_WEIGHTS``), to compare two on the same solved lines. Report on
+deals 0-199 (never used for tuning; the tuning used 10000-10199).
 """
 
 from __future__ import annotations
@@ -24,8 +26,15 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 
-def _warm_up() -> None:
+def _warm_up(weights: list[int] | None = None) -> None:
     from spider_solver import solve
+
+    if weights is not None:
+        import numpy as np
+
+        from spider_solver.engine import rephase
+
+        rephase.IMPROVE_WEIGHTS.update({suits: np.array(weights, dtype=np.int64) for suits in (1, 2, 4)})
 
     solve("SP1-S1C-AAAAAAA", max_nodes=2_000, max_seconds=None)
 
@@ -66,12 +75,14 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--max-nodes", type=int, default=IMPROVE_MAX_NODES)
     parser.add_argument("--max-seconds", type=float, default=IMPROVE_MAX_SECONDS)
+    parser.add_argument("--weights", type=json.loads, default=None,
+                        help="A JSON list: the evaluation of improve's beams (default: its own).")
     parser.add_argument("--json", help="Write every deal's figures to this file.")
     args = parser.parse_args()
 
     codes = [str(GameCode(args.suits, args.rule, n)) for n in range(args.first, args.first + args.count)]
     started = time.perf_counter()
-    with ProcessPoolExecutor(args.workers, initializer=_warm_up) as pool:
+    with ProcessPoolExecutor(args.workers, initializer=_warm_up, initargs=(args.weights,)) as pool:
         rows = list(pool.map(_one, [(c, args.max_nodes, args.max_seconds or None) for c in codes]))
     wall = time.perf_counter() - started
     done = [r for r in rows if "after" in r]

@@ -18,7 +18,12 @@ Which phases pay was measured (benchmarks/RESULTS.md, "Shorter lines and par"): 
 late phases are cheap but rarely hold a shorter ending, so ``solve``'s small post-pass
 (:func:`polish`) re-searches the last phase only, and ``improve`` (:func:`improve_moves`)
 re-searches from the initial layout with beams of growing width, which did as well as
-every phase at the same budget.
+every phase at the same budget. Its beams are wider than those the evaluation was tuned
+at (width 64, where ``solve`` wins most deals), and score positions with their own
+weights (:data:`IMPROVE_WEIGHTS`): a coordinate descent at width 1024 (benchmarks/tune.py,
+4 suits, tuning deals 10040-10079) moved run building down and suit breaks up, which
+shortened lines by 2.6 actions of mean on tuning deals it had not seen, at width 1024
+(10080-10159) and in ``improve`` itself (10000-10039), and changed nothing in ``solve``.
 
 Budgets are in nodes: each beam gets at most what is left, a beam that runs out
 is dropped (the line stays as it was), so the same line, widths and budget give the
@@ -36,6 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spider_solver.engine.driver import Budget, LineWatch, beam
+from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
 from spider_solver.engine.shorten import _path, line_index, shorten
 from spider_solver.engine.types import MODE_SEARCH, MOVE_DEAL, STATE_BYTES, States
@@ -74,7 +80,8 @@ def from_position(game: Game, state: np.ndarray, key: np.uint64) -> Game:
 
 
 def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget, *,
-            phases: int | None = None, min_gain: int = 1, join: bool = True, origin: bool = True) -> Rephased:
+            phases: int | None = None, min_gain: int = 1, join: bool = True, origin: bool = True,
+            weights: np.ndarray = DEFAULT_WEIGHTS) -> Rephased:
     """Shorten ``line`` by re-searching its phases with beams of each width in turn.
 
     For each width, the phases are re-searched from the last to the first (at most
@@ -105,7 +112,7 @@ def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget
             start = from_position(game, path.states[k], path.keys[k])
             before = budget.nodes
             watch = LineWatch(line_index(path.keys), k, len(current), len(current) + 1 - min_gain) if join else None
-            attempt = beam(start, width, MODE_SEARCH, budget, max_levels=cap, watch=watch)
+            attempt = beam(start, width, MODE_SEARCH, budget, weights=weights, max_levels=cap, watch=watch)
             result.nodes += budget.nodes - before
             result.beams += 1
             entry = {"width": width, "from": k, "cap": cap, "outcome": attempt.outcome, "nodes": attempt.nodes}
@@ -154,6 +161,12 @@ POLISH_PHASES = 1
 #: node) reaches 6144; 16384 is for larger budgets.
 IMPROVE_WIDTHS = (512, 1536, 6144, 16384)
 IMPROVE_PHASES = -1
+#: The evaluation of ``improve``'s wide beams by suit count, where it differs from
+#: ``DEFAULT_WEIGHTS`` (see the module's docstring; benchmarks/RESULTS.md, "Weights for
+#: wide beams"): against the default, W_DOWN_COLUMN -2 (0), W_SUIT_BREAK 12 (9), W_RUN 25
+#: (36), W_CLEAR_COLUMN 3 (5), W_RUNS_ON_DOWN 4 (2).
+WIDE_WEIGHTS = np.array([9, -2, 12, 7, 7, 25, 7, 3, 4, 0], dtype=np.int64)
+IMPROVE_WEIGHTS: dict[int, np.ndarray] = {4: WIDE_WEIGHTS, 2: WIDE_WEIGHTS}
 
 
 def polish(game: Game, line: list[int], won_width: int, budget: Budget, nodes: int | None = None) -> Rephased:
@@ -171,11 +184,14 @@ def polish(game: Game, line: list[int], won_width: int, budget: Budget, nodes: i
     return result
 
 
-def improve_moves(game: Game, line: list[int], budget: Budget, widths: tuple[int, ...] = IMPROVE_WIDTHS) -> Rephased:
+def improve_moves(game: Game, line: list[int], budget: Budget, widths: tuple[int, ...] = IMPROVE_WIDTHS,
+                  weights: np.ndarray | None = None) -> Rephased:
     """``improve``'s search: the line shortened, then re-searched at each width in turn from the
     phases ``IMPROVE_PHASES`` names (the initial layout only)."""
     first = shorten(game, line)
-    result = rephase(game, first, widths, budget, phases=IMPROVE_PHASES)
+    if weights is None:
+        weights = IMPROVE_WEIGHTS.get(game.deal.variant.suits, DEFAULT_WEIGHTS)
+    result = rephase(game, first, widths, budget, phases=IMPROVE_PHASES, weights=weights)
     if len(first) < len(line) and result.improved == 0:
         result.improved = 1
     return result

@@ -67,3 +67,23 @@ def test_polish_and_improve_never_lengthen(lines):
     assert budget.nodes <= 10_000_000 and wins(game, polished.line) and len(polished.line) <= len(line)
     improved = improve_moves(game, line + [], Budget(300_000, None), widths=(32, 128))
     assert wins(game, improved.line) and len(improved.line) <= len(line)
+
+
+@pytest.mark.parametrize("code, wide", [("SP1-S4C-AAAAAAD", True), ("SP1-S2C-AAAAAAD", True),
+                                        ("SP1-S1C-AAAAABA", False)])
+def test_improve_scores_its_wide_beams_with_its_own_weights(monkeypatch, code, wide):
+    from spider_solver.engine import rephase as module
+    from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
+
+    game = Game.from_deal(Deal.from_code(code))
+    line = shorten(game, beam(game, 16, MODE_SEARCH, Budget(10_000_000, None)).moves)
+    given = []
+
+    def spy(*args, weights, **kwargs):
+        given.append(weights)
+        return beam(*args, weights=weights, **kwargs)
+
+    monkeypatch.setattr(module, "beam", spy)
+    improve_moves(game, line, Budget(200_000, None), widths=(32,))
+    assert given and all((w == (module.WIDE_WEIGHTS if wide else DEFAULT_WEIGHTS)).all() for w in given)
+    assert not (module.WIDE_WEIGHTS == DEFAULT_WEIGHTS).all()
