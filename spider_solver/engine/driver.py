@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
+from spider_solver.engine.evaluate import DEFAULT_WEIGHTS, weights_for
 from spider_solver.engine.game import Game
 from spider_solver.engine.search import (
     SELECT_SHARED,
@@ -50,14 +50,17 @@ from spider_solver.outcomes import Reason
 #: Since the node became 2.7 times cheaper (issue 11), 1 suit starts four times as wide
 #: as before (32) and 2 suits twice (64), in no more time than before the change: on
 #: the tuning deals 96 -> 92 actions (1 suit, with the post-pass) and 111 -> 109.5 (2 suits).
-#: 4 suits keep 64: the 1000-deal batch's time target leaves no room there.
+#: 4 suits keep 64: the 1000-deal batch's time target leaves no room there. With the
+#: 2-suit weights of their own (evaluate.SOLVE_WEIGHTS) 2 suits start at 256: on tuning
+#: deals 100000-100199 a mean 105.6 -> 103.7 actions for twice the nodes (0.1 -> 0.2 s
+#: a deal), within the time 2-suit solves took when issue 11 was filed (0.224 s).
 #: Most deals are won by the first width or two; the default budget (150M nodes,
 #: verify.DEFAULT_MAX_NODES) lets the whole schedule run on the hard ones: on the 4-suit
 #: tuning deals width 4096 ended after 12-33M nodes in all, and 16384, the widest,
 #: took 55-63M more, at a peak of about 560 MB (benchmarks/RESULTS.md, "Tail strength").
 WIDTHS = {
     1: (128, 512, 2048, 8192, 16384),
-    2: (128, 512, 2048, 8192, 16384),
+    2: (256, 1024, 4096, 16384),
     4: (64, 256, 1024, 4096, 16384),
 }
 #: How each beam of the schedule chooses a level's positions (search.SELECT_*), by suit
@@ -340,7 +343,7 @@ _FINAL_REASON = {"cut": Reason.WIDTHS, "levels": Reason.LEVELS, "exhausted": Rea
 
 def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty: bool = False,
                progress: bool = False, widths: tuple[int, ...] | None = None,
-               weights: np.ndarray = DEFAULT_WEIGHTS, proof_nodes: int = 0, proof_after: int = 1,
+               weights: np.ndarray | None = None, proof_nodes: int = 0, proof_after: int = 1,
                final_proof: bool = False, polish: bool = True,
                selection: tuple[int, ...] | None = None) -> EngineResult:
     """Search ``deal`` within the budget: a widening series of beams, then (when a beam
@@ -371,6 +374,8 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
     """
     started = time.perf_counter()
     game = deal if isinstance(deal, Game) else Game.from_deal(deal, deal_on_empty=deal_on_empty)
+    if weights is None:
+        weights = weights_for(game.deal.variant.suits)
     deal = game.deal
     if game.start_removed == deal.variant.runs:
         return EngineResult(actions=(), reason=Reason.WON, nodes=0, seconds=0.0)

@@ -20,10 +20,10 @@ late phases are cheap but rarely hold a shorter ending, so ``solve``'s small pos
 re-searches from the initial layout with beams of growing width, which did as well as
 every phase at the same budget. Its beams are wider than those the evaluation was tuned
 at (width 64, where ``solve`` wins most deals), and score positions with their own
-weights (:data:`IMPROVE_WEIGHTS`): a coordinate descent at width 1024 (benchmarks/tune.py,
-4 suits, tuning deals 10040-10079) moved run building down and suit breaks up, which
-shortened lines by 2.6 actions of mean on tuning deals it had not seen, at width 1024
-(10080-10159) and in ``improve`` itself (10000-10039), and changed nothing in ``solve``.
+weights (:data:`IMPROVE_WEIGHTS`): coordinate descents at width 1024 (benchmarks/tune.py,
+tuning deals 10040-10079 at 4 suits, 10000-10039 at 2) moved run building down and suit
+breaks up, which shortened lines at width 1024 on tuning deals the descents had not seen
+(10080-10159) by 4.0 actions of mean at 4 suits and 4.2 at 2.
 
 Budgets are in nodes: each beam gets at most what is left, a beam that runs out
 is dropped (the line stays as it was), so the same line, widths and budget give the
@@ -163,10 +163,12 @@ IMPROVE_WIDTHS = (512, 1536, 6144, 16384)
 IMPROVE_PHASES = -1
 #: The evaluation of ``improve``'s wide beams by suit count, where it differs from
 #: ``DEFAULT_WEIGHTS`` (see the module's docstring; benchmarks/RESULTS.md, "Weights for
-#: wide beams"): against the default, W_DOWN_COLUMN -2 (0), W_SUIT_BREAK 12 (9), W_RUN 25
-#: (36), W_CLEAR_COLUMN 3 (5), W_RUNS_ON_DOWN 4 (2).
-WIDE_WEIGHTS = np.array([9, -2, 12, 7, 7, 25, 7, 3, 4, 0], dtype=np.int64)
-IMPROVE_WEIGHTS: dict[int, np.ndarray] = {4: WIDE_WEIGHTS, 2: WIDE_WEIGHTS}
+#: wide beams"), each from a coordinate descent at width 1024 on its suit count: above all
+#: a removed run counts far less (W_RUN 17 and 12 against 36), a suit break more.
+IMPROVE_WEIGHTS: dict[int, np.ndarray] = {
+    4: np.array([9, -4, 12, 7, 9, 17, 9, 3, 4, 0], dtype=np.int64),
+    2: np.array([12, -4, 12, 9, 5, 12, 9, 1, 2, 0], dtype=np.int64),
+}
 
 
 def polish(game: Game, line: list[int], won_width: int, budget: Budget, nodes: int | None = None) -> Rephased:

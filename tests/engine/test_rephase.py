@@ -69,9 +69,8 @@ def test_polish_and_improve_never_lengthen(lines):
     assert wins(game, improved.line) and len(improved.line) <= len(line)
 
 
-@pytest.mark.parametrize("code, wide", [("SP1-S4C-AAAAAAD", True), ("SP1-S2C-AAAAAAD", True),
-                                        ("SP1-S1C-AAAAABA", False)])
-def test_improve_scores_its_wide_beams_with_its_own_weights(monkeypatch, code, wide):
+@pytest.mark.parametrize("code", ["SP1-S4C-AAAAAAD", "SP1-S2C-AAAAAAD", "SP1-S1C-AAAAABA"])
+def test_improve_scores_its_wide_beams_with_its_own_weights(monkeypatch, code):
     from spider_solver.engine import rephase as module
     from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 
@@ -85,5 +84,6 @@ def test_improve_scores_its_wide_beams_with_its_own_weights(monkeypatch, code, w
 
     monkeypatch.setattr(module, "beam", spy)
     improve_moves(game, line, Budget(200_000, None), widths=(32,))
-    assert given and all((w == (module.WIDE_WEIGHTS if wide else DEFAULT_WEIGHTS)).all() for w in given)
-    assert not (module.WIDE_WEIGHTS == DEFAULT_WEIGHTS).all()
+    own = module.IMPROVE_WEIGHTS.get(game.deal.variant.suits, DEFAULT_WEIGHTS)
+    assert given and all((w == own).all() for w in given)
+    assert (game.deal.variant.suits == 1) == (own is DEFAULT_WEIGHTS)
