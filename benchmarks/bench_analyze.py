@@ -296,7 +296,7 @@ def report(rows: list[dict], name: str) -> None:
                 gave_up = sum(p["reason"] == "proof-gave-up" for p in unknown)
                 print(f"| {left} | {len(group)} | {sum(p['status'] == 'verified' for p in group)} | {len(proved)} "
                       f"| {len(unknown)} ({gave_up} / {len(unknown) - gave_up}) "
-                      f"| {median(proved) / 1e3:.0f}k / {max(proved, default=0) / 1e3:.0f}k "
+                      f"| {spread(proved)} "
                       f"| {median([p['cards'] for p in group]):.0f} |")
     reach = [p for r in rows for p in r["reach"]]
     if reach:
@@ -317,9 +317,14 @@ def report(rows: list[dict], name: str) -> None:
                 cut = [q["nodes"] for q in alone if q["outcome"] == "cut"]
                 print(f"| {left} | {low}-{high} | {len(group)} | {sum(p['status'] == 'verified' for p in group)} "
                       f"| {len(proved)} | {sum(p['status'] == 'unknown' for p in group)} "
-                      f"| {median(proved) / 1e3:.0f}k / {max(proved, default=0) / 1e3:.0f}k "
+                      f"| {spread(proved)} "
                       f"| {sum(q['outcome'] == 'exhausted' for q in alone)} / {len(cut)} "
                       f"/ {sum(q['outcome'] == 'nodes' for q in alone)} | {median(cut) / 1e6:.1f}M |")
+
+
+def spread(nodes: list[int]) -> str:
+    """``median / max`` of some node counts in thousands, or a dash when there are none."""
+    return f"{median(nodes) / 1e3:.0f}k / {max(nodes) / 1e3:.0f}k" if nodes else "–"
 
 
 def main() -> None:
