@@ -146,6 +146,11 @@ def _budget_at_least(big: str, small: str) -> str:
     )
 
 
+#: SQL condition on a row of ``results`` joined with ``asked`` (its ``max_nodes`` and
+#: ``max_seconds``): a batch at that budget has nothing to do for the deal
+#: (:meth:`Catalog.settled`).
+SETTLED = f"(status <> 'unknown' OR ({_budget_at_least('results', 'asked')}))"
+
 #: SQL condition: the incoming row (``excluded``) is better than the stored one (``results``).
 BETTER = (
     f"{_rank('excluded')} > {_rank('results')}"
@@ -421,7 +426,6 @@ class Catalog:
 
     def __init__(self, path: str | os.PathLike, *, create: bool = True, read_only: bool = False) -> None:
         self.path = Path(path)
-        self.create = create
         shown = str(self.path)
         if self.path.is_dir():
             raise CatalogError(f"catalog {shown!r} is a directory, not a catalog file")
@@ -445,12 +449,12 @@ class Catalog:
             raise CatalogError(f"cannot open catalog {shown!r}: {error}") from None
         self.db.row_factory = sqlite3.Row
         try:
-            self._prepare(shown)
+            self._prepare(shown, create)
         except BaseException:
             self.db.close()
             raise
 
-    def _prepare(self, shown: str) -> None:
+    def _prepare(self, shown: str, create: bool) -> None:
         try:
             application_id = self.db.execute("PRAGMA application_id").fetchone()[0]
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
@@ -460,7 +464,7 @@ class Catalog:
         if application_id != APPLICATION_ID:
             if application_id != 0 or version != 0 or tables != 0:
                 raise CatalogError(f"{shown!r} is an SQLite database but not a spider-solver catalog")
-            if self.read_only or not self.create:
+            if self.read_only or not create:
                 raise CatalogError(f"{shown!r} is empty, not a spider-solver catalog: run a batch first")
             self._create(shown)
         elif version > SCHEMA_VERSION:
@@ -658,8 +662,7 @@ class Catalog:
         """The deal numbers from ``low`` to ``high - 1`` that are :meth:`settled` at this budget."""
         return {row[0] for row in self.db.execute(
             "SELECT deal FROM results, (SELECT ? AS max_nodes, ? AS max_seconds) AS asked"
-            " WHERE suits = ? AND rule = ? AND deal >= ? AND deal < ?"
-            f" AND (status <> 'unknown' OR ({_budget_at_least('results', 'asked')}))",
+            f" WHERE suits = ? AND rule = ? AND deal >= ? AND deal < ? AND {SETTLED}",
             (max_nodes, max_seconds, suits, rule, low, high))}
 
     # ------------------------------------------------------------------ #
@@ -674,8 +677,8 @@ class Catalog:
     def _settled(self, codes: list[str], max_nodes: int, max_seconds: float | None) -> set[str]:
         settled: set[str] = set()
         query = (
-            "SELECT code FROM results, (SELECT ? AS max_nodes, ? AS max_seconds) AS asked WHERE code = ?"
-            f" AND (status <> 'unknown' OR ({_budget_at_least('results', 'asked')}))"
+            "SELECT code FROM results, (SELECT ? AS max_nodes, ? AS max_seconds) AS asked"
+            f" WHERE code = ? AND {SETTLED}"
         )
         for code in codes:
             if self.db.execute(query, (max_nodes, max_seconds, code)).fetchone():

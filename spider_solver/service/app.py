@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from spider_solver.catalog import Catalog
@@ -23,7 +23,7 @@ from spider_solver.service.middleware import BodyLimit, InternalErrors
 from spider_solver.service.models import MAX_BODY_BYTES, responses
 from spider_solver.service.routes import catalog, deals, games, health
 from spider_solver.service.searches import Searches
-from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings
+from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings, known_query
 from spider_solver.version import __version__
 
 
@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Spider Solitaire deals known to be winnable, checked games, hints and where a game was lost.",
         lifespan=lifespan,
         responses=responses(400, 413),
+        dependencies=[Depends(known_query)],  # every endpoint refuses query parameters it does not take
     )
     # The last added is the outermost: CORS headers go on every answer, the body limit's
     # 413 and the 500 of an unexpected exception included.

@@ -23,7 +23,7 @@ from spider_solver.service.models import (
     responses,
 )
 
-router = APIRouter(tags=["catalog"], dependencies=[Depends(state.known_query)])
+router = APIRouter(tags=["catalog"])
 
 _RANDOM = random.SystemRandom()
 #: Query strings carry text: the suit count is one of these.

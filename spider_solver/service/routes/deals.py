@@ -19,7 +19,7 @@ from spider_solver.service.models import MAX_TOKEN, DealView, VerifyRequest, Ver
 from spider_solver.service.searches import Searches, verify_job
 
 log = logging.getLogger("spider_solver.service")
-router = APIRouter(tags=["deals"], dependencies=[Depends(state.known_query)])
+router = APIRouter(tags=["deals"])
 
 
 @lru_cache(maxsize=4096)

@@ -12,7 +12,7 @@ from spider_solver.service.models import Health
 from spider_solver.service.searches import Searches
 from spider_solver.version import __version__
 
-router = APIRouter(tags=["service"], dependencies=[Depends(state.known_query)])
+router = APIRouter(tags=["service"])
 
 
 @router.get("/v1/health", response_model=Health)
