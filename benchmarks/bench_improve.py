@@ -65,7 +65,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def main() -> None:
     from spider_solver.rules import GameCode
-    from spider_solver.verify import IMPROVE_MAX_NODES, IMPROVE_MAX_SECONDS
+    from spider_solver.verify import IMPROVE_MAX_SECONDS, improve_nodes
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--suits", type=int, default=4)
@@ -73,12 +73,15 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--count", type=int, default=40)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--max-nodes", type=int, default=IMPROVE_MAX_NODES)
+    parser.add_argument("--max-nodes", type=int, default=None,
+                        help="Node budget of each pass (default: improve's own for the suit count).")
     parser.add_argument("--max-seconds", type=float, default=IMPROVE_MAX_SECONDS)
     parser.add_argument("--weights", type=json.loads, default=None,
                         help="A JSON list: the evaluation of improve's beams (default: its own).")
     parser.add_argument("--json", help="Write every deal's figures to this file.")
     args = parser.parse_args()
+    if args.max_nodes is None:
+        args.max_nodes = improve_nodes(args.suits)
 
     codes = [str(GameCode(args.suits, args.rule, n)) for n in range(args.first, args.first + args.count)]
     started = time.perf_counter()

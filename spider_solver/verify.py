@@ -166,12 +166,26 @@ def solve(
     )
 
 
-#: ``improve``'s default budget: about 10 s a deal on one core here. Its wide beams ran
-#: at 1.0-1.6 million nodes a second before the cheaper node of issue 11 (10M nodes
-#: then); since, 30M nodes take a median 8.7 s at 4 suits, 6.6 s at 2 and 4.9 s at 1
-#: (tuning deals 10000-10005, quiet machine). The seconds are a safety net as in ``solve``.
-IMPROVE_MAX_NODES = 30_000_000
+#: ``improve``'s default node budget by suit count: about 10 s a deal on one core here,
+#: the time the issue-11 targets are set at. The node's cost differs by suit count: 30M
+#: nodes took a median 8.5 s at 4 suits, 6.6 s at 2 and 4.8 s at 1 (reporting deals 0-39),
+#: so each suit count gets the nodes of about 10 s (chosen by time, not by length). On the
+#: 2-suit tuning deals 10000-10039, 30M / 42M / 45M nodes gave a mean line of 99.85 / 99.2
+#: / 99.2 actions in a median 6.5 / 9.6 / 10.5 s (benchmarks/RESULTS.md, "`improve` at
+#: about 10 s a deal"). The seconds are a safety net as in ``solve``.
+IMPROVE_MAX_NODES: dict[int, int] = {1: 60_000_000, 2: 42_000_000, 4: 35_000_000}
 IMPROVE_MAX_SECONDS = 120.0
+
+
+def improve_nodes(suits: int) -> int:
+    """``improve``'s default node budget for a deal of ``suits`` suits (IMPROVE_MAX_NODES)."""
+    return IMPROVE_MAX_NODES[suits]
+
+
+def describe_improve_nodes() -> str:
+    """The default budgets in words, for help texts: "35,000,000 at 4 suits, ..."."""
+    return ", ".join(f"{IMPROVE_MAX_NODES[suits]:,} at {suits} suit{'s' if suits > 1 else ''}"
+                     for suits in sorted(IMPROVE_MAX_NODES, reverse=True))
 
 
 @dataclass(frozen=True)
@@ -206,7 +220,7 @@ def improve(
     deal: Deal | GameCode | str,
     solution: Sequence[str],
     *,
-    max_nodes: int = IMPROVE_MAX_NODES,
+    max_nodes: int | None = None,
     max_seconds: float | None = IMPROVE_MAX_SECONDS,
     deal_on_empty: bool = False,
 ) -> ImproveResult:
@@ -215,7 +229,8 @@ def improve(
     ``solution`` must win ``deal`` (replayed first; :class:`~spider_solver.errors.SpiderError`
     if it does not). The engine re-searches the line's phases with wider beams
     (:func:`~spider_solver.engine.rephase.improve_moves`); a line it returns is replayed
-    on the rules engine and kept only if it wins and is shorter. Deterministic in nodes:
+    on the rules engine and kept only if it wins and is shorter. ``max_nodes`` None is
+    the default of the deal's suit count (:func:`improve_nodes`). Deterministic in nodes:
     the same line, budget and version give the same result unless the seconds cut it.
     """
     import time
@@ -226,8 +241,10 @@ def improve(
     from spider_solver.errors import IllegalActionError
     from spider_solver.rules import Board
 
-    check_budget(max_nodes, max_seconds)
     deal = coerce_deal(deal)
+    if max_nodes is None:
+        max_nodes = improve_nodes(deal.variant.suits)
+    check_budget(max_nodes, max_seconds)
     given = replay(deal, solution, deal_on_empty=deal_on_empty, undo_limit=0)
     if given.error is not None:
         raise IllegalActionError(f"the line to improve is refused at action {given.error.index + 1}: "
@@ -296,5 +313,5 @@ __all__ = [
     "COMPILE_MESSAGE", "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "IMPROVE_MAX_NODES", "IMPROVE_MAX_SECONDS",
     "INTERACTIVE_MAX_NODES", "INTERACTIVE_MAX_SECONDS",
     "ImproveResult", "MAX_NODES_LIMIT", "MAX_SECONDS_LIMIT", "SolveResult", "check_budget", "check_solution",
-    "improve", "load_engine", "solve",
+    "describe_improve_nodes", "improve", "improve_nodes", "load_engine", "solve",
 ]

@@ -104,3 +104,31 @@ def test_improve_refuses_a_line_that_does_not_win_and_keeps_a_line_it_cannot_bea
     kept = improve(CODE, line, max_nodes=1)  # no budget: the line given (shortening costs no nodes)
     assert kept.moves <= len(line) and replay(Deal.from_code(CODE), kept.solution, undo_limit=0).won
     assert kept.nodes <= 1 and kept.before == len(line)
+
+
+def test_improve_defaults_to_the_budget_of_each_suit_count(catalog, monkeypatch):
+    """Without --max-nodes each deal gets its suit count's default (verify.IMPROVE_MAX_NODES),
+    planned, run and recorded at that budget; a rerun skips it, a larger --max-nodes does not."""
+    from spider_solver import verify
+
+    monkeypatch.setitem(verify.IMPROVE_MAX_NODES, 1, 120_000)
+    monkeypatch.setitem(verify.IMPROVE_MAX_NODES, 4, 7)
+    result = invoke("improve", "--catalog", str(catalog), "--max-seconds", "0")
+    assert result.exit_code == 0, result.output
+    assert "the default nodes a deal (7 at 4 suits" in result.stderr and "120,000 at 1 suit)" in result.stderr
+    with Catalog(catalog, create=False) as db:
+        assert db.get(CODE).improve_nodes == 120_000
+    again = invoke("improve", "--catalog", str(catalog), "--suits", "1")
+    assert again.exit_code == 0 and "(1 already improved at this budget)" in again.stderr
+    larger = invoke("improve", "--catalog", str(catalog), "--suits", "1", "--max-nodes", "130000", "-q")
+    with Catalog(catalog, create=False) as db:
+        assert larger.exit_code == 0 and db.get(CODE).improve_nodes == 130_000
+
+
+def test_improve_defaults_by_suit_count_in_python(monkeypatch):
+    from spider_solver import verify
+
+    assert verify.improve_nodes(4) == verify.IMPROVE_MAX_NODES[4]
+    monkeypatch.setitem(verify.IMPROVE_MAX_NODES, 1, 1)
+    kept = verify.improve(CODE, long_line())
+    assert kept.max_nodes == 1 and kept.nodes <= 1

@@ -24,7 +24,7 @@ from spider_solver.batch.pools import local_pool
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
-from spider_solver.verify import IMPROVE_MAX_NODES, IMPROVE_MAX_SECONDS
+from spider_solver.verify import IMPROVE_MAX_NODES, IMPROVE_MAX_SECONDS, describe_improve_nodes
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,8 @@ class ImproveOptions:
     catalog: str = DEFAULT_CATALOG
     suits: int | None = None
     rule: str | None = None
-    max_nodes: int = IMPROVE_MAX_NODES
+    #: None: the default of each deal's suit count (verify.IMPROVE_MAX_NODES).
+    max_nodes: int | None = None
     max_seconds: float | None = IMPROVE_MAX_SECONDS
     workers: int | None = None
     quiet: bool = False
@@ -93,8 +94,7 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
 
     with Catalog(options.catalog, create=False) as catalog, catch_signals(stop):
         total = catalog.count(suits=options.suits, rule=options.rule, status="verified")
-        codes = catalog.to_improve(max_nodes=options.max_nodes, version=__version__, suits=options.suits,
-                                   rule=options.rule)
+        codes = _to_improve(catalog, options, __version__)
         report.planned, report.skipped = len(codes), total - len(codes)
         skipped = f" ({report.skipped} already improved at this budget)" if report.skipped else ""
         if not codes:
@@ -103,7 +103,7 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
             load_engine(say)
             pool = local_pool(min(options.workers or 1, len(codes)), warm=warm_engine)
             say(f"improving {len(codes)} verified deal{'s' if len(codes) != 1 else ''}{skipped} on {pool.where}, "
-                f"{options.max_nodes:,} nodes a deal")
+                + _budget_words(options))
             bar = tqdm(total=len(codes), file=stream, unit="deal", disable=options.quiet, dynamic_ncols=True)
             finished = False
             try:
@@ -124,6 +124,26 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
         print(f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written; run the same command "
               "again to carry on", file=stream)
     return report
+
+
+def _budget_words(options: ImproveOptions) -> str:
+    """The node budget a deal of this pass gets, in words."""
+    if options.max_nodes is not None:
+        return f"{options.max_nodes:,} nodes a deal"
+    if options.suits is not None:
+        return f"{IMPROVE_MAX_NODES[options.suits]:,} nodes a deal"
+    return f"the default nodes a deal ({describe_improve_nodes()})"
+
+
+def _to_improve(catalog: Catalog, options: ImproveOptions, version: str) -> list[str]:
+    """The codes to improve, lowest suit count first; each suit count at its own default
+    budget unless ``options.max_nodes`` is given."""
+    if options.max_nodes is not None:
+        return catalog.to_improve(max_nodes=options.max_nodes, version=version, suits=options.suits,
+                                  rule=options.rule)
+    return [code for suits in sorted(IMPROVE_MAX_NODES) if options.suits in (None, suits)
+            for code in catalog.to_improve(max_nodes=IMPROVE_MAX_NODES[suits], version=version, suits=suits,
+                                           rule=options.rule)]
 
 
 def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, options: ImproveOptions,
@@ -167,7 +187,8 @@ def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, optio
             if entry is None or not entry.solution:
                 continue
             try:
-                future = executor.submit(improve_deal, code, entry.solution, options.max_nodes, options.max_seconds)
+                budget = options.max_nodes if options.max_nodes is not None else IMPROVE_MAX_NODES[entry.suits]
+                future = executor.submit(improve_deal, code, entry.solution, budget, options.max_seconds)
             except BrokenExecutor as error:
                 report.broken = f"{type(error).__name__}: {error}"
                 break

@@ -10,22 +10,23 @@ from spider_solver.catalog import DEFAULT_CATALOG
 from spider_solver.cli import cli
 from spider_solver.cli.params import CONTEXT_SETTINGS, NODES, RULE, SECONDS, SUITS, WORKERS, catalog_option
 from spider_solver.outcomes import ExitStatus
-from spider_solver.verify import IMPROVE_MAX_NODES, IMPROVE_MAX_SECONDS
+from spider_solver.verify import IMPROVE_MAX_SECONDS, describe_improve_nodes
 
 
 @cli.command("improve", context_settings=CONTEXT_SETTINGS)
 @catalog_option(DEFAULT_CATALOG)
 @click.option("--suits", type=SUITS, default=None, help="Only this suit count.")
 @click.option("--rule", type=RULE, default=None, help="Only this rule.")
-@click.option("--max-nodes", type=NODES, default=IMPROVE_MAX_NODES,
-              help=f"Node budget per deal (deterministic), 1 to 10**15.  [default: {IMPROVE_MAX_NODES:,}]")
+@click.option("--max-nodes", type=NODES, default=None,
+              help="Node budget per deal (deterministic), 1 to 10**15.  [default: about 10 s a deal: "
+                   f"{describe_improve_nodes()}]")
 @click.option("--max-seconds", type=SECONDS, default=IMPROVE_MAX_SECONDS,
               help=f"Time budget per deal, a safety net after the nodes; 0 for none.  "
                    f"[default: {IMPROVE_MAX_SECONDS:g}]")
 @click.option("--workers", type=WORKERS, default=1, show_default=True, help="Worker processes.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
-def improve_command(catalog: str, suits: str | None, rule: str | None, max_nodes: int, max_seconds: float | None,
-                    workers: int, quiet: bool) -> None:
+def improve_command(catalog: str, suits: str | None, rule: str | None, max_nodes: int | None,
+                    max_seconds: float | None, workers: int, quiet: bool) -> None:
     """Look for shorter lines of the catalog's verified deals, with a larger budget.
 
     Each verified line is shortened, then searched for again from the initial layout
