@@ -51,16 +51,17 @@ from spider_solver.outcomes import Reason
 #: as before (32) and 2 suits twice (64), in no more time than before the change: on
 #: the tuning deals 96 -> 92 actions (1 suit, with the post-pass) and 111 -> 109.5 (2 suits).
 #: 4 suits keep 64: the 1000-deal batch's time target leaves no room there. With the
-#: 2-suit weights of their own (evaluate.SOLVE_WEIGHTS) 2 suits start at 256: on tuning
+#: 2-suit weights of their own (evaluate.SOLVE_WEIGHTS) 2 suits started at 256: on tuning
 #: deals 100000-100199 a mean 105.6 -> 103.7 actions for twice the nodes (0.1 -> 0.2 s
-#: a deal), within the time 2-suit solves took when issue 11 was filed (0.224 s).
+#: a deal), within the time 2-suit solves took when issue 11 was filed (0.224 s). With
+#: the shared selection (SELECTION) they start at 224, for the same time.
 #: Most deals are won by the first width or two; the default budget (150M nodes,
 #: verify.DEFAULT_MAX_NODES) lets the whole schedule run on the hard ones: on the 4-suit
 #: tuning deals width 4096 ended after 12-33M nodes in all, and 16384, the widest,
 #: took 55-63M more, at a peak of about 560 MB (benchmarks/RESULTS.md, "Tail strength").
 WIDTHS = {
     1: (128, 512, 2048, 8192, 16384),
-    2: (256, 1024, 4096, 16384),
+    2: (224, 1024, 4096, 16384),
     4: (64, 256, 1024, 4096, 16384),
 }
 #: How each beam of the schedule chooses a level's positions (search.SELECT_*), by suit
@@ -69,13 +70,16 @@ WIDTHS = {
 #: least half the width and taking at most twice: on the tuning deals 10000-10199 the
 #: schedule's lines went from a median of 147 to 141.5 (mean 151.7 to 146.0) for 0.93
 #: times the median nodes, the 4-suit post-pass now being off (rephase.POLISH_NODES)
-#: since it added nothing on top. At 2 suits the same policy gained about one action for
-#: 1.2 times the nodes, so 1 and 2 suits keep one width per stratum. Only the schedule's
-#: beams use it: ``improve`` and the exhaustive proof do not.
+#: since it added nothing on top. At 2 suits, with their own weights, a deal made counts
+#: 120 and the first width is 224 instead of 256: on tuning deals 100000-100199 (chosen
+#: there, offsets 70-180 and widths 192-256 tried) a paired -0.92 +- 0.20 actions a deal,
+#: and on unseen tuning deals 100200-100499 -0.87 +- 0.18 (mean 103.5 -> 102.7) for 1.06
+#: times the nodes. 1 suit keeps one width per stratum. Only the schedule's beams use
+#: it: ``improve`` and the exhaustive proof do not.
 STRATA_SELECTION = (SELECT_STRATA, 0, 0, 0)
 SELECTION = {
     1: STRATA_SELECTION,
-    2: STRATA_SELECTION,
+    2: (SELECT_SHARED, 120, 500, 2000),
     4: (SELECT_SHARED, 70, 500, 2000),
 }
 #: A line longer than this is not looked for by the beam (a proof run has no cap).

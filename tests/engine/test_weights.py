@@ -33,3 +33,24 @@ def test_a_solve_scores_positions_with_the_weights_of_its_suit_count(monkeypatch
 def test_the_suit_counts_with_weights_of_their_own_differ_from_the_default():
     assert SOLVE_WEIGHTS and all(not (w == DEFAULT_WEIGHTS).all() for w in SOLVE_WEIGHTS.values())
     assert weights_for(1) is DEFAULT_WEIGHTS
+
+
+@pytest.mark.parametrize("code", ["SP1-S4C-AAAAAAD", "SP1-S2C-AAAAAAD", "SP1-S1C-AAAAABA"])
+def test_a_solve_widens_and_selects_as_its_suit_count_says(monkeypatch, code):
+    """The schedule's beams take the widths and the selection policy of the deal's suit
+    count (driver.WIDTHS, driver.SELECTION): 2 and 4 suits share a level's room between
+    strata, 1 suit keeps one width per stratum."""
+    deal = Deal.from_code(code)
+    suits = deal.variant.suits
+    seen = []
+
+    def spy(game, width, mode, budget, **kwargs):
+        seen.append((width, kwargs["selection"]))
+        return beam(game, width, mode, budget, **kwargs)
+
+    beam = driver.beam
+    monkeypatch.setattr(driver, "beam", spy)
+    driver.run_search(deal, max_nodes=20_000, max_seconds=None, polish=False)
+    assert seen and seen[0] == (driver.WIDTHS[suits][0], driver.SELECTION[suits])
+    assert all(selection == driver.SELECTION[suits] for _, selection in seen)
+    assert (driver.SELECTION[suits][0] == driver.SELECT_SHARED) == (suits > 1)
