@@ -37,10 +37,10 @@ DEFAULT_MAX_SECONDS = 180.0
 #: winnable position of a game in progress gets its hint within a million nodes; the
 #: budget is for the few that need the widest beams. At 25M nodes 3 of 1,050 positions
 #: known to be winnable on the tuning deals (10000-10059) went without a hint; they were
-#: won at 44M, 54M and 74M nodes, so the budget is 60M (about 16 s when it is all spent,
+#: won at 44M, 54M and 74M nodes, so the budget is 60M (16 to 22 s when it is all spent,
 #: on one core here; the median hint is unchanged): benchmarks/RESULTS.md, "Games in
-#: progress". The seconds stay a safety net for a person waiting, and cut only on a
-#: machine about twice as slow or as busy as this one.
+#: progress". The seconds stay at 30, for a person waiting: on a machine more than about
+#: 1.4 times slower or busier than this one they, not the nodes, end the longest searches.
 INTERACTIVE_MAX_NODES = 60_000_000
 INTERACTIVE_MAX_SECONDS = 30.0
 #: The largest budgets accepted: 10**15 nodes (years of search) and 10**7 seconds

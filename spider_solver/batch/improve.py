@@ -24,7 +24,7 @@ from spider_solver.batch.pools import local_pool
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
-from spider_solver.verify import IMPROVE_MAX_NODES, IMPROVE_MAX_SECONDS, describe_improve_nodes
+from spider_solver.verify import IMPROVE_MAX_NODES, IMPROVE_MAX_SECONDS, describe_improve_nodes, improve_nodes
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def _budget_words(options: ImproveOptions) -> str:
     if options.max_nodes is not None:
         return f"{options.max_nodes:,} nodes a deal"
     if options.suits is not None:
-        return f"{IMPROVE_MAX_NODES[options.suits]:,} nodes a deal"
+        return f"{improve_nodes(options.suits):,} nodes a deal"
     return f"the default nodes a deal ({describe_improve_nodes()})"
 
 
@@ -142,7 +142,7 @@ def _to_improve(catalog: Catalog, options: ImproveOptions, version: str) -> list
         return catalog.to_improve(max_nodes=options.max_nodes, version=version, suits=options.suits,
                                   rule=options.rule)
     return [code for suits in sorted(IMPROVE_MAX_NODES) if options.suits in (None, suits)
-            for code in catalog.to_improve(max_nodes=IMPROVE_MAX_NODES[suits], version=version, suits=suits,
+            for code in catalog.to_improve(max_nodes=improve_nodes(suits), version=version, suits=suits,
                                            rule=options.rule)]
 
 
@@ -187,7 +187,7 @@ def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, optio
             if entry is None or not entry.solution:
                 continue
             try:
-                budget = options.max_nodes if options.max_nodes is not None else IMPROVE_MAX_NODES[entry.suits]
+                budget = options.max_nodes if options.max_nodes is not None else improve_nodes(entry.suits)
                 future = executor.submit(improve_deal, code, entry.solution, budget, options.max_seconds)
             except BrokenExecutor as error:
                 report.broken = f"{type(error).__name__}: {error}"
