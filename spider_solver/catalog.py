@@ -674,23 +674,14 @@ class Catalog:
         """The lowest deal number of ``variant`` that is in neither ``results`` nor ``pending``."""
         return self._first_missing(variant.suits, variant.rule)
 
-    def _settled(self, codes: list[str], max_nodes: int, max_seconds: float | None) -> set[str]:
-        settled: set[str] = set()
-        query = (
-            "SELECT code FROM results, (SELECT ? AS max_nodes, ? AS max_seconds) AS asked"
-            f" WHERE code = ? AND {SETTLED}"
-        )
-        for code in codes:
-            if self.db.execute(query, (max_nodes, max_seconds, code)).fetchone():
-                settled.add(code)
-        return settled
-
     @_reads
     def settled(self, codes: Iterable[str], *, max_nodes: int, max_seconds: float | None) -> set[str]:
         """The codes a batch at this budget has nothing to do for: verified (a line replayed to
         a win; ``improve`` is what looks for a shorter one), unwinnable (a proof), or unknown
         at a budget at least as large (the search is deterministic in nodes)."""
-        return self._settled(list(codes), max_nodes, max_seconds)
+        query = ("SELECT code FROM results, (SELECT ? AS max_nodes, ? AS max_seconds) AS asked"
+                 f" WHERE code = ? AND {SETTLED}")
+        return {code for code in codes if self.db.execute(query, (max_nodes, max_seconds, code)).fetchone()}
 
     @_reads
     def get(self, code: str) -> Entry | None:

@@ -40,6 +40,10 @@ class ImproveOptions:
     workers: int | None = None
     quiet: bool = False
 
+    def budget_for(self, suits: int) -> int:
+        """The node budget of a deal of ``suits`` suits in this pass."""
+        return self.max_nodes if self.max_nodes is not None else improve_nodes(suits)
+
 
 @dataclass
 class ImproveReport:
@@ -131,18 +135,14 @@ def _budget_words(options: ImproveOptions) -> str:
     if options.max_nodes is not None:
         return f"{options.max_nodes:,} nodes a deal"
     if options.suits is not None:
-        return f"{improve_nodes(options.suits):,} nodes a deal"
+        return f"{options.budget_for(options.suits):,} nodes a deal"
     return f"the default nodes a deal ({describe_improve_nodes()})"
 
 
 def _to_improve(catalog: Catalog, options: ImproveOptions, version: str) -> list[str]:
-    """The codes to improve, lowest suit count first; each suit count at its own default
-    budget unless ``options.max_nodes`` is given."""
-    if options.max_nodes is not None:
-        return catalog.to_improve(max_nodes=options.max_nodes, version=version, suits=options.suits,
-                                  rule=options.rule)
+    """The codes to improve, lowest suit count first, each suit count at its budget."""
     return [code for suits in sorted(IMPROVE_MAX_NODES) if options.suits in (None, suits)
-            for code in catalog.to_improve(max_nodes=improve_nodes(suits), version=version, suits=suits,
+            for code in catalog.to_improve(max_nodes=options.budget_for(suits), version=version, suits=suits,
                                            rule=options.rule)]
 
 
@@ -187,8 +187,8 @@ def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, optio
             if entry is None or not entry.solution:
                 continue
             try:
-                budget = options.max_nodes if options.max_nodes is not None else improve_nodes(entry.suits)
-                future = executor.submit(improve_deal, code, entry.solution, budget, options.max_seconds)
+                future = executor.submit(improve_deal, code, entry.solution, options.budget_for(entry.suits),
+                                         options.max_seconds)
             except BrokenExecutor as error:
                 report.broken = f"{type(error).__name__}: {error}"
                 break
