@@ -5,6 +5,7 @@ Also its refusals of bad options, which come before it listens (in-process).
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -95,6 +96,12 @@ def test_serve_answers_over_http_and_stops_on_sigterm(tmp_path):
         assert status == 200 and body["catalog"]["status"] == "verified"
         status, body = served.call("POST", "/v1/replay", {"code": "SP1-S1C-AAAAAAB", "actions": "D D D D D D"})
         assert status == 422 and body["error"]["type"] == "refused-action"
+        # HEAD, as a monitor asks: GET's status and headers, no body on the wire.
+        head = http.client.HTTPConnection(served.url.removeprefix("http://"), timeout=60)
+        head.request("HEAD", "/v1/health")
+        answer = head.getresponse()
+        assert answer.status == 200 and int(answer.getheader("Content-Length")) > 0 and answer.read() == b""
+        head.close()
         assert served.stop() == 0
     finally:
         served.kill()

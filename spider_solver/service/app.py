@@ -19,7 +19,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from spider_solver.catalog import Catalog
 from spider_solver.service import errors
-from spider_solver.service.middleware import BodyLimit, InternalErrors
+from spider_solver.service.middleware import BodyLimit, HeadAsGet, InternalErrors
 from spider_solver.service.models import MAX_BODY_BYTES, responses
 from spider_solver.service.routes import catalog, deals, games, health
 from spider_solver.service.searches import Searches
@@ -58,13 +58,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         summary="Spider Solitaire deals known to be winnable, checked games, hints and where a game was lost.",
         lifespan=lifespan,
-        responses=responses(400, 413),
+        responses=responses(400, 408, 413),
         dependencies=[Depends(known_query)],  # every endpoint refuses query parameters it does not take
     )
     # The last added is the outermost: CORS headers go on every answer, the body limit's
-    # 413 and the 500 of an unexpected exception included.
+    # 413 and 408 and the 500 of an unexpected exception included; a HEAD request's
+    # answer, whichever it is, loses its body.
     app.add_middleware(InternalErrors)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(HeadAsGet)
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["GET", "POST"],
                            allow_headers=["Content-Type"])

@@ -4,7 +4,8 @@ The library's exceptions map to HTTP statuses here, as the command line maps the
 exit statuses in one place: input that is malformed or that the rules refuse is 422
 (``invalid-request`` when it does not fit the schema; otherwise the exception's name,
 ``invalid-code``, ``invalid-deal``, ..., and ``refused-action`` with the action's index);
-404 and 405 for unknown endpoints and methods; 413 for a body over the limit; 403
+404 and 405 for unknown endpoints and methods; 413 for a body over the limit, 408 for
+one that does not arrive in time (:mod:`.middleware`); 403
 ``read-only``; 503 ``busy`` (with ``Retry-After``), ``stopping``, ``solver-failed`` and
 ``catalog-unavailable``. An unexpected exception is logged and answered 500 ``internal``
 without a traceback; the tests and the API fuzzer check that none happens.

@@ -1,19 +1,28 @@
-"""The request body limit (413 before the application reads a byte too many), and the
-500 of an unexpected exception, answered inside the CORS middleware."""
+"""The request body's limits (413 before the application reads a byte too many, 408 for
+a body that does not arrive in time), HEAD answered as GET without the body, and the 500
+of an unexpected exception, answered inside the CORS middleware."""
 
 from __future__ import annotations
+
+import asyncio
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from spider_solver.service.errors import error_response, internal_error
 
+#: Seconds a request's whole body may take to arrive (256 KiB at 13 KB a second); a
+#: client that sends it slower, or stops half-way, gets 408 and the connection is closed,
+#: so that slow senders cannot hold the server's connections.
+BODY_SECONDS = 20.0
+
 
 class BodyLimit:
     """Refuses a request body over ``limit`` bytes with 413: at once when its
-    Content-Length says so, else as soon as the bytes received pass the limit."""
+    Content-Length says so, else as soon as the bytes received pass the limit; and
+    one that has not arrived whole within ``seconds`` with 408."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+    def __init__(self, app: ASGIApp, limit: int, seconds: float = BODY_SECONDS) -> None:
+        self.app, self.limit, self.seconds = app, limit, seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -27,19 +36,35 @@ class BodyLimit:
             if int(declared) > self.limit:
                 await self._too_large(scope, receive, send)
                 return
+        try:
+            async with asyncio.timeout(self.seconds):
+                body, other = await self._read(receive)
+        except TimeoutError:
+            response = error_response(408, "request-timeout",
+                                      f"the request body did not arrive within {self.seconds:g} s",
+                                      headers={"Connection": "close"})
+            await response(scope, receive, send)
+            return
+        if other is not None:  # the client went away: the application sees that
+            await self.app(scope, _replay([other]), send)
+        elif body is None:
+            await self._too_large(scope, receive, send)
+        else:
+            await self.app(scope, _replay([{"type": "http.request", "body": bytes(body), "more_body": False}],
+                                          then=receive), send)
+
+    async def _read(self, receive: Receive) -> tuple[bytearray | None, Message | None]:
+        """The body (None past the limit), or the message that ended it early."""
         body, more = bytearray(), True
         while more:
             message = await receive()
             if message["type"] != "http.request":
-                await self.app(scope, _replay([message]), send)
-                return
+                return body, message
             body += message.get("body", b"")
             more = message.get("more_body", False)
             if len(body) > self.limit:
-                await self._too_large(scope, receive, send)
-                return
-        await self.app(scope, _replay([{"type": "http.request", "body": bytes(body), "more_body": False}],
-                                      then=receive), send)
+                return None, None
+        return body, None
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = error_response(413, "too-large", f"the request body is over the limit of {self.limit:,} bytes",
@@ -75,6 +100,26 @@ class InternalErrors:
             await internal_error(scope, error)(scope, receive, send)
 
 
+class HeadAsGet:
+    """HEAD is answered as GET would be, headers only (RFC 9110, 9.3.2), as monitors and
+    link checkers expect of ``/v1/health`` and the deal pages."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
 def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
     """A ``receive`` that gives ``messages`` first, then defers to ``then``."""
     queue = list(messages)
@@ -89,4 +134,4 @@ def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
     return receive
 
 
-__all__ = ["BodyLimit", "InternalErrors"]
+__all__ = ["BODY_SECONDS", "BodyLimit", "HeadAsGet", "InternalErrors"]

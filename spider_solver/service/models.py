@@ -272,6 +272,7 @@ class ErrorResponse(BaseModel):
 def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The error answers an endpoint documents in the OpenAPI document, all of one model."""
     words = {400: "Malformed request", 403: "The server does not search (--read-only)",
-             404: "Not found", 413: "Request body too large", 422: "Invalid input, or an action the rules refuse",
+             404: "Not found", 408: "The request body did not arrive in time", 413: "Request body too large",
+             422: "Invalid input, or an action the rules refuse",
              503: "Busy (see Retry-After) or stopping"}
     return {status: {"model": ErrorResponse, "description": words[status]} for status in statuses}
