@@ -24,7 +24,8 @@ from spider_solver.batch.pools import local_pool
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
-from spider_solver.verify import IMPROVE_MAX_NODES, IMPROVE_MAX_SECONDS, describe_improve_nodes, improve_nodes
+from spider_solver.rules.variant import SUIT_COUNTS
+from spider_solver.verify import IMPROVE_MAX_SECONDS, describe_improve_nodes, improve_nodes
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def _budget_words(options: ImproveOptions) -> str:
 
 def _to_improve(catalog: Catalog, options: ImproveOptions, version: str) -> list[str]:
     """The codes to improve, lowest suit count first, each suit count at its budget."""
-    return [code for suits in sorted(IMPROVE_MAX_NODES) if options.suits in (None, suits)
+    return [code for suits in SUIT_COUNTS if options.suits in (None, suits)
             for code in catalog.to_improve(max_nodes=options.budget_for(suits), version=version, suits=suits,
                                            rule=options.rule)]
 
