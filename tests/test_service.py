@@ -199,9 +199,46 @@ def test_verify_bad_deck_names_the_problem(client):
     assert "2 cards" in message
 
 
-def test_malformed_json_is_422(client):
-    error_of(client.post("/v1/verify", content=b"{", headers={"Content-Type": "application/json"}), 422,
-             "invalid-request")
+@pytest.mark.parametrize("body, where", [(b"{", "at character 1"), (b'{"code": "x"} junk', "at character 14"),
+                                         (b"{'code': 'x'}", "at character 1")])
+def test_malformed_json_is_400_and_says_where(client, body, where):
+    message = error_of(client.post("/v1/verify", content=body, headers={"Content-Type": "application/json"}), 400,
+                       "invalid-request")
+    assert message.startswith("the body is not valid JSON") and message.endswith(where)
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain;charset=UTF-8", "application/x-www-form-urlencoded"])
+def test_a_body_not_sent_as_json_is_415(client, content_type):
+    """fetch() sends a string body as text/plain unless told: say so, not "not a dictionary"."""
+    headers = {} if content_type is None else {"Content-Type": content_type}
+    message = error_of(client.post("/v1/replay", content=json.dumps({"code": STORED[0]}), headers=headers), 415,
+                       "unsupported-media-type")
+    assert "Content-Type: application/json" in message
+    ok = client.post("/v1/replay", content=json.dumps({"code": STORED[0]}),
+                     headers={"Content-Type": "application/json; charset=utf-8"})
+    assert ok.status_code == 200
+
+
+@pytest.mark.parametrize("suits", [True, 2.0, "2"])
+def test_suits_must_be_a_json_integer(client, suits):
+    """True == 1 and 2.0 == 2 in Python: the literal alone would take them."""
+    message = error_of(client.post("/v1/replay", json={"deck": "AS", "suits": suits}), 422, "invalid-request")
+    assert message.startswith("body.suits")
+
+
+@pytest.mark.parametrize("extra", [{"suits": 4}, {"rule": "relaxed"}, {"suits": 1, "rule": "classic"}])
+def test_suits_and_rule_are_refused_with_a_code(client, extra):
+    """The code carries both: a request that also says them is refused, not half-ignored."""
+    message = error_of(client.post("/v1/replay", json={"code": STORED[0]} | extra), 422, "invalid-request")
+    assert "explicit \"deck\"" in message
+
+
+@pytest.mark.parametrize("value", [b"NaN", b"Infinity", b"-Infinity"])
+def test_max_seconds_must_be_finite(client, value):
+    body = b'{"code": "%s", "max_seconds": %s}' % (STORED[0].encode(), value)
+    message = error_of(client.post("/v1/verify", content=body, headers={"Content-Type": "application/json"}), 422,
+                       "invalid-request")
+    assert "finite" in message
 
 
 def test_identical_concurrent_verifies_share_one_search(client):
@@ -246,15 +283,18 @@ def test_replay_refused_action_names_its_index_and_the_rule(client):
 
 @pytest.mark.parametrize("actions", [["", "2>1"], ["D 2>1"], ["D,2>1"], [" D"]])
 def test_a_list_item_is_one_action(client, actions):
-    """So that the index of a refused action is the index of the list's item."""
+    """So that the index of a refused action is the index of the list's item; the message
+    names the item in words, without pydantic's names of the union's members."""
     message = error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": actions}), 422,
                        "invalid-request")
-    assert "body.actions" in message
+    assert message.startswith("body.actions.0: ")
+    assert ("one action" if actions[0] else "at least 1 character") in message
+    assert "constrained" not in message and "valid string" not in message
 
 
 def test_an_overlong_action_of_a_log_string_is_refused(client):
     message = error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": "D " + "U" * 99}), 422,
-                       "invalid-input")
+                       "invalid-request")
     assert "action 2 of the log (index 1) is over 40 characters" in message and "UUUU" not in message
 
 
@@ -276,11 +316,12 @@ def test_replay_undo_limit(client):
 
 
 def test_replay_log_limits(client):
-    error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": ["U"] * (models.MAX_ACTIONS + 1)}), 422,
-             "invalid-request")
+    """The same limit answers alike whether the log is a list or a string."""
+    as_list = error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": ["U"] * (models.MAX_ACTIONS + 1)}),
+                       422, "invalid-request")
     message = error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": "U " * (models.MAX_ACTIONS + 1)}),
-                       422, "invalid-input")
-    assert "limit" in message
+                       422, "invalid-request")
+    assert as_list.startswith("body.actions:") and message.startswith("body.actions:") and "limit" in message
     error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": ["x" * 100]}), 422, "invalid-request")
 
 
@@ -351,7 +392,7 @@ def test_catalog_filters(client):
     ({"limit": 0}, "invalid-request"),
     ({"limit": models.MAX_PAGE + 1}, "invalid-request"),
     ({"difficulty": "6"}, "invalid-request"),
-    ({"difficulty": "3-1"}, "invalid-option"),
+    ({"difficulty": "3-1"}, "invalid-request"),
     ({"suits": 3}, "invalid-request"),
     ({"status": "won"}, "invalid-request"),
     ({"after": "SP1-NOPE"}, "invalid-code"),
@@ -415,6 +456,28 @@ def test_unknown_endpoint_and_method(client):
     error_of(client.get("/v1/verify"), 405, "method-not-allowed")
 
 
+def test_a_trailing_slash_is_404_not_a_redirect(client):
+    """A redirect would carry an absolute URL of this host, wrong behind a proxy."""
+    error_of(client.get("/v1/health/", follow_redirects=False), 404, "not-found")
+    error_of(client.post("/v1/verify/", json={"code": STORED[0]}, follow_redirects=False), 404, "not-found")
+
+
+def test_empty_query_values_count_as_not_given(client):
+    """As forms and query builders send blank fields: the README's template as written."""
+    full = client.get("/v1/catalog/deals?limit=1000").json()
+    blank = client.get("/v1/catalog/deals?suits=&rule=&status=&difficulty=&after=&limit=")
+    assert blank.status_code == 200 and blank.json() == full
+    assert client.get("/v1/catalog/deals?suits=&limit=2").json()["deals"] == full["deals"][:2]
+    assert client.get("/v1/catalog/random?suits=&rule=&difficulty=").status_code == 200
+
+
+@pytest.mark.parametrize("grades, words", [("2-1", "empty range"), ("6", "a grade from 1 to 5"),
+                                           ("x", "a grade from 1 to 5")])
+def test_a_bad_grade_range_is_an_invalid_request(client, grades, words):
+    message = error_of(client.get(f"/v1/catalog/deals?difficulty={grades}"), 422, "invalid-request")
+    assert message.startswith("query.difficulty: ") and words in message and "pattern" not in message
+
+
 def test_cors_only_for_the_given_origins(catalog_path):
     app = create_app(Settings(catalog=str(catalog_path), read_only=True,
                               cors_origins=("https://play.example.com",)))
@@ -423,6 +486,21 @@ def test_cors_only_for_the_given_origins(catalog_path):
         other = test_client.get("/v1/health", headers={"Origin": "https://evil.example.com"})
     assert allowed.headers["access-control-allow-origin"] == "https://play.example.com"
     assert "access-control-allow-origin" not in other.headers
+
+
+def test_cors_lets_the_page_read_retry_after_and_refuses_in_json(catalog_path):
+    app = create_app(Settings(catalog=str(catalog_path), read_only=True,
+                              cors_origins=("https://play.example.com",)))
+    with TestClient(app) as test_client:
+        answer = test_client.get("/v1/health", headers={"Origin": "https://play.example.com"})
+        head = test_client.options("/v1/health", headers={"Origin": "https://play.example.com",
+                                                          "Access-Control-Request-Method": "HEAD"})
+        refused = test_client.options("/v1/verify", headers={"Origin": "https://evil.example.com",
+                                                             "Access-Control-Request-Method": "POST"})
+    # A 503's advice is in Retry-After, which a page reads only if it is exposed.
+    assert answer.headers["access-control-expose-headers"] == "Retry-After"
+    assert head.status_code == 200
+    assert "origin is not allowed" in error_of(refused, 400, "cors-refused")
 
 
 def test_cors_headers_are_on_every_error_too(catalog_path, monkeypatch):
@@ -442,8 +520,11 @@ def test_cors_headers_are_on_every_error_too(catalog_path, monkeypatch):
 
 def test_a_body_that_cannot_be_parsed_is_an_invalid_request(client):
     deep = "[" * 5000 + "]" * 5000
-    error_of(client.post("/v1/replay", content=deep, headers={"Content-Type": "application/json"}), 400,
-             "invalid-request")
+    message = error_of(client.post("/v1/replay", content=deep, headers={"Content-Type": "application/json"}), 400,
+                       "invalid-request")
+    assert "could not be parsed as JSON" in message
+    error_of(client.post("/v1/replay", content=b'{"code": "\xff"}', headers={"Content-Type": "application/json"}),
+             400, "invalid-request")
 
 
 def test_a_damaged_catalog_is_503_not_500(damaged_catalog):

@@ -15,11 +15,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
-from fastapi.middleware.cors import CORSMiddleware
 
 from spider_solver.catalog import Catalog
 from spider_solver.service import errors
-from spider_solver.service.middleware import BodyLimit, HeadAsGet, InternalErrors
+from spider_solver.service.middleware import BodyLimit, Cors, EmptyQueryValues, HeadAsGet, InternalErrors
 from spider_solver.service.models import MAX_BODY_BYTES, responses
 from spider_solver.service.routes import catalog, deals, games, health
 from spider_solver.service.searches import Searches
@@ -58,6 +57,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         summary="Spider Solitaire deals known to be winnable, checked games, hints and where a game was lost.",
         lifespan=lifespan,
+        # /v1/health/ is not /v1/health: 404, not a redirect to an absolute URL that is
+        # wrong behind a proxy.
+        redirect_slashes=False,
         responses=responses(400, 408, 413),
         dependencies=[Depends(known_query)],  # every endpoint refuses query parameters it does not take
     )
@@ -67,9 +69,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(InternalErrors)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(EmptyQueryValues)
     if settings.cors_origins:
-        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins), allow_methods=["GET", "POST"],
-                           allow_headers=["Content-Type"])
+        app.add_middleware(Cors, origins=list(settings.cors_origins))
     errors.install(app)
     for module in (health, deals, games, catalog):
         app.include_router(module.router)

@@ -4,6 +4,7 @@ The library's exceptions map to HTTP statuses here, as the command line maps the
 exit statuses in one place: input that is malformed or that the rules refuse is 422
 (``invalid-request`` when it does not fit the schema; otherwise the exception's name,
 ``invalid-code``, ``invalid-deal``, ..., and ``refused-action`` with the action's index);
+400 ``invalid-request`` for a body that is not JSON, 415 for one not sent as JSON;
 404 and 405 for unknown endpoints and methods; 413 for a body over the limit, 408 for
 one that does not arrive in time (:mod:`.middleware`); 403
 ``read-only``; 503 ``busy`` (with ``Retry-After``), ``stopping``, ``solver-failed`` and
@@ -14,6 +15,7 @@ without a traceback; the tests and the API fuzzer check that none happens.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -51,20 +53,77 @@ def error_type(error: Exception) -> str:
     return "".join("-" + c.lower() if c.isupper() else c for c in name).lstrip("-") or "invalid-input"
 
 
+#: Errors that say a value is not of one member's type, in a field that takes one of
+#: several types (a log is a list or a string): noise beside the member that was meant.
+_WRONG_TYPE = frozenset({"string_type", "list_type", "int_type", "float_type", "bool_type", "dict_type"})
+
+
+def _where(loc: Any) -> str:
+    """``body.actions.0``: the location without pydantic's names of union members
+    (``list[constrained-str]``), which are not the request's."""
+    return ".".join(str(part) for part in loc if isinstance(part, int) or re.fullmatch(r"\w+", str(part)))
+
+
+#: What a value that does not match a field's pattern should look like, in words.
+_PATTERN_WORDS = {
+    "actions": "an item of the list is one action, without spaces or commas (or give the log as one string)",
+    "difficulty": "expected a grade from 1 to 5 (e.g. 5) or a range of grades, low first (e.g. 1-2)",
+}
+
+
+def _message(where: str, item: dict[str, Any]) -> str:
+    if item.get("type") == "string_pattern_mismatch":
+        field = next((part for part in reversed(where.split(".")) if not part.isdigit()), "")
+        if field in _PATTERN_WORDS:
+            return _PATTERN_WORDS[field]
+    return str(item.get("msg", "invalid")).removeprefix("Value error, ")
+
+
 def validation_message(error: RequestValidationError) -> str:
     """The first problems of a request, one clause each: ``body.max_nodes: Input should be ...``."""
-    clauses = []
-    for item in error.errors()[:3]:
-        where = ".".join(str(part) for part in item.get("loc", ()))
-        message = str(item.get("msg", "invalid")).removeprefix("Value error, ")
-        clauses.append(f"{where}: {message}" if where else message)
-    more = len(error.errors()) - len(clauses)
-    return "; ".join(clauses) + (f" (and {more} more)" if more > 0 else "")
+    items = [(_where(item.get("loc", ())), item) for item in error.errors()]
+    # In a union, the member that took the value reports deeper (body.actions.0) or
+    # something else than its type; drop "not a <type>" from the members that did not.
+    kept = [(where, item) for where, item in items
+            if item.get("type") not in _WRONG_TYPE
+            or not any(o is not item and (w == where or w.startswith(where + "."))
+                       and o.get("type") not in _WRONG_TYPE for w, o in items)]
+    clauses = list(dict.fromkeys(
+        f"{where}: {message}" if where else message
+        for where, message in ((w, _message(w, item)) for w, item in kept)))
+    more = len(clauses) - 3
+    return "; ".join(clauses[:3]) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _json_body(content_type: str) -> bool:
+    """``application/json``, or a ``+json`` type, parameters aside."""
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
+def _validation(request: Request, error: RequestValidationError) -> JSONResponse:
+    """422 ``invalid-request``; but 415 for a body that is not sent as JSON, and 400 for
+    one that does not parse (the README's "cannot be parsed at all")."""
+    if request.method == "POST" and not _json_body(request.headers.get("content-type", "")):
+        given = request.headers.get("content-type")
+        return error_response(415, "unsupported-media-type",
+                              "send the body as JSON, with the header Content-Type: application/json "
+                              f"({'none was given' if given is None else 'not ' + quote(given)})")
+    for item in error.errors():
+        if item.get("type") == "json_invalid":
+            loc = item.get("loc", ())
+            at = f" at character {loc[-1]}" if loc and isinstance(loc[-1], int) else ""
+            reason = (item.get("ctx") or {}).get("error", "JSON decode error")
+            return error_response(400, "invalid-request", f"the body is not valid JSON: {reason}{at}")
+    return error_response(422, "invalid-request", validation_message(error))
 
 
 def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
     kinds = {400: "invalid-request", 404: "not-found", 405: "method-not-allowed"}
     message = str(error.detail)
+    if message == "There was an error parsing the body":  # FastAPI's words for a body json cannot read
+        message = ("the body could not be parsed as JSON (not UTF-8 text, or nested or numbered past the "
+                   "parser's limits)")
     if message in ("Not Found", "Method Not Allowed"):  # the router's own words: say what was asked
         what = "no such endpoint" if error.status_code == 404 else "method not allowed"
         message = f"{what}: {request.method} {quote(request.url.path)}"
@@ -90,7 +149,7 @@ def _internal(request: Request, error: Exception) -> JSONResponse:
 #: Exception class -> its answer. Starlette picks the most specific class of an
 #: exception (CatalogError before SpiderError before ValueError).
 HANDLERS: dict[type[Exception], Callable[[Request, Any], JSONResponse]] = {
-    RequestValidationError: lambda r, e: error_response(422, "invalid-request", validation_message(e)),
+    RequestValidationError: _validation,
     StarletteHTTPException: _http,
     Refused: lambda r, e: error_response(422, "refused-action", str(e), index=e.index, action=e.action),
     CatalogError: _catalog,

@@ -1,11 +1,16 @@
 """The request body's limits (413 before the application reads a byte too many, 408 for
-a body that does not arrive in time), HEAD answered as GET without the body, and the 500
-of an unexpected exception, answered inside the CORS middleware."""
+a body that does not arrive in time), HEAD answered as GET without the body, empty query
+values taken as not given, CORS, and the 500 of an unexpected exception, answered inside
+the CORS middleware."""
 
 from __future__ import annotations
 
 import asyncio
+from urllib.parse import parse_qsl, urlencode
 
+from starlette.datastructures import Headers
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from spider_solver.service.errors import error_response, internal_error
@@ -120,6 +125,42 @@ class HeadAsGet:
         await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
+class EmptyQueryValues:
+    """A query parameter with an empty value (``?suits=&limit=20``) counts as not given,
+    as HTML forms and many query builders send the fields left blank."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        query = scope.get("query_string", b"") if scope["type"] == "http" else b""
+        if query:
+            pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
+            if any(value == "" for _, value in pairs):
+                kept = urlencode([(name, value) for name, value in pairs if value != ""]).encode("latin-1")
+                scope = {**scope, "query_string": kept}
+        await self.app(scope, receive, send)
+
+
+class Cors(CORSMiddleware):
+    """Starlette's CORS middleware, with ``Retry-After`` readable by the page (a 503's
+    advice) and a refused preflight answered in JSON like every other error."""
+
+    def __init__(self, app: ASGIApp, origins: list[str]) -> None:
+        super().__init__(app, allow_origins=origins, allow_methods=["GET", "HEAD", "POST"],
+                         allow_headers=["Content-Type"], expose_headers=["Retry-After"])
+
+    def preflight_response(self, request_headers: Headers) -> Response:
+        response = super().preflight_response(request_headers)
+        if response.status_code != 400:
+            return response
+        reason = bytes(response.body).decode().removeprefix("Disallowed CORS ")
+        headers = {name: value for name, value in response.headers.items()
+                   if name.lower() not in ("content-length", "content-type")}
+        return error_response(400, "cors-refused", f"the CORS preflight is refused: its {reason} is not allowed "
+                                                   "(see the server's --cors-origin)", headers=headers)
+
+
 def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
     """A ``receive`` that gives ``messages`` first, then defers to ``then``."""
     queue = list(messages)
@@ -134,4 +175,4 @@ def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
     return receive
 
 
-__all__ = ["BODY_SECONDS", "BodyLimit", "HeadAsGet", "InternalErrors"]
+__all__ = ["BODY_SECONDS", "BodyLimit", "Cors", "EmptyQueryValues", "HeadAsGet", "InternalErrors"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, MAX_DEAL
 from spider_solver.verify import MAX_NODES_LIMIT, MAX_SECONDS_LIMIT
@@ -41,11 +41,24 @@ ActionText = Annotated[str, Field(description="An action in notation: D, F>T, F>
 #: One action of a log given as a list: the index of a refused one is its index in the list.
 ActionItem = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN, pattern=r"^[^\s,]+$"),
                        Field(description="One action in notation (D, F>T, F>T/N or U), without spaces.")]
-CardText = Annotated[str, Field(description="A card: rank then suit, e.g. 10H, QS.", max_length=MAX_TOKEN)]
+CardText = Annotated[str, Field(description="A card: rank then suit, e.g. TH, QS (T is the ten).",
+                                max_length=MAX_TOKEN)]
 StatusValue = Literal["verified", "unwinnable", "unknown"]
 ReasonValue = Literal["won", "exhausted", "nodes", "seconds", "interrupted", "widths", "levels", "proof-gave-up",
                       "rejected"]
 SuitsValue = Literal[1, 2, 4]
+
+
+def _integer(value: Any) -> Any:
+    """Refuses ``true`` and ``2.0`` where an integer is meant: a literal ``1`` or ``2``
+    alone would take them (``True == 1``), which the strict models do not intend."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("Input should be 1, 2 or 4 (a JSON integer)")
+    return value
+
+
+#: The suit count of a request: 1, 2 or 4, a JSON integer.
+SuitsInput = Annotated[SuitsValue, BeforeValidator(_integer)]
 RuleValue = Literal["classic", "relaxed"]
 
 
@@ -68,13 +81,19 @@ class DealRequest(Model):
     code: Code | None = Field(None, description="A game code, e.g. SP1-S4C-AAAAAAD.", examples=["SP1-S4C-AAAAAAD"])
     deck: Annotated[str, StringConstraints(max_length=MAX_DECK_TEXT)] | None = Field(
         None, description="An explicit deal instead of a code: the 104 cards in deck order, separated by spaces.")
-    suits: SuitsValue = Field(4, description="Suit count of an explicit deck.")
-    rule: RuleValue = Field("classic", description="Rule of an explicit deck.")
+    suits: SuitsInput = Field(4, description="Suit count of an explicit deck (a code carries its own).")
+    rule: RuleValue = Field("classic", description="Rule of an explicit deck (a code carries its own).")
 
     @model_validator(mode="after")
     def _one_deal(self) -> DealRequest:
         if (self.code is None) == (self.deck is None):
             raise ValueError("give either a game code (\"code\") or an explicit deal (\"deck\"), not both or neither")
+        given = sorted(self.model_fields_set & {"suits", "rule"})
+        if self.code is not None and given:
+            # The code says both; taking one and ignoring the other would hide a mistake.
+            names = " and ".join(f'"{name}"' for name in given)
+            raise ValueError(f"{names} {'go' if len(given) > 1 else 'goes'} with an explicit \"deck\"; "
+                             "a game code carries its own suit count and rule")
         return self
 
 
@@ -84,7 +103,7 @@ class Budget(Model):
 
     max_nodes: int | None = Field(None, ge=1, le=MAX_NODES_LIMIT,
                                   description="Search nodes at most (default: the server's cap).")
-    max_seconds: float | None = Field(None, gt=0, le=MAX_SECONDS_LIMIT,
+    max_seconds: float | None = Field(None, gt=0, le=MAX_SECONDS_LIMIT, allow_inf_nan=False,
                                       description="Seconds at most (default: the server's cap).")
 
 
@@ -274,5 +293,9 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     words = {400: "Malformed request", 403: "The server does not search (--read-only)",
              404: "Not found", 408: "The request body did not arrive in time", 413: "Request body too large",
              422: "Invalid input, or an action the rules refuse",
-             503: "Busy (see Retry-After) or stopping"}
-    return {status: {"model": ErrorResponse, "description": words[status]} for status in statuses}
+             415: "The body is not sent as JSON (Content-Type: application/json)",
+             503: "Busy (see Retry-After), stopping, a solver failed, or the catalog cannot be read"}
+    retry = {"Retry-After": {"description": "Seconds to wait before trying again (busy, solver-failed).",
+                             "schema": {"type": "integer"}}}
+    return {status: {"model": ErrorResponse, "description": words[status]}
+            | ({"headers": retry} if status == 503 else {}) for status in statuses}

@@ -6,10 +6,12 @@ import random
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from spider_solver.catalog import Catalog, parse_grades
+from spider_solver.errors import SpiderError
 from spider_solver.rules import CLASSIC
 from spider_solver.service import state
 from spider_solver.service.models import (
@@ -36,8 +38,17 @@ def _filters(suits: SuitsQuery | None, rule: str | None, difficulty: str | None)
     return {
         "suits": None if suits is None else int(suits),
         "rule": CLASSIC if suits == "1" and rule is not None else rule,  # one suit is always classic
-        "difficulty": None if difficulty is None else parse_grades(difficulty),
+        "difficulty": None if difficulty is None else _grades(difficulty),
     }
+
+
+def _grades(text: str) -> tuple[int, int]:
+    """``parse_grades``, its refusal answered as the query's other problems (422 invalid-request)."""
+    try:
+        return parse_grades(text)
+    except SpiderError as error:
+        raise RequestValidationError([{"loc": ("query", "difficulty"), "type": "value_error",
+                                       "msg": str(error)}]) from None
 
 
 @router.get("/v1/catalog/deals", response_model=CatalogPage, responses=responses(404, 422, 503))

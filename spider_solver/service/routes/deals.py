@@ -47,7 +47,7 @@ async def get_deal(code: Annotated[str, Path(max_length=MAX_TOKEN, examples=["SP
     return Response(layout[:-1] + b',"catalog":' + known + b"}", media_type="application/json")
 
 
-@router.post("/v1/verify", response_model=VerifyResponse, responses=responses(403, 422, 503))
+@router.post("/v1/verify", response_model=VerifyResponse, responses=responses(403, 415, 422, 503))
 async def verify(body: VerifyRequest, settings: Annotated[state.Settings, Depends(state.settings)],
                  catalog: Annotated[Catalog | None, Depends(state.optional_catalog)],
                  searches: Annotated[Searches | None, Depends(state.optional_searches)],

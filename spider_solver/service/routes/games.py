@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -37,11 +38,17 @@ def tokens_of(actions: list[str] | str) -> tuple[str, ...]:
     """The log's actions (a list's items are one action each, as the model checks); a
     refused one is reported by the replay with its index."""
     tokens = tuple(split_actions(actions)) if isinstance(actions, str) else tuple(actions)
+    # The model checks a list's length and items; a string's actions are checked here,
+    # and answered as the model's problems are (422 invalid-request).
     if len(tokens) > MAX_ACTIONS:
-        raise ValueError(f"the log has {len(tokens):,} actions, over the limit of {MAX_ACTIONS:,}")
-    for index, token in enumerate(tokens if isinstance(actions, str) else ()):  # the model checks list items
+        raise RequestValidationError([{"loc": ("body", "actions"), "type": "too_long",
+                                       "msg": f"the log has {len(tokens):,} actions, "
+                                              f"over the limit of {MAX_ACTIONS:,}"}])
+    for index, token in enumerate(tokens if isinstance(actions, str) else ()):
         if len(token) > MAX_TOKEN:
-            raise ValueError(f"action {index + 1} of the log (index {index}) is over {MAX_TOKEN} characters")
+            raise RequestValidationError([{"loc": ("body", "actions"), "type": "string_too_long",
+                                           "msg": f"action {index + 1} of the log (index {index}) is over "
+                                                  f"{MAX_TOKEN} characters"}])
     return tokens
 
 
@@ -63,7 +70,7 @@ def replay_fields(result: ReplayResult, code: str | None) -> dict[str, Any]:
     return {"code": code} | {name: getattr(result, name) for name in _REPLAY_FIELDS}
 
 
-@router.post("/v1/replay", response_model=ReplayResponse, responses=responses(422))
+@router.post("/v1/replay", response_model=ReplayResponse, responses=responses(415, 422))
 async def replay_log(body: GameRequest) -> Any:
     """Replay a game log (moves, deals, undos) and score it as the app does. A refused
     action is a 422 error naming its index and the rule."""
@@ -78,7 +85,7 @@ async def replay_log(body: GameRequest) -> Any:
     return JSONResponse(replay_fields(result, str(deal.code) if deal.code else None))
 
 
-@router.post("/v1/analyze", response_model=AnalysisResponse, responses=responses(403, 422, 503))
+@router.post("/v1/analyze", response_model=AnalysisResponse, responses=responses(403, 415, 422, 503))
 async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, Depends(state.settings)],
                       catalog: Annotated[Catalog | None, Depends(state.optional_catalog)],
                       searches: Annotated[Searches | None, Depends(state.optional_searches)]) -> Any:

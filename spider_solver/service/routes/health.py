@@ -8,14 +8,14 @@ from fastapi import APIRouter, Depends
 
 from spider_solver.catalog import Catalog
 from spider_solver.service import state
-from spider_solver.service.models import Health
+from spider_solver.service.models import Health, responses
 from spider_solver.service.searches import Searches
 from spider_solver.version import __version__
 
 router = APIRouter(tags=["service"])
 
 
-@router.get("/v1/health", response_model=Health)
+@router.get("/v1/health", response_model=Health, responses=responses(422))
 async def health(settings: Annotated[state.Settings, Depends(state.settings)],
                  catalog: Annotated[Catalog | None, Depends(state.optional_catalog)],
                  searches: Annotated[Searches | None, Depends(state.optional_searches)]) -> Any:
