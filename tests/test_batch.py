@@ -7,11 +7,14 @@ processes). The Dask test solves real 1-suit deals on a local cluster.
 
 import io
 import os
+import re
+import socket
+import threading
 
 import pytest
 from click.testing import CliRunner
 
-from spider_solver.batch import Options, Report, Task, exit_status, run_batch
+from spider_solver.batch import Options, Report, Task, exit_status, pools, run_batch
 from spider_solver.batch.report import percentile
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
@@ -110,13 +113,40 @@ def test_zero_seconds_means_no_time_limit(tmp_path, monkeypatch):
     assert seen[2].variant.rule == "classic"  # one suit: one rule
 
 
-def test_unreachable_scheduler_fails_before_planning(tmp_path):
+def test_unreachable_scheduler_fails_before_the_catalog_is_made(tmp_path):
     with pytest.raises(SchedulerError, match=r"cannot reach the scheduler 'tcp://127\.0\.0\.1:1'"):
         run_batch(options(tmp_path, scheduler="tcp://127.0.0.1:1", quiet=True))
     with pytest.raises(SchedulerError, match="invalid scheduler address 'nowhere'"):
         run_batch(options(tmp_path, scheduler="nowhere", quiet=True))
-    with Catalog(tmp_path / "catalog.sqlite") as catalog:
-        assert catalog.pending() == []
+    with pytest.raises(SchedulerError, match="unknown scheme 'http'"):
+        run_batch(options(tmp_path, scheduler="http://127.0.0.1:8786", quiet=True))
+    assert not (tmp_path / "catalog.sqlite").exists()
+
+
+@pytest.mark.parametrize("greeting, words", [
+    (b"", "it said nothing within 0.3 s (the dashboard's port?"),  # an HTTP server waits for a request
+    (b"SSH-2.0-OpenSSH_9.6\r\n", "it began b'SSH-2.0-'"),  # as a Dask message: 2.8 EiB long
+])
+def test_a_server_that_is_not_a_dask_scheduler_is_refused_at_once(monkeypatch, greeting, words):
+    """The Dask client would wait on the first for ever and try to allocate the second."""
+    monkeypatch.setattr(pools, "GREETING_SECONDS", 0.3)
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer() -> None:
+        connection, _ = server.accept()
+        with connection:
+            connection.sendall(greeting)
+            connection.recv(1)  # until the probe hangs up
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(SchedulerError, match=re.escape(f"'tcp://127.0.0.1:{port}' is not a Dask scheduler: {words}")):
+            pools.probe(f"tcp://127.0.0.1:{port}")
+    finally:
+        thread.join(timeout=5)
+        server.close()
 
 
 # --------------------------------------------------------------------------- #

@@ -115,14 +115,14 @@ def local_pool(workers: int, *, warm: Callable[[], None] | None = None) -> Pool:
 
 
 def cluster_pool(address: str, workers: int | None) -> Pool:
-    """Connect to the Dask scheduler at ``address``; SchedulerError if that fails."""
+    """Connect to the Dask scheduler at ``address`` (which :func:`probe` has checked);
+    SchedulerError if that fails."""
     try:
         import distributed
     except ImportError:
         raise SchedulerError(
             f"--scheduler {address!r} needs dask.distributed: pip install 'spider-solver[cluster]'"
         ) from None
-    probe(address)
     try:
         client = distributed.Client(address, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
     except (OSError, ValueError, TimeoutError) as error:
@@ -135,13 +135,28 @@ def cluster_pool(address: str, workers: int | None) -> Pool:
     return Pool(client.get_executor(pure=False), slots=slots, where=f"the Dask cluster at {address}", client=client)
 
 
+#: The schemes of a Dask scheduler's address.
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+#: Seconds a scheduler has to greet a new connection (it does at once).
+GREETING_SECONDS = 5.0
+#: A Dask message starts with its length in 8 bytes; a scheduler's greeting (its
+#: versions and options) is a few hundred bytes, far below this.
+MAX_GREETING_BYTES = 1 << 20
+
+
 def probe(address: str) -> None:
-    """Fail fast, with a plain message, when nothing listens at a TCP address."""
+    """Fail fast, with a plain message, when the address is not one of a Dask scheduler,
+    nothing listens there, or what listens is not a Dask scheduler (a dashboard's HTTP
+    port says nothing; another server says something that is not a Dask message): the
+    Dask client would wait on the first, and read the second as a message of exabytes."""
     text = address.strip()
     if "://" in text:
         protocol, _, rest = text.partition("://")
-        if protocol not in ("tcp", "tls"):
-            return
+        if protocol not in SCHEMES:
+            raise SchedulerError(f"invalid scheduler address {address[:80]!r}: unknown scheme {protocol[:20]!r}; "
+                                 "a Dask scheduler's address is tcp://HOST:PORT (or tls://, ws://, wss://, ucx://)")
+        if protocol != "tcp":
+            return  # encrypted or not TCP: the client's own checks
     else:
         rest = text
     host, colon, port = rest.rpartition(":")
@@ -149,10 +164,34 @@ def probe(address: str) -> None:
         raise SchedulerError(f"invalid scheduler address {address[:80]!r}: expected HOST:PORT or tcp://HOST:PORT")
     host = host.strip("[]") or "localhost"
     try:
-        socket.create_connection((host, int(port)), timeout=SCHEDULER_TIMEOUT).close()
+        with socket.create_connection((host, int(port)), timeout=SCHEDULER_TIMEOUT) as connection:
+            greeting = _first_bytes(connection, 8, GREETING_SECONDS)
     except (OSError, UnicodeError, ValueError) as error:
         why = getattr(error, "strerror", None) or error
         raise SchedulerError(f"cannot reach the scheduler {address[:80]!r}: {why}") from None
+    if len(greeting) < 8:
+        heard = (f"said nothing within {GREETING_SECONDS:g} s (the dashboard's port? a scheduler listens on "
+                 "8786 unless told otherwise)") if not greeting else f"said only {greeting!r}"
+        raise SchedulerError(f"{address[:80]!r} is not a Dask scheduler: it {heard}")
+    if not 0 < int.from_bytes(greeting, "little") <= MAX_GREETING_BYTES:
+        raise SchedulerError(f"{address[:80]!r} is not a Dask scheduler: it began {greeting!r}")
+
+
+def _first_bytes(connection: socket.socket, count: int, seconds: float) -> bytes:
+    """Up to ``count`` bytes the peer sends first, within ``seconds``."""
+    connection.settimeout(seconds)
+    deadline = time.monotonic() + seconds
+    data = b""
+    try:
+        while len(data) < count and time.monotonic() < deadline:
+            connection.settimeout(max(0.01, deadline - time.monotonic()))
+            chunk = connection.recv(count - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except TimeoutError:
+        pass
+    return data
 
 
 __all__ = ["Pool", "cluster_pool", "die_with_parent", "init_worker", "local_pool", "probe"]

@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from spider_solver.batch.pools import Pool, cluster_pool, local_pool
+from spider_solver.batch.pools import Pool, cluster_pool, local_pool, probe
 from spider_solver.batch.report import Report
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
@@ -88,6 +88,8 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
     def warn(text: str) -> None:
         tqdm.write(text, file=stream)
 
+    if options.scheduler:
+        probe(options.scheduler)  # before the catalog is made: a refused run leaves no file
     with Catalog(options.catalog) as catalog, catch_signals(stop):
         pool = None
         finished = False
