@@ -246,6 +246,13 @@ def test_a_killed_run_resumes_and_every_deal_is_present_once(tmp_path, how):
     (["--workers", "0"], "error: invalid value for '--workers': 0 is not in the range 1 to 1,024"),
     (["check", "--catalog", "{text}"], "is not a spider-solver catalog"),
     (["check", "--catalog", "{missing}"], "error: no catalog at"),
+    # An unset shell variable, --catalog "$CAT": not the default file, nor "'.' is a directory".
+    (["--catalog", ""], "error: invalid value for '--catalog': expected a file name, got an empty one"),
+    (["check", "--catalog", " "], "error: invalid value for '--catalog': expected a file name, got an empty one"),
+    (["export", "--output", ""], "error: invalid value for '-o' / '--output': expected a file name"),
+    (["--scheduler", "http://127.0.0.1:8786"], "unknown scheme 'http'"),
+    # 1e-400 is 0.0 as a float, and 0 means no limit.
+    (["--max-seconds", "1e-400"], "'1e-400' is too small a number of seconds: give 0 for no limit"),
 ])
 def test_bad_input_exits_2_with_a_message(tmp_path, args, message):
     text = tmp_path / "notes.txt"

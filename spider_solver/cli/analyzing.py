@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from spider_solver.cli import UNKNOWN_BECAUSE, cli, echo_json, plural
-from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options, interactive_budget_options
+from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, FilePath, deal_options, interactive_budget_options
 from spider_solver.cli.play import load_deal, read_log, undo_limit_of
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
@@ -29,7 +29,7 @@ def game_options(func: Callable) -> Callable:
                      help="Actions that can be undone, 0 (none) to 1,000,000."),
         click.option("--unlimited-undo", is_flag=True, help="Keep the whole history for undo."),
         interactive_budget_options,
-        click.option("--catalog", type=click.Path(dir_okay=False), default=None,
+        click.option("--catalog", type=FilePath(), default=None,
                      help="Catalog whose verified line of the deal gives hints without a search.  "
                           "[default: spider-catalog.sqlite, if there is one]"),
         click.option("--json", "as_json", is_flag=True, help="Print the whole analysis as JSON."),

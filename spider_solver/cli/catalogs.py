@@ -10,7 +10,7 @@ import click
 
 from spider_solver.catalog import DEFAULT_CATALOG
 from spider_solver.cli import cli, plural
-from spider_solver.cli.params import CONTEXT_SETTINGS, DIFFICULTY, FORMAT, RULE, STATUS, SUITS, catalog_option
+from spider_solver.cli.params import CONTEXT_SETTINGS, DIFFICULTY, FORMAT, RULE, STATUS, SUITS, FilePath, catalog_option
 from spider_solver.outcomes import ExitStatus
 
 
@@ -54,7 +54,7 @@ def check(catalog: str) -> None:
               help="Only graded deals of this grade (5) or range of grades (1-2); 1 very easy .. 5 very hard.")
 @click.option("--format", "fmt", type=FORMAT, default="json",
               show_default=True, help="Output format.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
+@click.option("-o", "--output", type=FilePath(allow_dash=True), default="-", show_default=True,
               help="Output file ('-' for standard output); written whole, then renamed into place.")
 def export(catalog: str, suits: str | None, rule: str | None, status: str | None,
            difficulty: tuple[int, int] | None, fmt: str, output: str) -> None:

@@ -8,6 +8,7 @@ what was typed.
 
 from __future__ import annotations
 
+import decimal
 import math
 import re
 from collections.abc import Callable
@@ -80,10 +81,25 @@ class Seconds(click.ParamType):
         if not math.isfinite(number) or not 0 <= number <= MAX_SECONDS_LIMIT:
             self.fail(f"{quote(str(value))} is not a number of seconds from 0 (no limit) to {MAX_SECONDS_LIMIT:g}",
                       param, ctx)
+        if number == 0 and decimal.Decimal(text) != 0:  # 1e-400 is not 0, which would mean no limit
+            self.fail(f"{quote(str(value))} is too small a number of seconds: give 0 for no limit", param, ctx)
         return number or None
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return "S"
+
+
+class FilePath(click.Path):
+    """A file's path (not a directory's); an empty one is refused as such rather than
+    read as the current directory (an unset shell variable, ``--catalog "$CAT"``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(dir_okay=False, **kwargs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("expected a file name, got an empty one", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 class DifficultyRange(click.ParamType):
@@ -169,13 +185,13 @@ def deal_options(func: Callable) -> Callable:
 def catalog_option(default: str | None) -> Callable[[Callable], Callable]:
     """--catalog PATH (a file, not a directory)."""
     return click.option(
-        "--catalog", type=click.Path(dir_okay=False), default=default, show_default=default is not None,
+        "--catalog", type=FilePath(), default=default, show_default=default is not None,
         help="Catalog file." + ("" if default is not None else "  [default: spider-catalog.sqlite]"),
     )
 
 
 __all__ = [
     "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "DIFFICULTY", "FORMAT", "NODES", "RULE", "SECONDS", "STATUS",
-    "SUITS", "UNDO_LIMIT", "WORKERS", "Choice", "DifficultyRange", "Integer", "Seconds", "budget_options",
+    "SUITS", "UNDO_LIMIT", "WORKERS", "Choice", "DifficultyRange", "FilePath", "Integer", "Seconds", "budget_options",
     "budget_options_of", "catalog_option", "deal_options", "interactive_budget_options",
 ]
