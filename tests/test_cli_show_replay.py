@@ -165,7 +165,7 @@ def test_replay_a_refused_action_exits_2_with_its_index_action_and_message():
     assert (data["moves"], data["won"]) == (2, False)
     result = run("replay", CODE, "9>4", "D", "1>2")
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: action 3 ('1>2') refused: cannot play '1>2': ")
+    assert result.stderr.startswith("error: action 3 (index 2: '1>2') refused: cannot play '1>2': ")
 
 
 def test_replay_bad_notation_exits_2():

@@ -80,8 +80,7 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
         if as_json:
             echo_json(Analysis(str(deal.code) if deal.code else None, replayed, None, None,
                                max_nodes=max_nodes, max_seconds=max_seconds).to_dict())
-        click.echo(f"error: action {refused.index + 1} (index {refused.index}: {refused.action!r}) refused: "
-                   f"{refused.message}", err=True)
+        click.echo(f"error: {refused}", err=True)
         sys.exit(ExitStatus.BAD_INPUT)
     known = stored_line(deal, catalog)
     analysis = analyze_without_search(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit,

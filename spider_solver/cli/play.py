@@ -10,7 +10,6 @@ from click.core import ParameterSource
 
 from spider_solver.cli import cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options
-from spider_solver.errors import quote
 from spider_solver.export import deal_json
 from spider_solver.outcomes import ExitStatus
 from spider_solver.rules import Deal
@@ -128,6 +127,6 @@ def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
         )
     if result.error is not None:
         refused = result.error
-        click.echo(f"error: action {refused.index + 1} ({quote(refused.action)}) refused: {refused.message}", err=True)
+        click.echo(f"error: {refused}", err=True)
         sys.exit(ExitStatus.BAD_INPUT)
     sys.exit(ExitStatus.OK if result.won else ExitStatus.NOT_WON)

@@ -37,10 +37,11 @@ def _default_solvers() -> int:
               help="Solver processes (searches run at once).  [default: the cores less one, at least 1]")
 @click.option("--queue", type=QUEUE, default=None,
               help="Searches that may wait for a solver beyond those running; more get 503.  [default: 4 a solver]")
-@click.option("--max-nodes-cap", type=NODES, default=INTERACTIVE_MAX_NODES, show_default=True,
-              help="Largest node budget a request gets (and the default).")
-@click.option("--max-seconds-cap", type=SECONDS, default=INTERACTIVE_MAX_SECONDS, show_default=True,
-              help="Largest time budget a request gets, in seconds (and the default); 0 for none.")
+@click.option("--max-nodes-cap", type=NODES, default=INTERACTIVE_MAX_NODES,
+              help=f"Largest node budget a request gets (and the default).  [default: {INTERACTIVE_MAX_NODES:,}]")
+@click.option("--max-seconds-cap", type=SECONDS, default=INTERACTIVE_MAX_SECONDS,
+              help="Largest time budget a request gets, in seconds (and the default); 0 for none.  "
+                   f"[default: {INTERACTIVE_MAX_SECONDS:g}]")
 @click.option("--read-only", is_flag=True,
               help="Serve the catalog and replays only: never search, never write the catalog.")
 @click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN",

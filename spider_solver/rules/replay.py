@@ -24,6 +24,10 @@ class ReplayError:
     action: str
     message: str
 
+    def __str__(self) -> str:
+        """How every front end names it: ``action 3 (index 2: '1>2') refused: ...``."""
+        return f"action {self.index + 1} (index {self.index}: {quote(self.action)}) refused: {self.message}"
+
 
 @dataclass(frozen=True)
 class ReplayResult:

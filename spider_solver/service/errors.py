@@ -25,6 +25,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from spider_solver.errors import CatalogError, SpiderError, quote
+from spider_solver.rules.replay import ReplayError
 from spider_solver.service.searches import Busy, SolverFailed, Stopping
 
 log = logging.getLogger("spider_solver.service")
@@ -37,9 +38,9 @@ class ReadOnly(Exception):
 class Refused(Exception):
     """An action of a game log that the rules engine refuses."""
 
-    def __init__(self, index: int, action: str, message: str) -> None:
-        super().__init__(f"action {index + 1} (index {index}: {quote(action)}) refused: {message}")
-        self.index, self.action = index, action
+    def __init__(self, error: ReplayError) -> None:
+        super().__init__(str(error))
+        self.index, self.action = error.index, error.action
 
 
 def error_response(status: int, kind: str, message: str, headers: dict[str, str] | None = None,

@@ -55,7 +55,7 @@ def tokens_of(actions: list[str] | str) -> tuple[str, ...]:
 def refuse_at_error(result: ReplayResult) -> None:
     """:class:`Refused` (422) if the replay stopped at a refused action."""
     if result.error is not None:
-        raise Refused(result.error.index, result.error.action, result.error.message)
+        raise Refused(result.error)
 
 
 def replayed(deal: Deal, tokens: tuple[str, ...], body: GameRequest) -> ReplayResult:
