@@ -454,13 +454,26 @@ class Catalog:
             self.db.close()
             raise
 
+    def _unreadable(self, shown: str, error: sqlite3.DatabaseError) -> str:
+        """Why SQLite cannot read the file: a damaged catalog (its header says whose it
+        is), a damaged SQLite database, or another kind of file."""
+        try:
+            with open(self.path, "rb") as file:
+                header = file.read(72)
+        except OSError:
+            header = b""
+        if header.startswith(b"SQLite format 3\0"):
+            whose = "catalog" if int.from_bytes(header[68:72], "big") == APPLICATION_ID else "SQLite database"
+            return f"{whose} {shown!r} is damaged ({error}): restore it from a copy"
+        return f"{shown!r} is not a spider-solver catalog (not an SQLite database: {error})"
+
     def _prepare(self, shown: str, create: bool) -> None:
         try:
             application_id = self.db.execute("PRAGMA application_id").fetchone()[0]
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
             tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         except sqlite3.DatabaseError as error:
-            raise CatalogError(f"{shown!r} is not a spider-solver catalog (not an SQLite database: {error})") from None
+            raise CatalogError(self._unreadable(shown, error)) from None
         if application_id != APPLICATION_ID:
             if application_id != 0 or version != 0 or tables != 0:
                 raise CatalogError(f"{shown!r} is an SQLite database but not a spider-solver catalog")

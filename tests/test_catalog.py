@@ -6,6 +6,7 @@ so these tests check the catalog's own logic, not the solver's.
 
 import itertools
 import os
+import re
 import sqlite3
 from pathlib import Path
 
@@ -96,6 +97,26 @@ def test_refuses_a_text_file(tmp_path):
     with pytest.raises(CatalogError, match="is not a spider-solver catalog"):
         Catalog(path)
     assert path.read_text().startswith("not a database")  # left untouched
+
+
+@pytest.mark.parametrize("whose, words", [(True, "catalog 'x.sqlite' is damaged"),
+                                          (False, "SQLite database 'x.sqlite' is damaged")])
+def test_a_damaged_file_is_called_damaged_not_foreign(tmp_path, monkeypatch, whose, words):
+    """A catalog cut short or overwritten past its header is a catalog to restore, not
+    "not a spider-solver catalog"; its header says whether it was one."""
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "x.sqlite"
+    with Catalog(path) as db:
+        for n in range(200):
+            db.record(SolveResult(str(GameCode(1, "classic", n)), "unknown", max_nodes=1, max_seconds=None,
+                                  reason="nodes"))
+    data = bytearray(path.read_bytes())
+    if not whose:
+        data[68:72] = bytes(4)  # another application's database
+    data[100:4096] = b"x" * (4096 - 100)  # the schema's page
+    path.write_bytes(bytes(data))
+    with pytest.raises(CatalogError, match=re.escape(words) + r" \(.*\): restore it from a copy"):
+        Catalog("x.sqlite")
 
 
 def test_refuses_another_sqlite_database(tmp_path):
