@@ -85,12 +85,18 @@ def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
     file it points to is replaced, the link stays); a FIFO or a device is written in
     place, since renaming over it would replace it by a file."""
     if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
-        with open(path, "w", encoding="utf-8", newline="") as stream:  # /dev/stdout, a FIFO, a device
-            yield stream
+        try:
+            with open(path, "w", encoding="utf-8", newline="") as stream:  # /dev/stdout, a FIFO, a device
+                yield stream
+        except OSError as error:  # /dev/full: name the file, as for any other
+            raise OSError(error.errno, error.strerror, error.filename or str(path)) from None
         return
     target = Path(os.path.realpath(path))
     if not target.parent.is_dir():
-        raise FileNotFoundError(errno.ENOENT, "no such directory", str(Path(path).parent))
+        parent = str(Path(path).parent)
+        if target.parent.exists():
+            raise NotADirectoryError(errno.ENOTDIR, "not a directory", parent)
+        raise FileNotFoundError(errno.ENOENT, "no such directory", parent)
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
     try:
@@ -98,8 +104,11 @@ def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
     except OSError as error:  # name the file the user gave, not the temporary one
         raise OSError(error.errno, error.strerror, str(path)) from None
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            yield stream
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+                yield stream
+        except OSError as error:  # a full disk: name the file the user gave, not the temporary one
+            raise OSError(error.errno, error.strerror, str(path)) from None
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temporary, 0o666 & ~umask)  # mkstemp made it private; give it the usual mode

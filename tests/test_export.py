@@ -121,7 +121,10 @@ def test_empty_export_is_an_empty_list(tmp_path):
     (["--catalog", "{text}"], "is not a spider-solver catalog"),
     (["--catalog", "{catalog}", "-o", "{tmp}/no/such/dir/out.json"], "error: no such directory"),
     (["--catalog", "{catalog}", "--format", "xml"], "error: invalid value for '--format'"),
-    (["--catalog", "{catalog}", "-o", ""], "expected a file name, or '-'"),
+    (["--catalog", "{catalog}", "-o", ""], "expected a file name, or '-' for standard output, got an empty one"),
+    (["--catalog", "{catalog}", "-o", "{catalog}/out.json"], "error: not a directory: "),
+    pytest.param(["--catalog", "{catalog}", "-o", "/dev/full"], "error: No space left on device: '/dev/full'",
+                 marks=pytest.mark.skipif(not os.path.exists("/dev/full"), reason="a full disk: Linux's /dev/full")),
 ])
 def test_bad_input_exits_2_without_a_traceback(catalog, tmp_path, args, message):
     text = tmp_path / "notes.txt"

@@ -75,8 +75,6 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
     from spider_solver.export import Format, atomic_file, write_export
     from spider_solver.rules import Variant, parse_rule
 
-    if not output:
-        raise click.BadParameter("expected a file name, or '-' for standard output", param_hint="'-o' / '--output'")
     if suits is not None and rule is not None:
         rule = Variant(suits=int(suits), rule=parse_rule(rule)).rule  # one suit is always classic
     with Catalog(catalog, create=False) as db:

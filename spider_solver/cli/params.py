@@ -98,7 +98,8 @@ class FilePath(click.Path):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str) and not value.strip():
-            self.fail("expected a file name, got an empty one", param, ctx)
+            self.fail("expected a file name" + (", or '-' for standard output" if self.allow_dash else "")
+                      + ", got an empty one", param, ctx)
         return super().convert(value, param, ctx)
 
 
