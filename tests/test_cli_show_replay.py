@@ -223,6 +223,21 @@ def test_replay_a_missing_file(tmp_path):
     assert_no_traceback(result)
 
 
+def test_replay_a_file_far_longer_than_a_log_is_refused(tmp_path, monkeypatch):
+    """--file /dev/zero read until memory ran out; a log has a size."""
+    from spider_solver.cli import play
+
+    monkeypatch.setattr(play, "MAX_LOG_FILE_CHARS", 10)
+    log = tmp_path / "game.txt"
+    log.write_text("D D D D D ")  # 10 characters: read
+    assert run("replay", CODE, "--file", str(log)).exit_code == 1
+    log.write_text("D D D D D D")
+    result = run("replay", CODE, "--file", str(log))
+    assert result.exit_code == 2
+    assert "is over 10 characters, far longer than a game's log" in result.stderr
+    assert_no_traceback(result)
+
+
 def test_replay_a_file_that_is_not_utf8(tmp_path):
     log = tmp_path / "game.bin"
     log.write_bytes(b"D \xff\xfe D")

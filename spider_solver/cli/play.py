@@ -33,6 +33,10 @@ def load_deal(code: str | None, deck_text: str | None, deck_suits: str, deck_rul
     return Deal.from_code(code)
 
 
+#: The longest --file read: a game of a million actions is about 5 MB of notation.
+MAX_LOG_FILE_CHARS = 16_000_000
+
+
 def read_log(code: str | None, actions: tuple[str, ...], deck_text: str | None, log_file: Any) -> tuple[
         str | None, list[str]]:
     """(CODE, the log's texts): the actions on the line, then those of --file."""
@@ -42,11 +46,15 @@ def read_log(code: str | None, actions: tuple[str, ...], deck_text: str | None, 
     texts = list(actions)
     if log_file is not None:
         try:
-            texts.append(log_file.read().removeprefix("\ufeff"))  # the mark some editors put first
+            text = log_file.read(MAX_LOG_FILE_CHARS + 1)
         except UnicodeDecodeError as error:
             raise click.BadParameter(
                 f"{log_file.name!r} is not UTF-8 text (byte {error.start} cannot be read)", param_hint="'--file'"
             ) from None
+        if len(text) > MAX_LOG_FILE_CHARS:  # /dev/zero, or the wrong file: do not read on for ever
+            raise click.BadParameter(f"{log_file.name!r} is over {MAX_LOG_FILE_CHARS:,} characters, far longer "
+                                     "than a game's log: is it the right file?", param_hint="'--file'")
+        texts.append(text.removeprefix("\ufeff"))  # the mark some editors put first
     return code, texts
 
 
