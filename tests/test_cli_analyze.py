@@ -162,6 +162,11 @@ def test_the_catalog_line_gives_the_hint_without_a_search(solved, tmp_path, monk
     assert not (tmp_path / DEFAULT_CATALOG).exists()  # a hint never creates a catalog
     result = run("hint", CODE, *log, "--catalog", tmp_path / "missing.sqlite")
     assert result.exit_code == 2 and "no catalog at" in result.stderr
+    # The working directory's, if there is one, must be a catalog: a directory is no more
+    # passed over than a damaged file.
+    (tmp_path / DEFAULT_CATALOG).mkdir()
+    result = run("hint", CODE, *log)
+    assert result.exit_code == 2 and "is a directory" in result.stderr
 
 
 def test_an_explicit_deck_and_a_log_file(tmp_path):

@@ -43,14 +43,16 @@ def stored_line(deal: Deal, catalog: str | None) -> tuple[str, ...] | None:
     """The catalog's verified solution of the deal, if there is one.
 
     ``--catalog PATH`` must name a catalog; without it, ``spider-catalog.sqlite`` in the
-    working directory is read if it exists (a hint never creates a catalog).
+    working directory is read if it exists (a hint never creates a catalog), and if
+    it exists it must be a catalog: a damaged file or a directory of that name is
+    reported, not passed over.
     """
     from spider_solver.catalog import DEFAULT_CATALOG, Catalog
 
     if deal.code is None:
         return None
     if catalog is None:
-        if not Path(DEFAULT_CATALOG).is_file():
+        if not Path(DEFAULT_CATALOG).exists():
             return None
         catalog = DEFAULT_CATALOG
     with Catalog(catalog, create=False) as db:
