@@ -123,7 +123,8 @@ class Analysis:
     #: Actions in effect after the undos (the effective history's length).
     effective: int = 0
     nodes: int = 0
-    seconds: float = 0.0
+    #: Wall-clock seconds: not compared (one analysis made twice gives equal answers).
+    seconds: float = field(default=0.0, compare=False)
     max_nodes: int = INTERACTIVE_MAX_NODES
     max_seconds: float | None = INTERACTIVE_MAX_SECONDS
     #: The searches of the ``lost_at`` bisection: position (index on the effective

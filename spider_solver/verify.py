@@ -17,9 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import cast
 
-from spider_solver.errors import InvalidBudgetError, SpiderError, quote
+from spider_solver.errors import InvalidBudgetError, SpiderError
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
 from spider_solver.rules import Deal, GameCode, replay
+from spider_solver.rules.board import check_play_options
 
 #: Default budget of ``solve`` (``verify``, the batch): nodes first (deterministic),
 #: seconds second (a safety net). Nearly every 4-suit deal is won within 2 million
@@ -83,7 +84,8 @@ class SolveResult:
     #: Final score of the solution as the app counts it, or None.
     score: int | None = None
     nodes: int = 0
-    seconds: float = 0.0
+    #: Wall-clock seconds: not compared, so that one deal solved twice gives equal results.
+    seconds: float = field(default=0.0, compare=False)
     max_nodes: int = DEFAULT_MAX_NODES
     max_seconds: float | None = DEFAULT_MAX_SECONDS
     #: Why the search stopped; by default ``won`` for a verified result and
@@ -98,9 +100,13 @@ class SolveResult:
         default = DEFAULT_REASON.get(status)
         reason = default if self.reason is None else Reason(self.reason)
         if reason not in REASONS_BY_STATUS[status]:
+            if self.reason is None:
+                raise ValueError(f"an {status} result must say why the search stopped (reason=...)")
             raise ValueError(f"a {status} result cannot stop for the reason {self.reason!r}")
         object.__setattr__(self, "status", status)
         object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "solution", tuple(self.solution))  # a list, from JSON
+        object.__setattr__(self, "attempts", tuple(self.attempts))
 
     def to_dict(self) -> dict:
         """A plain-data form (enums as their string values), as JSON and the catalog take it."""
@@ -112,9 +118,7 @@ class SolveResult:
 
 
 def coerce_deal(deal: Deal | GameCode | str) -> Deal:
-    if isinstance(deal, Deal):
-        return deal
-    return Deal.from_code(deal)
+    return Deal.of(deal)
 
 
 def solve(
@@ -135,6 +139,7 @@ def solve(
     from spider_solver.engine.driver import run_search
 
     check_budget(max_nodes, max_seconds)
+    check_play_options(deal_on_empty, None)
     deal = coerce_deal(deal)
     found = run_search(deal, max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty,
                        progress=progress)
@@ -247,8 +252,7 @@ def improve(
     check_budget(max_nodes, max_seconds)
     given = replay(deal, solution, deal_on_empty=deal_on_empty, undo_limit=0)
     if given.error is not None:
-        raise IllegalActionError(f"the line to improve is refused at action {given.error.index + 1}: "
-                                 f"{given.error.message}")
+        raise IllegalActionError(f"the line to improve is refused: {given.error}")
     if not given.won:
         raise IllegalActionError(f"the line to improve does not win {deal.name}")
     board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=0)
@@ -283,8 +287,7 @@ def check_solution(code: str, solution: Sequence[str], *, moves: int | None, sco
     except SpiderError as error:
         return f"cannot replay: {error}"
     if result.error is not None:
-        refused = result.error
-        return f"action {refused.index + 1} ({quote(refused.action)}) refused: {refused.message}"
+        return str(result.error)
     if not result.won:
         return (f"does not win: after {result.moves} actions {result.runs_removed} of "
                 f"{Deal.from_code(code).variant.runs} runs are removed and {result.stock_left} cards are in the stock")

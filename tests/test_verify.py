@@ -186,3 +186,23 @@ def test_ctrl_c_gives_an_unknown_result(monkeypatch):
     result = solve(WIDENS, max_nodes=BUDGET, max_seconds=None)
     assert (result.status, result.reason) == ("unknown", "interrupted")
     assert result.solution == () and result.moves is None
+
+
+def test_a_result_read_back_from_json_equals_the_result():
+    """to_dict() is what JSON and the catalog take; a result rebuilt from it is the same
+    result (its solution a tuple again, so it hashes), and two runs of one deal are equal
+    results although their seconds differ."""
+    import json
+
+    first = solve("SP1-S1C-AAAAAAD", max_nodes=2_000_000)
+    again = solve("SP1-S1C-AAAAAAD", max_nodes=2_000_000)
+    assert first == again and first.solution == again.solution
+    rebuilt = SolveResult(**json.loads(json.dumps(first.to_dict())))
+    assert rebuilt == first and isinstance(rebuilt.solution, tuple) and hash(rebuilt.solution)
+
+
+def test_an_unknown_result_must_say_why():
+    with pytest.raises(ValueError, match=r"an unknown result must say why the search stopped \(reason=...\)"):
+        SolveResult(code=None, status="unknown")
+    with pytest.raises(ValueError, match=r"invalid deal_on_empty 'no'"):
+        solve("SP1-S1C-AAAAAAD", deal_on_empty="no")

@@ -16,6 +16,7 @@ and those of :class:`Position`) are plain Python sequences indexed from 0:
 
 from __future__ import annotations
 
+import numbers
 import sys
 from collections import deque
 from collections.abc import Iterable
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 from spider_solver.errors import IllegalActionError, quote
 from spider_solver.rules.cards import RANK_DISPLAY, SUIT_SYMBOLS, Card, Suit
+from spider_solver.rules.codes import GameCode
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.notation import Action, DealRow, Move, Undo, parse_action
 from spider_solver.rules.variant import CLASSIC
@@ -49,6 +51,17 @@ class Position:
     moves: int
 
 
+def check_play_options(deal_on_empty: object, undo_limit: object) -> None:
+    """``ValueError`` unless ``deal_on_empty`` is a bool and ``undo_limit`` a whole
+    number from 0, or None (unlimited): checked before any action, so that a log
+    without an undo does not pass a limit that one with an undo would refuse."""
+    if not isinstance(deal_on_empty, bool):
+        raise ValueError(f"invalid deal_on_empty {quote(deal_on_empty)}: expected True or False")
+    if undo_limit is not None and (isinstance(undo_limit, bool) or not isinstance(undo_limit, numbers.Integral)
+                                   or undo_limit < 0):
+        raise ValueError(f"invalid undo limit {quote(undo_limit)}: expected 0 or more, or None for unlimited")
+
+
 class Board:
     """A game in progress.
 
@@ -64,9 +77,10 @@ class Board:
     column c.
     """
 
-    def __init__(self, deal: Deal, *, deal_on_empty: bool = False, undo_limit: int | None = DEFAULT_UNDO_LIMIT) -> None:
-        if undo_limit is not None and undo_limit < 0:
-            raise ValueError(f"invalid undo limit {quote(undo_limit)}: expected 0 or more, or None for unlimited")
+    def __init__(self, deal: Deal | GameCode | str, *, deal_on_empty: bool = False,
+                 undo_limit: int | None = DEFAULT_UNDO_LIMIT) -> None:
+        check_play_options(deal_on_empty, undo_limit)
+        deal = Deal.of(deal)
         self.deal = deal
         self.variant = deal.variant
         self.deal_on_empty = deal_on_empty

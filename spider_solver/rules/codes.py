@@ -10,8 +10,10 @@ Frontends in other languages must reproduce this byte for byte;
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from spider_solver.errors import InvalidCodeError, quote
 from spider_solver.rules.cards import Card, ascii_upper
@@ -73,7 +75,11 @@ class GameCode:
     def __post_init__(self) -> None:
         # Validation lives in Variant and encode_deal; canonicalise S1R to S1C.
         variant = Variant(suits=self.suits, rule=self.rule)
+        object.__setattr__(self, "suits", variant.suits)
         object.__setattr__(self, "rule", variant.rule)
+        if isinstance(self.number, bool) or not isinstance(self.number, numbers.Integral):
+            raise InvalidCodeError(f"invalid deal number {quote(self.number)}: expected a whole number")
+        object.__setattr__(self, "number", int(self.number))
         encode_deal(self.number)
 
     @classmethod
@@ -113,13 +119,23 @@ class GameCode:
 
     def cards(self) -> list[Card]:
         """The 104 cards in deck order."""
-        return shuffle_deck(self.number, self.variant)
+        return list(self.deck())
+
+    def deck(self) -> tuple[Card, ...]:
+        """The cards in deck order, as a tuple; the shuffle of a code is done once
+        (:func:`_deck`), since a deal and its checks ask for it more than once."""
+        return _deck(self.number, self.variant)
 
     def __str__(self) -> str:
         return f"{CODE_PREFIX}-S{self.suits}{self.rule[0].upper()}-{encode_deal(self.number)}"
 
     def __repr__(self) -> str:
         return f"GameCode.parse({str(self)!r})"
+
+
+@lru_cache(maxsize=256)
+def _deck(number: int, variant: Variant) -> tuple[Card, ...]:
+    return tuple(shuffle_deck(number, variant))
 
 
 def canonical_code(text: str) -> str:

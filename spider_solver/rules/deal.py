@@ -34,14 +34,36 @@ class Deal:
     code: GameCode | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.variant, Variant):
+            raise TypeError(f"a deal's variant is a Variant, not {type(self.variant).__name__}")
         object.__setattr__(self, "cards", tuple(self.cards))
         check_composition(self.cards, self.variant)
+        if self.code is not None:
+            # A code says which cards and which variant: a deal that differs (made by
+            # hand, or by dataclasses.replace) would carry a code that replays another game.
+            if not isinstance(self.code, GameCode):
+                raise TypeError(f"a deal's code is a GameCode or None, not {type(self.code).__name__}")
+            if self.code.variant != self.variant or self.cards != self.code.deck():
+                raise InvalidDealError(f"these cards and variant are not those of the game code {self.code}: "
+                                       "a deal of its own has code=None")
 
     @classmethod
     def from_code(cls, code: GameCode | str) -> Deal:
         if isinstance(code, str):
             code = GameCode.parse(code)
-        return cls(tuple(code.cards()), code.variant, code)
+        elif not isinstance(code, GameCode):
+            raise TypeError(f"expected a game code (a GameCode or a str), not {type(code).__name__}")
+        return cls(code.deck(), code.variant, code)
+
+    @classmethod
+    def of(cls, deal: Deal | GameCode | str) -> Deal:
+        """``deal`` itself, or the deal of a game code (a :class:`GameCode` or its text):
+        what every function that takes a deal accepts."""
+        if isinstance(deal, Deal):
+            return deal
+        if isinstance(deal, GameCode | str):
+            return cls.from_code(deal)
+        raise TypeError(f"expected a Deal, a GameCode or a game code string, not {type(deal).__name__}")
 
     @classmethod
     def from_text(cls, text: str, suits: int | str = 4, rule: Rule | str = CLASSIC) -> Deal:

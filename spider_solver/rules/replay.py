@@ -10,8 +10,9 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from spider_solver.errors import SpiderError, quote
-from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, Board
+from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, Board, check_play_options
 from spider_solver.rules.cards import ascii_upper
+from spider_solver.rules.codes import GameCode
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.notation import split_actions
 
@@ -47,7 +48,7 @@ class ReplayResult:
 
 
 def replay(
-    deal: Deal,
+    deal: Deal | GameCode | str,
     actions: str | Iterable[str],
     *,
     deal_on_empty: bool = False,
@@ -59,6 +60,7 @@ def replay(
     the result then carries that action's index and the rule in words. A log that
     goes on after the game is won is refused at the first action past the win.
     """
+    check_play_options(deal_on_empty, undo_limit)
     if isinstance(actions, str):
         tokens = split_actions(actions)
     else:

@@ -10,6 +10,7 @@ every rule is written once, in terms of these numbers.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Literal
 
@@ -64,6 +65,12 @@ class Variant:
     layout: int = 54
 
     def __post_init__(self) -> None:
+        for name in ("suits", "ranks", "runs", "columns", "layout"):
+            value = getattr(self, name)
+            # 4.0 == 4 and True == 1 in Python: taken as they are, they print as "4.0" and "True".
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise InvalidVariantError(f"invalid {name} {quote(value)}: expected a whole number")
+            object.__setattr__(self, name, int(value))
         if self.suits not in SUIT_COUNTS:
             raise InvalidVariantError(f"unknown suit count {quote(self.suits)}: expected 1, 2 or 4")
         if self.rule not in RULES:

@@ -6,8 +6,11 @@ never an OverflowError, a ValueError from int() or str() on more than 4300 digit
 or a message as long as the input.
 """
 
+import dataclasses
+import re
 import time
 
+import numpy as np
 import pytest
 
 from spider_solver.errors import (
@@ -17,6 +20,7 @@ from spider_solver.errors import (
     InvalidCodeError,
     InvalidDealError,
     InvalidVariantError,
+    SpiderError,
     quote,
 )
 from spider_solver.rules import Board, Card, Deal, GameCode, Variant, parse_action, parse_rule, parse_suits, replay
@@ -140,3 +144,71 @@ def test_a_huge_token_after_the_win_is_quoted_by_its_prefix():
     shown = repr("9" * QUOTE_LIMIT) + "..."
     assert result.error.message == f"the game is already won; {shown} comes after the last run left"
     assert result.error.action == LONG  # the data keeps the token; only the message is bounded
+
+
+# --------------------------------------------------------------------------- #
+# Values of the wrong kind from Python callers: a clear error, never a wrong game
+# --------------------------------------------------------------------------- #
+
+
+def test_a_deal_cannot_carry_a_code_of_other_cards_or_another_variant():
+    """The code is what a frontend rebuilds the game from: a deal whose code names other
+    cards or another rule would have a line verified for one game stored under another's."""
+    deal = Deal.from_code("SP1-S2C-AAAAAAD")
+    with pytest.raises(InvalidDealError, match="not those of the game code SP1-S2C-AAAAAAD"):
+        dataclasses.replace(deal, variant=Variant(2, "relaxed"))
+    with pytest.raises(InvalidDealError, match="a deal of its own has code=None"):
+        Deal(Deal.from_code("SP1-S2C-AAAAAAE").cards, deal.variant, code=deal.code)
+    assert dataclasses.replace(deal, variant=Variant(2, "relaxed"), code=None).code is None
+    assert dataclasses.replace(deal) == deal
+
+
+@pytest.mark.parametrize("given", ["SP1-S1C-AAAAAAD", GameCode.parse("SP1-S1C-AAAAAAD")])
+def test_board_and_replay_take_a_game_code_as_solve_does(given):
+    deal = Deal.from_code("SP1-S1C-AAAAAAD")
+    assert Deal.of(given) == deal and Deal.of(deal) is deal
+    assert Board(given).deal == deal
+    assert replay(given, "D").moves == replay(deal, "D").moves == 1
+
+
+@pytest.mark.parametrize("given", [None, 3, b"SP1-S1C-AAAAAAD", ["SP1-S1C-AAAAAAD"]])
+def test_a_deal_of_another_type_is_a_type_error_that_says_so(given):
+    with pytest.raises(TypeError, match=f"expected a Deal, a GameCode or a game code string, not {type(given).__name__}"):
+        Board(given)
+    with pytest.raises(TypeError, match="not "):
+        Deal.from_code(given)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: Variant(suits=True), "invalid suits True: expected a whole number"),
+    (lambda: Variant(suits=4.0), "invalid suits 4.0: expected a whole number"),
+    (lambda: Variant(columns=10.0), "invalid columns 10.0: expected a whole number"),
+    (lambda: GameCode(4.0, "classic", 3), "invalid suits 4.0"),
+    (lambda: GameCode(4, "classic", True), "invalid deal number True: expected a whole number"),
+    (lambda: GameCode(4, "classic", 3.0), "invalid deal number 3.0"),
+])
+def test_counts_must_be_whole_numbers(make, words):
+    """4.0 == 4 and True == 1: taken as they were, they printed as codes that do not parse."""
+    with pytest.raises(SpiderError, match=re.escape(words)):
+        make()
+
+
+def test_numpy_integers_are_whole_numbers():
+    code = GameCode(np.int64(4), "classic", np.int64(3))
+    assert str(code) == "SP1-S4C-AAAAAAD" and type(code.number) is int and type(code.suits) is int
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"undo_limit": -1}, "invalid undo limit -1"),
+    ({"undo_limit": "x"}, "invalid undo limit 'x'"),
+    ({"undo_limit": 1.5}, "invalid undo limit 1.5"),
+    ({"undo_limit": True}, "invalid undo limit True"),
+    ({"deal_on_empty": "no"}, "invalid deal_on_empty 'no': expected True or False"),
+    ({"deal_on_empty": None}, "invalid deal_on_empty None"),
+])
+def test_play_options_are_checked_before_any_action(options, words):
+    """A log without an undo needs no history, and was replayed whatever the limit said."""
+    deal = Deal.from_code("SP1-S1C-AAAAAAD")
+    for call in (lambda: replay(deal, "D", **options), lambda: Board(deal, **options)):
+        with pytest.raises(ValueError, match=re.escape(words)):
+            call()
