@@ -65,6 +65,8 @@ from spider_solver.verify import SolveResult
 SCHEMA_VERSION = 4
 #: ``PRAGMA application_id`` of a catalog: "SP1C" in ASCII.
 APPLICATION_ID = 0x53503143
+#: SQLite's primary result codes for a damaged file (https://www.sqlite.org/rescode.html).
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 DEFAULT_CATALOG = "spider-catalog.sqlite"
 
 
@@ -464,7 +466,9 @@ class Catalog:
             header = b""
         if header.startswith(b"SQLite format 3\0"):
             whose = "catalog" if int.from_bytes(header[68:72], "big") == APPLICATION_ID else "SQLite database"
-            return f"{whose} {shown!r} is damaged ({error}): restore it from a copy"
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB):
+                return f"{whose} {shown!r} is damaged ({error}): restore it from a copy"
+            return f"cannot read {whose} {shown!r}: {error}"  # locked past the wait, an I/O error, ...
         return f"{shown!r} is not a spider-solver catalog (not an SQLite database: {error})"
 
     def _prepare(self, shown: str, create: bool) -> None:

@@ -78,6 +78,14 @@ def deal_json(deal: Deal) -> dict[str, Any]:
     }
 
 
+def _naming(error: OSError, path: str | os.PathLike, temporary: str | None) -> OSError:
+    """A failed write of the export, named as the file the user gave; any other error
+    (one about another file, or without an errno) as it was."""
+    if error.errno is None or error.filename not in (None, temporary):
+        return error
+    return type(error)(error.errno, error.strerror, str(path))
+
+
 @contextmanager
 def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
     """A text file written beside ``path`` and renamed over it only when complete,
@@ -89,7 +97,7 @@ def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
             with open(path, "w", encoding="utf-8", newline="") as stream:  # /dev/stdout, a FIFO, a device
                 yield stream
         except OSError as error:  # /dev/full: name the file, as for any other
-            raise OSError(error.errno, error.strerror, error.filename or str(path)) from None
+            raise _naming(error, path, None) from None
         return
     target = Path(os.path.realpath(path))
     if not target.parent.is_dir():
@@ -108,7 +116,7 @@ def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
             with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
                 yield stream
         except OSError as error:  # a full disk: name the file the user gave, not the temporary one
-            raise OSError(error.errno, error.strerror, str(path)) from None
+            raise _naming(error, path, temporary) from None
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temporary, 0o666 & ~umask)  # mkstemp made it private; give it the usual mode

@@ -124,7 +124,7 @@ def test_unreachable_scheduler_fails_before_the_catalog_is_made(tmp_path):
 
 
 @pytest.mark.parametrize("greeting, words", [
-    (b"", "it said nothing within 0.3 s (the dashboard's port?"),  # an HTTP server waits for a request
+    (b"", "it did not greet within 0.3 s (the dashboard's port?"),  # an HTTP server waits for a request
     (b"SSH-2.0-OpenSSH_9.6\r\n", "it began b'SSH-2.0-'"),  # as a Dask message: 2.8 EiB long
 ])
 def test_a_server_that_is_not_a_dask_scheduler_is_refused_at_once(monkeypatch, greeting, words):

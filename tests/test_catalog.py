@@ -119,6 +119,23 @@ def test_a_damaged_file_is_called_damaged_not_foreign(tmp_path, monkeypatch, who
         Catalog("x.sqlite")
 
 
+def test_a_locked_catalog_is_not_called_damaged(tmp_path, monkeypatch):
+    """Only SQLite's "corrupt" and "not a database" are damage; a lock held past the wait
+    is not, and "restore it from a copy" would lose a good catalog."""
+    path = tmp_path / "x.sqlite"
+    Catalog(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *args, **kwargs: connect(*args, **{**kwargs, "timeout": 0.1}))
+    try:
+        with pytest.raises(CatalogError, match=r"^cannot read catalog '.*x\.sqlite': database is locked$"):
+            Catalog(path)
+    finally:
+        holder.close()
+
+
 def test_refuses_another_sqlite_database(tmp_path):
     path = tmp_path / "other.sqlite"
     other = sqlite3.connect(path)

@@ -99,7 +99,7 @@ def test_improve_refuses_a_line_that_does_not_win_and_keeps_a_line_it_cannot_bea
     line = long_line()
     with pytest.raises(IllegalActionError, match="does not win"):
         improve(CODE, line[:-1], max_nodes=1000)
-    with pytest.raises(IllegalActionError, match="refused at action 6: cannot deal"):
+    with pytest.raises(IllegalActionError, match=r"refused: action 6 \(index 5: 'D'\) refused: cannot deal"):
         improve(CODE, ("D", "D", "D", "D", "D", "D"), max_nodes=1000)
     kept = improve(CODE, line, max_nodes=1)  # no budget: the line given (shortening costs no nodes)
     assert kept.moves <= len(line) and replay(Deal.from_code(CODE), kept.solution, undo_limit=0).won

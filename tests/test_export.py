@@ -182,3 +182,18 @@ def test_the_schema_names_every_status_and_reason():
     item = SCHEMA["$defs"]["deal"]["properties"]
     assert item["status"]["enum"] == [str(status) for status in Status]
     assert item["reason"]["enum"] == [str(reason) for reason in Reason]
+
+
+def test_atomic_file_names_its_own_write_errors_only(tmp_path):
+    """A write that fails is named as the file the user gave (not the temporary one); an
+    error about another file, raised while writing, passes through as it was."""
+    from spider_solver.export import atomic_file
+
+    other = tmp_path / "other.txt"
+    with pytest.raises(FileNotFoundError) as caught, atomic_file(tmp_path / "out.json"):
+        open(other)  # noqa: SIM115 - the error is the point
+    assert caught.value.filename == str(other)
+    with pytest.raises(OSError, match="not writable") as unsupported, atomic_file(tmp_path / "out.json"):
+        raise io.UnsupportedOperation("not writable")
+    assert unsupported.value.errno is None
+    assert not (tmp_path / "out.json").exists() and list(tmp_path.iterdir()) == []

@@ -469,6 +469,22 @@ def test_empty_query_values_count_as_not_given(client):
     assert blank.status_code == 200 and blank.json() == full
     assert client.get("/v1/catalog/deals?suits=&limit=2").json()["deals"] == full["deals"][:2]
     assert client.get("/v1/catalog/random?suits=&rule=&difficulty=").status_code == 200
+    # What is not blank reaches the endpoint as it was sent: escapes, and repeats.
+    assert client.get("/v1/catalog/deals?suits=%31&rule=&limit=%32").json()["deals"] == full["deals"][:2]
+    error_of(client.get("/v1/catalog/deals?limit=2&limit=3&rule="), 422, "invalid-request")
+    # A name no endpoint takes is refused, blank or not.
+    for query in ("bogus=", "bogus", "suits=&bogus="):
+        assert "query.bogus" in error_of(client.get(f"/v1/catalog/deals?{query}"), 422, "invalid-request")
+
+
+def test_validation_messages_keep_the_names_the_request_used(client):
+    """Only pydantic's names of union members are dropped from a location."""
+    assert error_of(client.post("/v1/replay", json={"code": STORED[0], "bad-field": 1}), 422,
+                    "invalid-request").startswith("body.bad-field: ")
+    assert error_of(client.get("/v1/health?max-nodes=5"), 422, "invalid-request").startswith("query.max-nodes: ")
+    # The list member's problem, without the string member's "Input should be a valid string" beside it.
+    assert error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": ["1>2", 5]}), 422,
+                    "invalid-request") == "body.actions.1: Input should be a valid string"
 
 
 @pytest.mark.parametrize("grades, words", [("2-1", "empty range"), ("6", "a grade from 1 to 5"),
@@ -500,7 +516,7 @@ def test_cors_lets_the_page_read_retry_after_and_refuses_in_json(catalog_path):
     # A 503's advice is in Retry-After, which a page reads only if it is exposed.
     assert answer.headers["access-control-expose-headers"] == "Retry-After"
     assert head.status_code == 200
-    assert "origin is not allowed" in error_of(refused, 400, "cors-refused")
+    assert "(not allowed: origin)" in error_of(refused, 400, "cors-refused")
 
 
 def test_cors_headers_are_on_every_error_too(catalog_path, monkeypatch):

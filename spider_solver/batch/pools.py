@@ -136,9 +136,10 @@ def cluster_pool(address: str, workers: int | None) -> Pool:
 
 
 #: The schemes of a Dask scheduler's address.
-SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
-#: Seconds a scheduler has to greet a new connection (it does at once).
-GREETING_SECONDS = 5.0
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "ucxx")
+#: Seconds a scheduler has to greet a new connection (it does at once, unless its event
+#: loop is busy): as long as the Dask client itself waits to connect.
+GREETING_SECONDS = SCHEDULER_TIMEOUT
 #: A Dask message starts with its length in 8 bytes; a scheduler's greeting (its
 #: versions and options) is a few hundred bytes, far below this.
 MAX_GREETING_BYTES = 1 << 20
@@ -170,8 +171,9 @@ def probe(address: str) -> None:
         why = getattr(error, "strerror", None) or error
         raise SchedulerError(f"cannot reach the scheduler {address[:80]!r}: {why}") from None
     if len(greeting) < 8:
-        heard = (f"said nothing within {GREETING_SECONDS:g} s (the dashboard's port? a scheduler listens on "
-                 "8786 unless told otherwise)") if not greeting else f"said only {greeting!r}"
+        heard = (f"did not greet within {GREETING_SECONDS:g} s (the dashboard's port? a scheduler listens on "
+                 "8786 unless told otherwise; one with TLS is tls://HOST:PORT)") if not greeting \
+            else f"said only {greeting!r}"
         raise SchedulerError(f"{address[:80]!r} is not a Dask scheduler: it {heard}")
     if not 0 < int.from_bytes(greeting, "little") <= MAX_GREETING_BYTES:
         raise SchedulerError(f"{address[:80]!r} is not a Dask scheduler: it began {greeting!r}")

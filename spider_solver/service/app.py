@@ -22,7 +22,7 @@ from spider_solver.service.middleware import BodyLimit, Cors, EmptyQueryValues, 
 from spider_solver.service.models import MAX_BODY_BYTES, responses
 from spider_solver.service.routes import catalog, deals, games, health
 from spider_solver.service.searches import Searches
-from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings, known_query
+from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings, known_query, query_names
 from spider_solver.version import __version__
 
 
@@ -69,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(InternalErrors)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(HeadAsGet)
-    app.add_middleware(EmptyQueryValues)
+    app.add_middleware(EmptyQueryValues, names=lambda: query_names(app))
     if settings.cors_origins:
         app.add_middleware(Cors, origins=list(settings.cors_origins))
     errors.install(app)

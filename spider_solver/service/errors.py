@@ -59,10 +59,14 @@ def error_type(error: Exception) -> str:
 _WRONG_TYPE = frozenset({"string_type", "list_type", "int_type", "float_type", "bool_type", "dict_type"})
 
 
+#: pydantic's names of a union's members in an error's location (``list[constrained-str]``,
+#: ``constrained-str``, ``function-after[...]``): not names the request used.
+_UNION_TAG = re.compile(r"(constrained-)?(str|bytes|int|float|bool|list|dict|none|literal)(\[.*\])?|function-\w+\[.*\]")
+
+
 def _where(loc: Any) -> str:
-    """``body.actions.0``: the location without pydantic's names of union members
-    (``list[constrained-str]``), which are not the request's."""
-    return ".".join(str(part) for part in loc if isinstance(part, int) or re.fullmatch(r"\w+", str(part)))
+    """``body.actions.0``: the location without the names of union members."""
+    return ".".join(str(part) for part in loc if isinstance(part, int) or not _UNION_TAG.fullmatch(str(part)))
 
 
 #: What a value that does not match a field's pattern should look like, in words.
@@ -87,8 +91,9 @@ def validation_message(error: RequestValidationError) -> str:
     # something else than its type; drop "not a <type>" from the members that did not.
     kept = [(where, item) for where, item in items
             if item.get("type") not in _WRONG_TYPE
-            or not any(o is not item and (w == where or w.startswith(where + "."))
-                       and o.get("type") not in _WRONG_TYPE for w, o in items)]
+            or not any(o is not item and (w.startswith(where + ".")
+                                          or (w == where and o.get("type") not in _WRONG_TYPE))
+                       for w, o in items)]
     clauses = list(dict.fromkeys(
         f"{where}: {message}" if where else message
         for where, message in ((w, _message(w, item)) for w, item in kept)))
@@ -105,7 +110,10 @@ def _json_body(content_type: str) -> bool:
 def _validation(request: Request, error: RequestValidationError) -> JSONResponse:
     """422 ``invalid-request``; but 415 for a body that is not sent as JSON, and 400 for
     one that does not parse (the README's "cannot be parsed at all")."""
-    if request.method == "POST" and not _json_body(request.headers.get("content-type", "")):
+    # The body as a whole was not taken (FastAPI parses only a JSON body) and was not
+    # sent as JSON: say that, rather than "not a valid dictionary".
+    whole = any(tuple(item.get("loc", ())) == ("body",) for item in error.errors())
+    if request.method == "POST" and whole and not _json_body(request.headers.get("content-type", "")):
         given = request.headers.get("content-type")
         return error_response(415, "unsupported-media-type",
                               "send the body as JSON, with the header Content-Type: application/json "

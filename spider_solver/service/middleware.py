@@ -6,6 +6,7 @@ the CORS middleware."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from urllib.parse import parse_qsl, urlencode
 
 from starlette.datastructures import Headers
@@ -126,19 +127,21 @@ class HeadAsGet:
 
 
 class EmptyQueryValues:
-    """A query parameter with an empty value (``?suits=&limit=20``) counts as not given,
-    as HTML forms and many query builders send the fields left blank."""
+    """A query parameter of the API (``names``) with an empty value (``?suits=&limit=20``)
+    counts as not given, as HTML forms and many query builders send the fields left
+    blank. Any other name is left for the endpoint to refuse, blank or not."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    def __init__(self, app: ASGIApp, names: Callable[[], frozenset[str]]) -> None:
+        self.app, self.names = app, names
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         query = scope.get("query_string", b"") if scope["type"] == "http" else b""
         if query:
+            names = self.names()
             pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
-            if any(value == "" for _, value in pairs):
-                kept = urlencode([(name, value) for name, value in pairs if value != ""]).encode("latin-1")
-                scope = {**scope, "query_string": kept}
+            if any(value == "" and name in names for name, value in pairs):
+                kept = urlencode([(name, value) for name, value in pairs if value != "" or name not in names])
+                scope = {**scope, "query_string": kept.encode("latin-1")}
         await self.app(scope, receive, send)
 
 
@@ -154,11 +157,11 @@ class Cors(CORSMiddleware):
         response = super().preflight_response(request_headers)
         if response.status_code != 400:
             return response
-        reason = bytes(response.body).decode().removeprefix("Disallowed CORS ")
+        refused = bytes(response.body).decode().removeprefix("Disallowed CORS ")  # "origin, method"
         headers = {name: value for name, value in response.headers.items()
                    if name.lower() not in ("content-length", "content-type")}
-        return error_response(400, "cors-refused", f"the CORS preflight is refused: its {reason} is not allowed "
-                                                   "(see the server's --cors-origin)", headers=headers)
+        return error_response(400, "cors-refused", f"the CORS preflight is refused (not allowed: {refused}); "
+                                                   "origins are the server's --cors-origin", headers=headers)
 
 
 def _replay(messages: list[Message], then: Receive | None = None) -> Receive:

@@ -96,6 +96,18 @@ def _query_names(dependant: Any) -> set[str]:
     return names
 
 
+def query_names(app: Any) -> frozenset[str]:
+    """Every query parameter some endpoint of ``app`` takes, as its OpenAPI document
+    lists them (worked out once)."""
+    names = getattr(app.state, "query_names", None)
+    if names is None:
+        names = frozenset(parameter["name"] for path in app.openapi()["paths"].values()
+                          for operation in path.values() for parameter in operation.get("parameters", ())
+                          if parameter.get("in") == "query")
+        app.state.query_names = names
+    return names
+
+
 async def known_query(request: Request) -> None:
     """Refuses (422 ``invalid-request``) a query parameter the endpoint does not take, or one
     given twice, as the body models refuse unknown fields: ``?status=unknown`` on an
