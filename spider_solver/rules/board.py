@@ -62,6 +62,15 @@ def check_play_options(deal_on_empty: object, undo_limit: object) -> None:
         raise ValueError(f"invalid undo limit {quote(undo_limit)}: expected 0 or more, or None for unlimited")
 
 
+def _move(action: object) -> Move:
+    """``action`` if it is a Move (a DealRow and an Undo are taken before); a TypeError
+    that says what an action is otherwise (a str has no ``src``)."""
+    if not isinstance(action, Move):
+        raise TypeError(f"an action is a Move, DealRow or Undo, not {type(action).__name__} "
+                        "(parse_action reads one from text; push_notation plays text)")
+    return action
+
+
 class Board:
     """A game in progress.
 
@@ -167,7 +176,7 @@ class Board:
         if isinstance(action, Undo):
             self._check_undo()
             return action
-        return self._check_move(action)
+        return self._check_move(_move(action))
 
     def is_legal(self, action: Action) -> bool:
         try:
@@ -401,7 +410,7 @@ class Board:
     def play(self, action: Action) -> str:
         """Play an action, as :meth:`push`; return its canonical notation, as :meth:`notation`
         gives it before the move (one check instead of two, for replays)."""
-        onto_card = self._onto_card(action)
+        onto_card = self._onto_card(action if isinstance(action, DealRow | Undo) else _move(action))
         return _written(self.push(action), onto_card)
 
     def push_notation(self, text: str) -> Action:

@@ -19,6 +19,7 @@ larger one is refused with the same message whatever its number of digits
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -37,6 +38,19 @@ class Move:
     dst: int
     #: Group size; ``None`` lets the board choose (the fitting group, or the largest).
     count: int | None = None
+
+    def __post_init__(self) -> None:
+        # True == 1 and 2.0 == 2: taken as they were, they printed as 'True>8' and '2.0>8'.
+        # (Moves are made on every replayed action: plain ints pass at the cost of a test.)
+        if type(self.src) is not int or type(self.dst) is not int or (type(self.count) is not int
+                                                                       and self.count is not None):
+            for name in ("src", "dst", "count"):
+                value = getattr(self, name)
+                if value is None and name == "count":
+                    continue
+                if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                    raise InvalidActionError(f"invalid move: {name} is {quote(value)}, expected a whole number")
+                object.__setattr__(self, name, int(value))
 
     def __str__(self) -> str:
         return f"{self.src}>{self.dst}" + (f"/{self.count}" if self.count is not None else "")
@@ -86,6 +100,8 @@ def _number(digits: str) -> tuple[int | None, str]:
 
 def parse_action(text: str, *, columns: int = 10) -> Action:
     """Read one action token. Columns must be 1..``columns``; a group size 1 to 104."""
+    if not isinstance(text, str):
+        raise TypeError(f"an action is text in notation (D, U, F>T or F>T/N), not {type(text).__name__}")
     return _parse_action(text, columns)
 
 

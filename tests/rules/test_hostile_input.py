@@ -23,7 +23,18 @@ from spider_solver.errors import (
     SpiderError,
     quote,
 )
-from spider_solver.rules import Board, Card, Deal, GameCode, Variant, parse_action, parse_rule, parse_suits, replay
+from spider_solver.rules import (
+    Board,
+    Card,
+    Deal,
+    GameCode,
+    Move,
+    Variant,
+    parse_action,
+    parse_rule,
+    parse_suits,
+    replay,
+)
 from spider_solver.rules.codes import decode_deal, encode_deal
 from spider_solver.rules.deal import MAX_DECK_TOKENS
 from tests.rules.scripted_win import DECK_TEXT, WIN
@@ -212,3 +223,28 @@ def test_play_options_are_checked_before_any_action(options, words):
     for call in (lambda: replay(deal, "D", **options), lambda: Board(deal, **options)):
         with pytest.raises(ValueError, match=re.escape(words)):
             call()
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: Move(True, 8), "invalid move: src is True, expected a whole number"),
+    (lambda: Move(1, 8.0), "invalid move: dst is 8.0"),
+    (lambda: Move(1, 2, 1.5), "invalid move: count is 1.5"),  # was "face-down cards cannot be moved"
+])
+def test_a_move_is_of_whole_numbers(make, words):
+    with pytest.raises(InvalidActionError, match=re.escape(words)):
+        make()
+    assert str(Move(np.int64(1), 8, np.int64(2))) == "1>8/2"
+
+
+@pytest.mark.parametrize("given", [None, 3, b"D", ["D"]])
+def test_parse_action_of_a_non_string_says_what_an_action_is(given):
+    with pytest.raises(TypeError, match=f"an action is text in notation .*, not {type(given).__name__}"):
+        parse_action(given)
+
+
+@pytest.mark.parametrize("method", ["push", "check", "is_legal", "notation", "play"])
+def test_board_methods_taking_an_action_refuse_text_with_a_pointer(method):
+    board = Board(Deal.from_code("SP1-S1C-AAAAAAD"))
+    with pytest.raises(TypeError, match="an action is a Move, DealRow or Undo, not str .*push_notation plays text"):
+        getattr(board, method)("1>2")
+    assert board.moves == 0
