@@ -344,3 +344,34 @@ def test_help_and_version():
     result = run("--version")
     assert result.exit_code == 0
     assert result.stdout.startswith("spider-solve, version ")
+
+
+def test_importing_the_package_loads_nothing_until_a_name_is_used():
+    """The command line's entry point imports the package first; Ctrl-C while the rest
+    loads is answered by the entry point (a handler needs the package loaded to exist)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, spider_solver._console, spider_solver; "
+            "print(sorted(m for m in sys.modules if m.startswith('spider_solver')), "
+            "spider_solver.Deal.__module__, 'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['spider_solver', 'spider_solver._console'] spider_solver.rules.deal False"
+
+
+def test_ctrl_c_while_the_command_line_loads_is_interrupted_not_a_traceback(monkeypatch, capsys):
+    import builtins
+
+    from spider_solver import _console
+
+    real_import = builtins.__import__
+
+    def interrupted(name, *args, **kwargs):
+        if name == "spider_solver.cli":
+            raise KeyboardInterrupt
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    with pytest.raises(SystemExit) as exit_:
+        _console.main()
+    assert exit_.value.code == 130 and capsys.readouterr().err == "interrupted\n"
