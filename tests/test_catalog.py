@@ -99,24 +99,19 @@ def test_refuses_a_text_file(tmp_path):
     assert path.read_text().startswith("not a database")  # left untouched
 
 
-@pytest.mark.parametrize("whose, words", [(True, "catalog 'x.sqlite' is damaged"),
-                                          (False, "SQLite database 'x.sqlite' is damaged")])
-def test_a_damaged_file_is_called_damaged_not_foreign(tmp_path, monkeypatch, whose, words):
+@pytest.mark.parametrize("whose, words", [(True, "catalog 'damaged.sqlite' is damaged"),
+                                          (False, "SQLite database 'damaged.sqlite' is damaged")])
+def test_a_damaged_file_is_called_damaged_not_foreign(damaged_catalog, monkeypatch, whose, words):
     """A catalog cut short or overwritten past its header is a catalog to restore, not
     "not a spider-solver catalog"; its header says whether it was one."""
-    monkeypatch.chdir(tmp_path)
-    path = tmp_path / "x.sqlite"
-    with Catalog(path) as db:
-        for n in range(200):
-            db.record(SolveResult(str(GameCode(1, "classic", n)), "unknown", max_nodes=1, max_seconds=None,
-                                  reason="nodes"))
-    data = bytearray(path.read_bytes())
+    monkeypatch.chdir(damaged_catalog.parent)
+    data = bytearray(damaged_catalog.read_bytes())
     if not whose:
         data[68:72] = bytes(4)  # another application's database
-    data[100:4096] = b"x" * (4096 - 100)  # the schema's page
-    path.write_bytes(bytes(data))
+    data[100:4096] = b"x" * (4096 - 100)  # the schema's page too
+    damaged_catalog.write_bytes(bytes(data))
     with pytest.raises(CatalogError, match=re.escape(words) + r" \(.*\): restore it from a copy"):
-        Catalog("x.sqlite")
+        Catalog(damaged_catalog.name)
 
 
 def test_a_locked_catalog_is_not_called_damaged(tmp_path, monkeypatch):
