@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from spider_solver.errors import QUOTE_LIMIT, InvalidActionError, quote
 from spider_solver.rules.cards import ascii_upper
-from spider_solver.rules.variant import MAX_CARDS
+from spider_solver.rules.variant import MAX_CARDS, MAX_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,8 @@ def parse_action(text: str, *, columns: int = 10) -> Action:
     """Read one action token. Columns must be 1..``columns``; a group size 1 to 104."""
     if not isinstance(text, str):
         raise TypeError(f"an action is text in notation (D, U, F>T or F>T/N), not {type(text).__name__}")
+    if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= MAX_COLUMNS:
+        raise ValueError(f"invalid columns {quote(columns)}: a game has 1 to {MAX_COLUMNS} columns")
     return _parse_action(text, columns)
 
 

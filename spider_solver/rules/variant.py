@@ -24,6 +24,8 @@ RULES: tuple[Rule, ...] = (CLASSIC, RELAXED)
 SUIT_COUNTS = (1, 2, 4)
 #: The real game's deck; shrunken variants hold fewer cards, never more.
 MAX_CARDS = 104
+#: The real game's columns; shrunken variants have fewer, never more.
+MAX_COLUMNS = 10
 #: The app's names for the suit counts.
 SUIT_COUNT_NAMES = {1: "Easy", 2: "Medium", 4: "Hard"}
 
@@ -85,8 +87,8 @@ class Variant:
             raise InvalidVariantError(
                 f"invalid runs {quote(self.runs)}: expected a positive multiple of the suit count"
             )
-        if not 1 <= self.columns <= 10:
-            raise InvalidVariantError(f"invalid columns {quote(self.columns)}: expected 1 to 10")
+        if not 1 <= self.columns <= MAX_COLUMNS:
+            raise InvalidVariantError(f"invalid columns {quote(self.columns)}: expected 1 to {MAX_COLUMNS}")
         if self.cards > MAX_CARDS:
             raise InvalidVariantError(
                 f"invalid size: {quote(self.runs)} runs of {self.ranks} ranks make {quote(self.cards)} cards; "

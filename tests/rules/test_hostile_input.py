@@ -248,3 +248,9 @@ def test_board_methods_taking_an_action_refuse_text_with_a_pointer(method):
     with pytest.raises(TypeError, match="an action is a Move, DealRow or Undo, not str .*push_notation plays text"):
         getattr(board, method)("1>2")
     assert board.moves == 0
+
+
+@pytest.mark.parametrize("columns", [0, 11, True, 2.0])
+def test_parse_action_refuses_a_column_count_no_game_has(columns):
+    with pytest.raises(ValueError, match=re.escape(f"invalid columns {columns!r}: a game has 1 to 10 columns")):
+        parse_action("1>5", columns=columns)
