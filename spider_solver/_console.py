@@ -1,9 +1,10 @@
 """The ``spider-solve`` script's entry point: it imports the command line inside a
-handler, so that Ctrl-C while the package loads (the first tenth of a second) ends the
-command as Ctrl-C later does (``interrupted``, status 130), not with a traceback."""
+handler, so that Ctrl-C or SIGTERM while the package loads (the first tenth of a second)
+ends the command as they do later (``interrupted``, status 130), not with a traceback."""
 
 from __future__ import annotations
 
+import signal
 import sys
 
 #: ExitStatus.INTERRUPTED, without importing the package's modules to read it.
@@ -11,6 +12,7 @@ INTERRUPTED = 130
 
 
 def main() -> None:
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # as Ctrl-C, from the first instant
     try:
         from spider_solver.cli import main as run
     except KeyboardInterrupt:

@@ -5,6 +5,7 @@ hand ``run_batch`` a stand-in task (top-level functions below, run in real worke
 processes). The Dask test solves real 1-suit deals on a local cluster.
 """
 
+import contextlib
 import io
 import os
 import re
@@ -15,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from spider_solver.batch import Options, Report, Task, exit_status, pools, run_batch
-from spider_solver.batch.report import percentile
+from spider_solver.batch.report import percentile, progress_bar
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
 from spider_solver.errors import SchedulerError
@@ -137,7 +138,8 @@ def test_a_server_that_is_not_a_dask_scheduler_is_refused_at_once(monkeypatch, g
         connection, _ = server.accept()
         with connection:
             connection.sendall(greeting)
-            connection.recv(1)  # until the probe hangs up
+            with contextlib.suppress(ConnectionResetError):  # it may hang up with the greeting unread
+                connection.recv(1)  # until the probe hangs up
 
     thread = threading.Thread(target=answer, daemon=True)
     thread.start()
@@ -223,6 +225,57 @@ def test_a_dead_worker_stops_the_batch_and_keeps_the_catalog(tmp_path):
     assert "4 deals not solved, left pending for the next run" in stream.getvalue()
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
         assert catalog.integrity() == "ok" and len(catalog.pending()) == 4 and catalog.count() == 0
+
+
+def stop_everything(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+    """A service manager's stop (systemd's SIGTERM to the whole control group): to the
+    batch and to this worker at once; then the deal takes a moment longer."""
+    import signal
+    import time
+
+    os.kill(os.getppid(), signal.SIGTERM)
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(1.0)
+    return stand_in(code, max_nodes, max_seconds)
+
+
+def test_sigterm_to_the_workers_too_is_a_stop_not_a_broken_pool(tmp_path):
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, count=4, workers=1), stream=stream, task=Task(stop_everything))
+    assert report.interrupted and report.broken is None and exit_status(report) == ExitStatus.INTERRUPTED
+    text = stream.getvalue()
+    assert "broke" not in text and "interrupted: 0 deals written, 4 left pending" in text
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        assert catalog.count() == 0 and len(catalog.pending()) == 4
+
+
+def test_a_stop_after_the_last_deal_was_written_interrupted_nothing(tmp_path, monkeypatch):
+    import signal
+
+    planned = 3
+    record = Catalog.record
+
+    def record_then_ctrl_c(self, data):
+        stored = record(self, data)
+        if self.count() == planned:
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C as the pool shuts down
+        return stored
+
+    monkeypatch.setattr(Catalog, "record", record_then_ctrl_c)
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, count=planned), stream=stream, task=Task(stand_in))
+    assert (report.done, report.interrupted, exit_status(report)) == (planned, False, ExitStatus.OK)
+    assert "interrupted" not in stream.getvalue() and "pending" not in stream.getvalue()
+
+
+def test_the_progress_bar_draws_a_frame_every_30_s_into_a_file_and_twice_a_second_on_a_terminal():
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert progress_bar(3, io.StringIO(), quiet=False).mininterval == 30.0
+    assert progress_bar(3, Terminal(), quiet=False).mininterval == 0.5
+    assert progress_bar(3, io.StringIO(), quiet=True).disable
 
 
 def test_interrupted_report_exits_130():

@@ -210,7 +210,7 @@ def test_a_killed_run_resumes_and_every_deal_is_present_once(tmp_path, how):
         assert process.returncode == -signal.SIGKILL
     else:
         assert process.returncode == 130, stderr
-        assert "interrupted: " in stderr and "run the same command again to carry on" in stderr
+        assert "interrupted: " in stderr and "left pending; the next run takes them first (--count " in stderr
         assert "Traceback" not in stderr
     # No worker outlives its parent, even after kill -9.
     deadline = time.monotonic() + 10
@@ -230,6 +230,70 @@ def test_a_killed_run_resumes_and_every_deal_is_present_once(tmp_path, how):
         # The rerun finished the killed run's deals and, as any run, solved --count deals in all.
         assert [entry.deal for entry in db.entries()] == list(range(SLOW_COUNT + done_before))
         assert db.pending() == [] and db.integrity() == "ok"
+
+
+# Commands stopped by a signal at a chosen point: the script patches the command's work so
+# that the process sends the signal to itself there, then runs the real entry point.
+STOPPED = """
+import atexit, os, signal, sys, time
+from spider_solver import export, grading
+
+def stop_here():
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(10)
+
+graded = []
+def grade(code, **options):
+    graded.append(code)
+    if len(graded) == 2:
+        stop_here()
+    return grading.Grade(3, 50.0, grading.GRADER_VERSION, 0.5, 0.01)
+
+def write_export(entries, stream, fmt):
+    stream.write("[")
+    stop_here()
+
+grading.grade, export.write_export = grade, write_export
+if sys.argv[1] == "at-exit":  # Ctrl-C while the interpreter exits, after the command ended
+    atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(10)))
+    del sys.argv[1]
+from spider_solver._console import main
+sys.argv[0] = "spider-solve"
+main()
+"""
+
+
+@pytest.mark.parametrize("regrade, then", [(False, "run the same command again to carry on"),
+                                           (True, f"the other {BATCH - 1} keep the grade they had")])
+def test_sigterm_stops_grade_as_ctrl_c_does_and_says_how_far_it_got(solved, tmp_path, regrade, then):
+    path = tmp_path / "catalog.sqlite"
+    path.write_bytes(solved[0].read_bytes())
+    with Catalog(path, create=False) as db:  # the batch graded them: make them ungraded
+        db.db.execute("UPDATE results SET difficulty = NULL, difficulty_raw = NULL, grader_version = NULL")
+    args = ["grade", "--catalog", str(path), *(["--regrade"] if regrade else [])]
+    done = subprocess.run([sys.executable, "-c", STOPPED, *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip().endswith(f"interrupted: 1 of {BATCH} deals graded and written; {then}")
+    assert "Traceback" not in done.stderr
+    with Catalog(path, create=False) as db:
+        assert sum(entry.difficulty is not None for entry in db.entries()) == 1
+
+
+def test_sigterm_stops_export_and_leaves_no_partial_file(solved, tmp_path):
+    out = tmp_path / "deals.json"
+    done = subprocess.run([sys.executable, "-c", STOPPED, "export", "--catalog", str(solved[0]), "-o", str(out)],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (130, "interrupted\n")
+    assert list(tmp_path.iterdir()) == []  # neither the file nor its temporary twin
+
+
+@pytest.mark.parametrize("args, status", [(["show", "SP1-S4C-AAAAAAD"], 0), (["show", "nonsense"], 2)])
+def test_a_signal_after_the_command_ended_keeps_its_status_and_prints_no_traceback(args, status):
+    done = subprocess.run([sys.executable, "-c", STOPPED, "at-exit", *args], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == status, done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+    assert ("moves 0" in done.stdout) == (status == 0)
 
 
 # --------------------------------------------------------------------------- #

@@ -132,3 +132,19 @@ def test_improve_defaults_by_suit_count_in_python(monkeypatch):
     monkeypatch.setitem(verify.IMPROVE_MAX_NODES, 1, 1)
     kept = verify.improve(CODE, long_line())
     assert kept.max_nodes == 1 and kept.nodes <= 1
+
+
+def test_a_stop_after_the_last_deal_was_written_interrupted_nothing(catalog, monkeypatch):
+    import signal
+
+    record = Catalog.record_improvement
+
+    def record_then_ctrl_c(self, *args, **kwargs):
+        replaced = record(self, *args, **kwargs)
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C as the pool shuts down, the one deal written
+        return replaced
+
+    monkeypatch.setattr(Catalog, "record_improvement", record_then_ctrl_c)
+    result = invoke("improve", "--catalog", str(catalog), "--workers", "1", *BUDGET)
+    assert result.exit_code == 0, result.output
+    assert "improved 1 of 1 deals" in result.stderr and "interrupted" not in result.stderr

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from spider_solver.batch.pools import local_pool
+from spider_solver.batch.report import progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
@@ -109,7 +110,7 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
             pool = local_pool(min(options.workers or 1, len(codes)), warm=warm_engine)
             say(f"improving {len(codes)} verified deal{'s' if len(codes) != 1 else ''}{skipped} on {pool.where}, "
                 + _budget_words(options))
-            bar = tqdm(total=len(codes), file=stream, unit="deal", disable=options.quiet, dynamic_ncols=True)
+            bar = progress_bar(len(codes), stream, quiet=options.quiet)
             finished = False
             try:
                 _improve_all(codes, pool.executor, pool.slots, catalog, options, report, stop, bar,
@@ -121,13 +122,15 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
                     pool.close()
                 else:
                     pool.stop()
-    report.interrupted = bool(stop)
+    # A stop that came after the last deal was written interrupted nothing.
+    report.interrupted = bool(stop) and report.done + len(report.failed) < report.planned
     report.wall = time.monotonic() - began
     if not options.quiet and codes:
         print(report.summary(), file=stream)
     if report.interrupted:
-        print(f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written; run the same command "
-              "again to carry on", file=stream)
+        left = report.planned - report.done - len(report.failed)
+        print(f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written, {left} left; run the same "
+              "command again to carry on", file=stream)
     return report
 
 
@@ -157,7 +160,8 @@ def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, optio
             return
         error = future.exception()
         if isinstance(error, BrokenExecutor):
-            report.broken = f"{type(error).__name__}: {error}"
+            if not stop:  # after a stop request the pool is being stopped: that is no breakage
+                report.broken = f"{type(error).__name__}: {error}"
             return
         if error is not None:
             report.failed.append(code)

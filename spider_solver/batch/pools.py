@@ -28,7 +28,7 @@ from spider_solver.errors import SchedulerError
 
 #: Seconds to wait for a Dask scheduler to answer.
 SCHEDULER_TIMEOUT = 10.0
-#: Seconds to wait for a terminated local worker to end.
+#: Seconds to wait for a stopped local worker to end.
 STOP_TIMEOUT = 5.0
 
 
@@ -56,7 +56,7 @@ class Pool:
         processes = self.workers()
         self.executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
-            process.terminate()
+            process.kill()  # they ignore SIGTERM (init_worker); a search holds nothing to clean up
         for process in processes:
             process.join(STOP_TIMEOUT)
 
@@ -69,10 +69,13 @@ class Pool:
 def init_worker(parent: int, warm: Callable[[], None] | None) -> None:
     """Initializer of the local worker processes.
 
-    Ctrl-C reaches the whole process group; the workers ignore it and the parent
-    stops them. A worker also dies with its parent, even after ``kill -9``.
+    Ctrl-C reaches the whole process group, and a service manager's SIGTERM often
+    does too (systemd's whole control group); the workers ignore both, the parent
+    stops them (:meth:`Pool.stop`), so a stop is never mistaken for a worker that
+    died. A worker also dies with its parent, even after ``kill -9``.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     die_with_parent(parent)
     if warm is not None:
         warm()

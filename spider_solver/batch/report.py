@@ -6,6 +6,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, TextIO
 
 from spider_solver.outcomes import Status
 
@@ -22,6 +23,22 @@ def format_seconds(seconds: float) -> str:
     minutes, seconds = divmod(round(seconds), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min {seconds:02d} s"
+
+
+def progress_bar(total: int, stream: TextIO, *, quiet: bool) -> Any:
+    """A tqdm bar of ``total`` deals on ``stream``: redrawn at most twice a second on a
+    terminal, once every 30 s into a log file or pipe (a frame there is a whole line)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, file=stream, unit="deal", disable=quiet, dynamic_ncols=True, smoothing=0.1,
+                mininterval=0.5 if _isatty(stream) else 30.0)
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 @dataclass

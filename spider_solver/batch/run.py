@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from spider_solver.batch.pools import Pool, cluster_pool, local_pool, probe
-from spider_solver.batch.report import Report
+from spider_solver.batch.report import Report, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
@@ -109,8 +109,7 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
                 resumed = f", {plan.resumed} of them left pending by an earlier run" if plan.resumed else ""
                 say(f"solving {len(plan.codes)} deal{'s' if len(plan.codes) != 1 else ''} ({plan.codes[0]} to "
                     f"{plan.codes[-1]}{resumed}) on {pool.where} into {options.catalog}")
-                bar = tqdm(total=len(plan.codes), file=stream, unit="deal", disable=options.quiet,
-                           dynamic_ncols=True, smoothing=0.1, mininterval=0.5 if _isatty(stream) else 30.0)
+                bar = progress_bar(len(plan.codes), stream, quiet=options.quiet)
                 try:
                     _solve_all(plan.codes, pool, catalog, options, report, stop, bar, warn, task)
                 finally:
@@ -122,25 +121,23 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
                     pool.close()
                 else:
                     pool.stop()
-    report.interrupted = bool(stop)
+    # A stop that came after the last result was written interrupted nothing.
+    report.interrupted = bool(stop) and report.done < report.planned
     report.wall = time.monotonic() - began
     if not options.quiet:
         print(report.summary(), file=stream)
     if report.interrupted:
         left = report.planned - report.done
+        # Without --start the same command takes the pending deals first, then new ones
+        # up to --count in all; with --start it covers the same range again.
+        then = ("run the same command again to finish them" if options.start is not None else
+                f"the next run takes them first (--count {left} finishes just these)")
         print(f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written, {left} left pending; "
-              "run the same command again to carry on", file=stream)
+              + then, file=stream)
     elif report.done < report.planned:
         left = report.planned - report.done
         print(f"{left} deal{'s' if left != 1 else ''} not solved, left pending for the next run", file=stream)
     return report
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Options, report: Report,
@@ -154,7 +151,8 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
             return
         error = future.exception()
         if isinstance(error, BrokenExecutor):
-            report.broken = f"{type(error).__name__}: {error}"
+            if not stop:  # after a stop request the pool is being stopped: that is no breakage
+                report.broken = f"{type(error).__name__}: {error}"
         elif error is not None:
             report.failed.append(code)
             warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")

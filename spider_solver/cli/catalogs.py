@@ -123,12 +123,19 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
         codes = db.to_grade(version=GRADER_VERSION, suits=None if suits is None else int(suits),
                             rule=rule and rule.lower(), regrade=regrade)
         grades: Counter[int] = Counter()
-        with tqdm(total=len(codes), unit="deal", file=sys.stderr, disable=None, leave=False) as bar:
-            for code in codes:
-                result = grade(code)
-                db.set_grade(code, result.to_dict())
-                grades[result.grade] += 1
-                bar.update(1)
+        try:
+            with tqdm(total=len(codes), unit="deal", file=sys.stderr, disable=None, leave=False) as bar:
+                for code in codes:
+                    result = grade(code)
+                    db.set_grade(code, result.to_dict())
+                    grades[result.grade] += 1
+                    bar.update(1)
+        except KeyboardInterrupt:
+            done = sum(grades.values())
+            then = (f"the other {len(codes) - done} keep the grade they had" if regrade else
+                    "run the same command again to carry on")
+            click.echo(f"interrupted: {done} of {plural(len(codes), 'deal')} graded and written; {then}", err=True)
+            sys.exit(ExitStatus.INTERRUPTED)
     shares = ", ".join(f"{grades[g]} of grade {g}" for g in sorted(grades))
     click.echo(f"graded {plural(len(codes), 'deal')}" + (f": {shares}" if shares else "") + f" ({GRADER_VERSION})")
     sys.exit(ExitStatus.OK)
