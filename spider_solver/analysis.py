@@ -128,7 +128,8 @@ class Analysis:
     max_nodes: int = INTERACTIVE_MAX_NODES
     max_seconds: float | None = INTERACTIVE_MAX_SECONDS
     #: The searches of the ``lost_at`` bisection: position (index on the effective
-    #: history), status, reason, source, nodes, seconds.
+    #: history), status, reason, source, nodes, seconds. Ctrl-C during the bisection
+    #: ends it: ``lost_at`` stays None and the last probe's reason is ``interrupted``.
     probes: tuple[dict, ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict:

@@ -135,6 +135,29 @@ def test_a_lost_game_exits_1_and_says_where_it_was_lost():
     assert result.stderr.startswith("no hint: no longer winnable")
 
 
+def test_ctrl_c_while_looking_for_lost_at_is_interrupted_not_a_loss(monkeypatch):
+    from spider_solver import analysis
+    from spider_solver.outcomes import Reason, Status
+
+    deal = Deal.from_code("SP1-S1C-AAAAAAD")
+    log = stuck_log(deal, 3)
+    search = analysis._Session.search
+    calls = []
+
+    def interrupted_after_the_first(self, *args, **kwargs):
+        calls.append(args)
+        if len(calls) == 1:
+            return search(self, *args, **kwargs)  # the position itself: proved unwinnable
+        return Status.UNKNOWN, Reason.INTERRUPTED, (), None  # Ctrl-C in a lost_at probe
+
+    monkeypatch.setattr(analysis._Session, "search", interrupted_after_the_first)
+    for json_flag in ((), ("--json",)):
+        calls.clear()
+        result = run("analyze", str(deal.code), *log, "--max-nodes", "5000000", *json_flag)
+        assert (result.exit_code, result.stdout, result.stderr) == (130, "", "interrupted\n"), result.output
+        assert len(calls) == 2  # the position, then the first probe of the bisection
+
+
 def test_an_unknown_position_exits_3(solved):
     result = run("hint", CODE, *solved.solution[:10], "--max-nodes", "1")
     assert (result.exit_code, result.stdout) == (3, "")

@@ -91,7 +91,8 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
         load_engine(lambda message: click.echo(message + "...", err=True))
         analysis = analyze(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit, max_nodes=max_nodes,
                            max_seconds=max_seconds, known_line=known, find_lost_at=find_lost_at)
-    if analysis.reason is Reason.INTERRUPTED:
+    # Interrupted in the search of the position, or later in the search for lost_at.
+    if Reason.INTERRUPTED in (analysis.reason, *(probe["reason"] for probe in analysis.probes)):
         click.echo("interrupted", err=True)
         sys.exit(ExitStatus.INTERRUPTED)
     return deal, analysis
