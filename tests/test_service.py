@@ -709,3 +709,32 @@ def test_full_queue_is_503_with_retry_after_and_catalog_requests_go_on():
     assert len(answers) == 2
     for answer in answers:
         error_of(answer, 503, "stopping")
+
+
+def test_a_stop_signal_inside_a_submit_does_not_wait_for_itself():
+    """SIGTERM can interrupt the event loop inside the pool's submit(), which holds the
+    lock that stopping the pool takes: the handler must not stop the pool there."""
+    import asyncio
+    import signal
+    from types import SimpleNamespace
+
+    import uvicorn
+
+    from spider_solver.service.searches import Searches
+    from spider_solver.service.server import Server
+
+    searches = Searches(solvers=1, queue=0, max_seconds=5.0)
+    server = Server(uvicorn.Config(SimpleNamespace(state=SimpleNamespace(searches=searches))))
+    ended = []
+
+    async def signal_during_submit() -> None:
+        with searches._pool.executor._shutdown_lock:  # what submit() holds
+            server.handle_exit(signal.SIGTERM, None)
+        await asyncio.sleep(0.05)
+        ended.append(searches.stopping)
+
+    thread = threading.Thread(target=asyncio.run, args=(signal_during_submit(),), daemon=True)
+    thread.start()
+    thread.join(10)
+    assert not thread.is_alive(), "the signal handler waited for a lock its own thread holds"
+    assert ended == [True] and server.should_exit

@@ -163,8 +163,9 @@ class Searches:
         self.start()
 
     def stop(self) -> None:
-        """End every search now (SIGTERM, Ctrl-C): cancel the waiting ones, terminate the
-        processes. Safe to call twice, and from a signal handler."""
+        """End every search now (SIGTERM, Ctrl-C): cancel the waiting ones, kill the
+        processes. Safe to call twice; not from a signal handler that may have interrupted
+        a submit() (the server's hands it to the event loop)."""
         if self.stopping:
             return
         self.stopping = True

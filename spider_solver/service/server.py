@@ -1,13 +1,15 @@
 """Running the service on uvicorn, and stopping it cleanly.
 
 SIGTERM or Ctrl-C: the server stops accepting connections, the searches in flight are
-ended at once (their requests get 503 ``stopping``), the requests that do not search
-finish, and the catalog is closed. Every catalog write is one transaction, so the file
-is intact whenever the process stops, ``kill -9`` included.
+ended at once (by the event loop, right after the signal handler; their requests get 503
+``stopping``), the requests that do not search finish, and the catalog is closed. Every
+catalog write is one transaction, so the file is intact whenever the process stops,
+``kill -9`` included.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import signal
 import socket
@@ -42,7 +44,15 @@ class Server(uvicorn.Server):
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         searches = getattr(self.config.app.state, "searches", None)  # type: ignore[union-attr]
         if searches is not None:
-            searches.stop()
+            # The signal may have interrupted the event loop inside the pool's submit(),
+            # which holds the lock that stopping the pool takes: stopping here would wait
+            # for itself for ever. The loop stops them as soon as this handler returns.
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                searches.stop()
+            else:
+                loop.call_soon_threadsafe(searches.stop)
         super().handle_exit(sig, frame)
 
 
