@@ -185,3 +185,21 @@ def test_port_in_use_is_refused(tmp_path, monkeypatch):
 def test_default_is_this_machine_only():
     option = next(p for p in cli.commands["serve"].params if p.name == "host")
     assert option.default == "127.0.0.1"
+
+
+def test_sigterm_during_start_up_is_a_clean_stop(tmp_path):
+    """The engine may take a minute or two to compile before the server listens: a
+    service manager's SIGTERM then is a stop like any other (status 0), not a failure."""
+    script = ("import os, signal, sys, time\n"
+              "from spider_solver import verify\n"
+              "def load_engine(say):\n"
+              "    os.kill(os.getpid(), signal.SIGTERM)\n"
+              "    time.sleep(10)\n"
+              "verify.load_engine = load_engine\n"
+              "from spider_solver._console import main\n"
+              "sys.argv[0] = 'spider-solve'\n"
+              "main()\n")
+    done = subprocess.run([sys.executable, "-c", script, "serve", "--port", "0", "--catalog",
+                           str(tmp_path / "c.sqlite")], capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")})
+    assert (done.returncode, done.stderr) == (0, "stopped\n")

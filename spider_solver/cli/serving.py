@@ -81,25 +81,30 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, queue: int | 
             # A browser sends scheme://host[:port], nothing more: any other text never matches.
             raise click.BadParameter(f"{quote(origin)} is not an origin: scheme://host[:port] with no path or "
                                      "trailing slash, e.g. https://play.example.com", param_hint="'--cors-origin'")
-    # Refuse a bad catalog now, with its message, rather than in the server's start-up.
-    Catalog(catalog, create=not read_only, read_only=read_only).close()
-    solvers = solvers or _default_solvers()
+    # SIGTERM or Ctrl-C stops the server at any moment, its start-up included (the engine may
+    # take a minute or two to compile): status 0 "stopped", as a service manager expects.
     try:
-        sock = listen(host, port)
-    except (OSError, UnicodeError, OverflowError) as error:
-        raise click.ClickException(
-            f"cannot listen on {quote(host)} port {port}: {getattr(error, 'strerror', None) or error}"
-        ) from None
-    if not read_only:  # compile the engine once here; the solver processes then load it
-        load_engine(lambda message: click.echo(message + "...", err=True))
-    bound_host, bound_port = sock.getsockname()[:2]
-    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    what = "read-only, no searches" if read_only else f"{solvers} solver process{'es' if solvers != 1 else ''}"
-    click.echo(f"serving on http://{shown}:{bound_port} ({what}; catalog {catalog}); docs at /docs; "
-               "Ctrl-C to stop", err=True)
-    settings = Settings(catalog=catalog, read_only=read_only, solvers=solvers, queue=queue,
-                        max_nodes_cap=max_nodes_cap, max_seconds_cap=max_seconds_cap, cors_origins=cors_origins)
-    with sock:
-        run_server(settings, sock, log_level=log_level)
+        # Refuse a bad catalog now, with its message, rather than in the server's start-up.
+        Catalog(catalog, create=not read_only, read_only=read_only).close()
+        solvers = solvers or _default_solvers()
+        try:
+            sock = listen(host, port)
+        except (OSError, UnicodeError, OverflowError) as error:
+            raise click.ClickException(
+                f"cannot listen on {quote(host)} port {port}: {getattr(error, 'strerror', None) or error}"
+            ) from None
+        if not read_only:  # compile the engine once here; the solver processes then load it
+            load_engine(lambda message: click.echo(message + "...", err=True))
+        bound_host, bound_port = sock.getsockname()[:2]
+        shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+        what = "read-only, no searches" if read_only else f"{solvers} solver process{'es' if solvers != 1 else ''}"
+        click.echo(f"serving on http://{shown}:{bound_port} ({what}; catalog {catalog}); docs at /docs; "
+                   "Ctrl-C to stop", err=True)
+        settings = Settings(catalog=catalog, read_only=read_only, solvers=solvers, queue=queue,
+                            max_nodes_cap=max_nodes_cap, max_seconds_cap=max_seconds_cap, cors_origins=cors_origins)
+        with sock:
+            run_server(settings, sock, log_level=log_level)
+    except KeyboardInterrupt:
+        pass
     click.echo("stopped", err=True)
     sys.exit(ExitStatus.OK)
