@@ -235,7 +235,7 @@ def test_a_killed_run_resumes_and_every_deal_is_present_once(tmp_path, how):
 # Commands stopped by a signal at a chosen point: the script patches the command's work so
 # that the process sends the signal to itself there, then runs the real entry point.
 STOPPED = """
-import atexit, os, signal, sys, time
+import atexit, os, signal, sys, threading, time
 from spider_solver import export, grading
 
 def stop_here():
@@ -254,8 +254,33 @@ def write_export(entries, stream, fmt):
     stop_here()
 
 grading.grade, export.write_export = grade, write_export
-if sys.argv[1] == "at-exit":  # Ctrl-C while the interpreter exits, after the command ended
-    atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(10)))
+def ctrl_c_at_exit():
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(10)
+
+def ctrl_c_once_the_command_ended():
+    while threading.main_thread().is_alive():  # until Python's exit joins this thread
+        time.sleep(0.01)
+    ctrl_c_at_exit()
+
+class CtrlCWhenDeleted:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)  # as the default action, it would end the process now
+        time.sleep(0.1)
+
+if sys.argv[1] == "exit-handler":  # Ctrl-C in an exit handler registered as the command runs
+    import spider_solver.cli
+    command_line = spider_solver.cli.main
+    def main_then_exit_handler():
+        atexit.register(ctrl_c_at_exit)
+        command_line()
+    spider_solver.cli.main = main_then_exit_handler
+    del sys.argv[1]
+elif sys.argv[1] == "teardown":  # Ctrl-C as the interpreter tears its modules down
+    late = CtrlCWhenDeleted()
+    del sys.argv[1]
+elif sys.argv[1] == "joining":  # Ctrl-C while Python's exit waits for the threads
+    threading.Thread(target=ctrl_c_once_the_command_ended).start()
     del sys.argv[1]
 from spider_solver._console import main
 sys.argv[0] = "spider-solve"
@@ -264,7 +289,8 @@ main()
 
 
 @pytest.mark.parametrize("regrade, then", [(False, "run the same command again to carry on"),
-                                           (True, f"the other {BATCH - 1} keep the grade they had")])
+                                           (True, f"the other {BATCH - 1} are as they were (without --regrade, the "
+                                                  "command grades those that have no grade of this version)")])
 def test_sigterm_stops_grade_as_ctrl_c_does_and_says_how_far_it_got(solved, tmp_path, regrade, then):
     path = tmp_path / "catalog.sqlite"
     path.write_bytes(solved[0].read_bytes())
@@ -287,9 +313,10 @@ def test_sigterm_stops_export_and_leaves_no_partial_file(solved, tmp_path):
     assert list(tmp_path.iterdir()) == []  # neither the file nor its temporary twin
 
 
+@pytest.mark.parametrize("when", ["joining", "exit-handler", "teardown"])
 @pytest.mark.parametrize("args, status", [(["show", "SP1-S4C-AAAAAAD"], 0), (["show", "nonsense"], 2)])
-def test_a_signal_after_the_command_ended_keeps_its_status_and_prints_no_traceback(args, status):
-    done = subprocess.run([sys.executable, "-c", STOPPED, "at-exit", *args], capture_output=True, text=True,
+def test_a_signal_after_the_command_ended_keeps_its_status_and_prints_no_traceback(args, status, when):
+    done = subprocess.run([sys.executable, "-c", STOPPED, when, *args], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == status, done.stderr
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr

@@ -2,6 +2,7 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -372,6 +373,11 @@ def test_ctrl_c_while_the_command_line_loads_is_interrupted_not_a_traceback(monk
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", interrupted)
-    with pytest.raises(SystemExit) as exit_:
-        _console.main()
+    monkeypatch.setattr(_console.atexit, "register", lambda function: None)  # not in pytest's own exit
+    sigterm = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            _console.main()
+    finally:
+        signal.signal(signal.SIGTERM, sigterm)
     assert exit_.value.code == 130 and capsys.readouterr().err == "interrupted\n"

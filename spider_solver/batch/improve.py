@@ -189,7 +189,8 @@ def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, optio
                 exhausted = True
                 break
             entry = catalog.get(code)
-            if entry is None or not entry.solution:
+            if entry is None or not entry.solution:  # gone from the catalog since the plan
+                report.planned -= 1
                 continue
             try:
                 future = executor.submit(improve_deal, code, entry.solution, options.budget_for(entry.suits),

@@ -27,7 +27,6 @@ the batch is the group's own callback below.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
@@ -193,34 +192,14 @@ def run_batch_command(*, suits: str, count: int, rule: str, start: int | None, w
 
 
 def main() -> None:
-    """The ``spider-solve`` entry point.
-
-    SIGTERM stops every command as Ctrl-C does (``interrupted``, status 130, a file
-    being written removed); the batch, ``improve`` and ``serve`` stop gracefully on
-    either. A signal after the command has ended, while the interpreter exits (workers
-    joined, files closed), ends the process at once with the command's own status: its
-    work is done, and an exit handler's traceback would say otherwise.
-    """
+    """The command line, as ``spider-solve`` runs it (which also sees to the signals
+    around it: :mod:`spider_solver._console`). SIGTERM stops every command as Ctrl-C
+    does (``interrupted``, status 130, a file being written removed); the batch,
+    ``improve`` and ``serve`` stop gracefully on either."""
     import signal
 
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    status: int = 1  # an uncaught error's status, as Python's own
-    try:
-        cli.main(prog_name="spider-solve")
-    except SystemExit as end:
-        status = end.code if isinstance(end.code, int) else 0 if end.code is None else 1
-        raise
-    finally:
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(signum, lambda signum, frame: _exit_now(status))
-
-
-def _exit_now(status: int) -> None:
-    """End the process with ``status`` at once, its output flushed."""
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError, RuntimeError):
-            stream.flush()
-    os._exit(status)
+    cli.main(prog_name="spider-solve")
 
 
 # The commands register themselves on ``cli``.

@@ -132,7 +132,8 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
                     bar.update(1)
         except KeyboardInterrupt:
             done = sum(grades.values())
-            then = (f"the other {len(codes) - done} keep the grade they had" if regrade else
+            then = (f"the other {len(codes) - done} are as they were (without --regrade, the command grades "
+                    "those that have no grade of this version)" if regrade else
                     "run the same command again to carry on")
             click.echo(f"interrupted: {done} of {plural(len(codes), 'deal')} graded and written; {then}", err=True)
             sys.exit(ExitStatus.INTERRUPTED)
