@@ -290,12 +290,15 @@ def main() -> None:
     parser.add_argument("--verified", type=int, default=300)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--requests", type=int, default=20_000)
-    parser.add_argument("--soak", type=int, default=10_000)
+    parser.add_argument("--soak", type=int, default=10_000,
+                        help="mixed requests of part e: 1,000 to read memory after, then the rest (more than 1,000)")
     parser.add_argument("--solvers", type=int, default=2)
     parser.add_argument("--replay-logs", type=int, default=20)
     parser.add_argument("--parts", default="abcde")
     parser.add_argument("--json")
     args = parser.parse_args()
+    if "e" in args.parts and args.soak <= 1_000:
+        parser.error("--soak must be more than 1,000: the first 1,000 requests only warm the server up")
     build_catalog(args.catalog, args.deals, args.verified)
     with sqlite3.connect(args.catalog) as db:
         codes = [r[0] for r in db.execute("SELECT code FROM results")]

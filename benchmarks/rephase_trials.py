@@ -54,6 +54,12 @@ def _one(args: tuple[str, dict]) -> dict:
 def main() -> None:
     from spider_solver.rules import GameCode
 
+    if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        sys.exit(0)
+    if len(sys.argv) < 5:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
     suits, first, count = (int(arg) for arg in sys.argv[1:4])
     if first < 2000:
         sys.exit("use tuning deals (10000-10199), not the reporting set")
