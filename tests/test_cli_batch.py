@@ -276,6 +276,17 @@ if sys.argv[1] == "exit-handler":  # Ctrl-C in an exit handler registered as the
         command_line()
     spider_solver.cli.main = main_then_exit_handler
     del sys.argv[1]
+elif sys.argv[1] == "unwinding":  # SIGTERM as the command's SystemExit is on its way out
+    import spider_solver.cli
+    command_line = spider_solver.cli.main
+    def main_then_sigterm():
+        try:
+            command_line()
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(10)
+    spider_solver.cli.main = main_then_sigterm
+    del sys.argv[1]
 elif sys.argv[1] == "teardown":  # Ctrl-C as the interpreter tears its modules down
     late = CtrlCWhenDeleted()
     del sys.argv[1]
@@ -313,7 +324,7 @@ def test_sigterm_stops_export_and_leaves_no_partial_file(solved, tmp_path):
     assert list(tmp_path.iterdir()) == []  # neither the file nor its temporary twin
 
 
-@pytest.mark.parametrize("when", ["joining", "exit-handler", "teardown"])
+@pytest.mark.parametrize("when", ["unwinding", "joining", "exit-handler", "teardown"])
 @pytest.mark.parametrize("args, status", [(["show", "SP1-S4C-AAAAAAD"], 0), (["show", "nonsense"], 2)])
 def test_a_signal_after_the_command_ended_keeps_its_status_and_prints_no_traceback(args, status, when):
     done = subprocess.run([sys.executable, "-c", STOPPED, when, *args], capture_output=True, text=True,

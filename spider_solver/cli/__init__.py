@@ -198,7 +198,8 @@ def main() -> None:
     ``improve`` and ``serve`` stop gracefully on either."""
     import signal
 
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:  # the script's entry point has its own
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
     cli.main(prog_name="spider-solve")
 
 
