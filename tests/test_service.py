@@ -738,3 +738,32 @@ def test_a_stop_signal_inside_a_submit_does_not_wait_for_itself():
     thread.join(10)
     assert not thread.is_alive(), "the signal handler waited for a lock its own thread holds"
     assert ended == [True] and server.should_exit
+
+
+def test_a_stop_before_the_event_loop_starts_returns_quietly(monkeypatch, tmp_path):
+    """SIGTERM in the instant between 'serving on' and the server's own handlers: serve()
+    returns (the command says stopped), with no 'coroutine was never awaited' warning."""
+    import gc
+    import socket
+    import warnings
+
+    import uvicorn
+
+    from spider_solver.service.server import serve
+
+    def loop_factory(self):
+        def interrupted():
+            raise KeyboardInterrupt  # the signal, as the loop is being made
+
+        return interrupted
+
+    monkeypatch.setattr(uvicorn.Config, "get_loop_factory", loop_factory)
+    sock = socket.create_server(("127.0.0.1", 0))
+    with warnings.catch_warnings(record=True) as caught, sock:
+        warnings.simplefilter("always")
+        try:
+            serve(Settings(catalog=None, read_only=True), sock)
+        except KeyboardInterrupt:  # not let through: pytest would stop the whole run
+            pytest.fail("serve() let the stop through")
+        gc.collect()
+    assert [str(warning.message) for warning in caught] == []

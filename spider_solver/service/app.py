@@ -45,8 +45,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            if state.searches is not None:
-                state.searches.close()
+            if state.searches is not None:  # the server is stopping: searches in flight end now
+                state.searches.stop()
             if state.writer is not None:
                 state.writer.close()
             if state.catalog is not None:

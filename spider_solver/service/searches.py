@@ -171,10 +171,5 @@ class Searches:
         self.stopping = True
         self._pool.stop()
 
-    def close(self) -> None:
-        if not self.stopping:
-            self.stopping = True
-            self._pool.executor.shutdown(wait=True, cancel_futures=True)
-
 
 __all__ = ["Busy", "DealSpec", "Searches", "SolverFailed", "Stopping", "analyze_job", "verify_job"]

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import signal
 import socket
 import threading
+import warnings
 from collections.abc import Iterator
 from types import FrameType
 
@@ -72,11 +74,21 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def serve(settings: Settings, sock: socket.socket, *, log_level: str = "warning") -> None:
-    """Serve the application on the listening socket ``sock`` until SIGTERM or Ctrl-C."""
+    """Serve the application on the listening socket ``sock`` until SIGTERM or Ctrl-C
+    (then return)."""
     app = create_app(settings)
     config = uvicorn.Config(app, log_level=log_level, access_log=False, timeout_graceful_shutdown=GRACEFUL_SECONDS,
                             server_header=False)
-    Server(config).run(sockets=[sock])
+    try:
+        Server(config).run(sockets=[sock])
+    except KeyboardInterrupt as stop:
+        # A stop before the event loop started the server (its own handlers not yet in
+        # place) is a stop all the same. The coroutine that never ran is freed with the
+        # traceback that holds it, here, without Python's "never awaited" warning.
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
+            stop.__traceback__ = None
+            gc.collect()
 
 
 __all__ = ["GRACEFUL_SECONDS", "Server", "listen", "serve"]
