@@ -15,12 +15,12 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from spider_solver.batch.pools import local_pool
+from spider_solver.batch.pools import keep_busy, local_pool
 from spider_solver.batch.report import progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
@@ -152,17 +152,10 @@ def _to_improve(catalog: Catalog, options: ImproveOptions, version: str) -> list
 
 def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, options: ImproveOptions,
                  report: ImproveReport, stop: StopRequest, bar, warn: Callable[[str], None], version: str) -> None:
-    todo = iter(codes)
-    in_flight: dict[Future, tuple[str, tuple[str, ...]]] = {}
 
-    def collect(future: Future, code: str, before: tuple[str, ...]) -> None:
-        if future.cancelled():
-            return
+    def collect(future: Future, job: tuple[str, tuple[str, ...]]) -> None:
+        code, before = job
         error = future.exception()
-        if isinstance(error, BrokenExecutor):
-            if not stop:  # after a stop request the pool is being stopped: that is no breakage
-                report.broken = f"{type(error).__name__}: {error}"
-            return
         if error is not None:
             report.failed.append(code)
             warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
@@ -181,33 +174,16 @@ def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, optio
         bar.update(1)
         bar.set_postfix({"shortened": report.shortened, "saved": report.saved}, refresh=False)
 
-    exhausted = False
-    while not stop and report.broken is None:
-        while not exhausted and len(in_flight) < slots:
-            code = next(todo, None)
-            if code is None:
-                exhausted = True
-                break
+    def jobs() -> Iterator[tuple[Callable[..., dict], tuple, tuple[str, tuple[str, ...]]]]:
+        for code in codes:  # each stored line read as its deal is submitted
             entry = catalog.get(code)
             if entry is None or not entry.solution:  # gone from the catalog since the plan
                 report.planned -= 1
                 continue
-            try:
-                future = executor.submit(improve_deal, code, entry.solution, options.budget_for(entry.suits),
-                                         options.max_seconds)
-            except BrokenExecutor as error:
-                report.broken = f"{type(error).__name__}: {error}"
-                break
-            in_flight[future] = (code, entry.solution)
-        if not in_flight or report.broken is not None:
-            break
-        done, _ = wait(in_flight, timeout=0.25, return_when=FIRST_COMPLETED)
-        for future in done:
-            collect(future, *in_flight.pop(future))
-    for future in [future for future in in_flight if future.done()]:
-        collect(future, *in_flight.pop(future))
-    for future in in_flight:
-        future.cancel()
+            yield (improve_deal, (code, entry.solution, options.budget_for(entry.suits), options.max_seconds),
+                   (code, entry.solution))
+
+    report.broken = keep_busy(executor, slots, jobs(), collect, stop)
     if report.broken is not None:
         warn(f"error: the worker pool broke ({report.broken}); stopping")
 

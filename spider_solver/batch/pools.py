@@ -18,12 +18,13 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from spider_solver.batch.signals import StopRequest
 from spider_solver.errors import SchedulerError
 
 #: Seconds to wait for a Dask scheduler to answer.
@@ -64,6 +65,55 @@ class Pool:
         self.executor.shutdown(wait=True)
         if self.client is not None:
             self.client.close()
+
+
+def keep_busy(executor: Executor, slots: int, jobs: Iterator[tuple[Callable[..., Any], tuple, Any]],
+              collect: Callable[[Future, Any], None], stop: StopRequest) -> str | None:
+    """Run ``jobs`` (function, arguments, key) on ``executor`` with at most ``slots`` in
+    flight, and hand each one that ends, with its key, to ``collect`` as it ends, until
+    the jobs run out, ``stop`` is set or the executor breaks. Stopping early, what ended
+    meanwhile is collected and the rest cancelled (a batch's deals stay pending).
+    ``collect`` never sees a cancelled future or a broken pool's. Returns why the
+    executor broke (a worker process died), or None: after a stop request the pool is
+    being stopped, and that is no breakage."""
+    in_flight: dict[Future, Any] = {}
+    broken: str | None = None
+
+    def finish(future: Future) -> None:
+        nonlocal broken
+        key = in_flight.pop(future)
+        if future.cancelled():
+            return
+        error = future.exception()
+        if isinstance(error, BrokenExecutor):
+            if not stop:
+                broken = f"{type(error).__name__}: {error}"
+            return
+        collect(future, key)
+
+    exhausted = False
+    while not stop and broken is None:
+        while not exhausted and len(in_flight) < slots:
+            job = next(jobs, None)
+            if job is None:
+                exhausted = True
+                break
+            function, arguments, key = job
+            try:
+                in_flight[executor.submit(function, *arguments)] = key
+            except BrokenExecutor as error:
+                broken = f"{type(error).__name__}: {error}"
+                break
+        if not in_flight or broken is not None:
+            break
+        done, _ = wait(in_flight, timeout=0.25, return_when=FIRST_COMPLETED)
+        for future in done:
+            finish(future)
+    for future in [future for future in in_flight if future.done()]:
+        finish(future)
+    for future in in_flight:
+        future.cancel()
+    return broken
 
 
 def init_worker(parent: int, warm: Callable[[], None] | None) -> None:
@@ -199,4 +249,4 @@ def _first_bytes(connection: socket.socket, count: int, seconds: float) -> bytes
     return data
 
 
-__all__ = ["Pool", "cluster_pool", "die_with_parent", "init_worker", "local_pool", "probe"]
+__all__ = ["Pool", "cluster_pool", "die_with_parent", "init_worker", "keep_busy", "local_pool", "probe"]

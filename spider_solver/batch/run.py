@@ -13,11 +13,11 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from spider_solver.batch.pools import Pool, cluster_pool, local_pool, probe
+from spider_solver.batch.pools import Pool, cluster_pool, keep_busy, local_pool, probe
 from spider_solver.batch.report import Report, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
@@ -143,17 +143,10 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
 def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Options, report: Report,
                stop: StopRequest, bar: Any, warn: Callable[[str], None], task: Task) -> None:
     """Keep ``pool.slots`` deals in flight; write each result as it arrives."""
-    todo = iter(codes)
-    in_flight: dict[Future, str] = {}
 
     def collect(future: Future, code: str) -> None:
-        if future.cancelled():
-            return
         error = future.exception()
-        if isinstance(error, BrokenExecutor):
-            if not stop:  # after a stop request the pool is being stopped: that is no breakage
-                report.broken = f"{type(error).__name__}: {error}"
-        elif error is not None:
+        if error is not None:
             report.failed.append(code)
             warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
         elif future.result().get("reason") == Reason.INTERRUPTED:
@@ -170,28 +163,8 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
             bar.update(1)
             bar.set_postfix(report.postfix(), refresh=False)
 
-    exhausted = False
-    while not stop and report.broken is None:
-        while not exhausted and len(in_flight) < pool.slots:
-            code = next(todo, None)
-            if code is None:
-                exhausted = True
-                break
-            try:
-                in_flight[pool.executor.submit(task.run, code, options.max_nodes, options.max_seconds)] = code
-            except BrokenExecutor as error:
-                report.broken = f"{type(error).__name__}: {error}"
-                break
-        if not in_flight or report.broken is not None:
-            break
-        done, _ = wait(in_flight, timeout=0.25, return_when=FIRST_COMPLETED)
-        for future in done:
-            collect(future, in_flight.pop(future))
-    # Stopping early: keep whatever finished meanwhile; the rest stays pending.
-    for future in [future for future in in_flight if future.done()]:
-        collect(future, in_flight.pop(future))
-    for future in in_flight:
-        future.cancel()
+    jobs = ((task.run, (code, options.max_nodes, options.max_seconds), code) for code in codes)
+    report.broken = keep_busy(pool.executor, pool.slots, jobs, collect, stop)
     if report.broken is not None:
         warn(f"error: the worker pool broke ({report.broken}); stopping")
 
