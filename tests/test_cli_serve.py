@@ -187,6 +187,27 @@ def test_default_is_this_machine_only():
     assert option.default == "127.0.0.1"
 
 
+def test_a_second_ctrl_c_stops_at_once_without_a_traceback(tmp_path):
+    """The first Ctrl-C waits for the requests in flight (here one whose body never
+    comes); a second one stops at once, with the catalog closed and no traceback."""
+    served = Served("--catalog", str(tmp_path / "c.sqlite"), "--solvers", "1", cwd=tmp_path)
+    try:
+        host, port = served.url.removeprefix("http://").rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=30) as slow:
+            slow.sendall(b"POST /v1/replay HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 100\r\n\r\n{")
+            time.sleep(0.5)
+            served.process.send_signal(signal.SIGINT)
+            time.sleep(1)  # inside the graceful wait (5 s)
+            assert served.process.poll() is None
+            served.process.send_signal(signal.SIGINT)
+            assert served.process.wait(STOP_TIMEOUT) == 0
+    finally:
+        served.kill()
+    text = "".join(served.lines)
+    assert "stopped" in text and "Traceback" not in text and "Error" not in text, text
+
+
 def test_sigterm_during_start_up_is_a_clean_stop(tmp_path):
     """The engine may take a minute or two to compile before the server listens: a
     service manager's SIGTERM then is a stop like any other (status 0), not a failure."""

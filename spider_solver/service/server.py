@@ -2,7 +2,8 @@
 
 SIGTERM or Ctrl-C: the server stops accepting connections, the searches in flight are
 ended at once (by the event loop, right after the signal handler; their requests get 503
-``stopping``), the requests that do not search finish, and the catalog is closed. Every
+``stopping``), the requests that do not search finish, and the catalog is closed. A
+second signal stops without waiting for those requests. Every
 catalog write is one transaction, so the file is intact whenever the process stops,
 ``kill -9`` included.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import signal
 import socket
 import threading
@@ -57,6 +59,24 @@ class Server(uvicorn.Server):
                 loop.call_soon_threadsafe(searches.stop)
         super().handle_exit(sig, frame)
 
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().shutdown(sockets)
+        if self.force_exit:
+            # A second Ctrl-C makes uvicorn skip the application's shutdown; its lifespan
+            # task would then be cancelled at the loop's end, which starlette logs as a
+            # traceback. Ours is quick (the solvers are killed, the catalog closed): run
+            # it all the same. (After a first, complete shutdown this returns at once.)
+            await self.lifespan.shutdown()
+
+
+class _Cancelled(logging.Filter):
+    """Leaves out uvicorn's traceback of a request it cancelled itself: at a forced stop
+    (a second Ctrl-C) or when the graceful wait ran out, which it reports in a line of its
+    own. A cancelled request is not an error of the application."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
+
 
 def listen(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port`` (port 0: a free one); OSError if it cannot be had."""
@@ -79,6 +99,8 @@ def serve(settings: Settings, sock: socket.socket, *, log_level: str = "warning"
     app = create_app(settings)
     config = uvicorn.Config(app, log_level=log_level, access_log=False, timeout_graceful_shutdown=GRACEFUL_SECONDS,
                             server_header=False)
+    cancelled = _Cancelled()
+    logging.getLogger("uvicorn.error").addFilter(cancelled)
     try:
         Server(config).run(sockets=[sock])
     except KeyboardInterrupt as stop:
@@ -89,6 +111,8 @@ def serve(settings: Settings, sock: socket.socket, *, log_level: str = "warning"
             warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
             stop.__traceback__ = None
             gc.collect()
+    finally:
+        logging.getLogger("uvicorn.error").removeFilter(cancelled)
 
 
 __all__ = ["GRACEFUL_SECONDS", "Server", "listen", "serve"]
