@@ -246,6 +246,8 @@ def test_the_first_rule_that_fails_is_the_one_reported():
     """RULES.md §5.4 Which rule refuses a move: the checks run in a fixed order."""
     board = play(three_columns(), "3>2")  # 3♠ | 2♠ A♠ | empty
     assert refused(board, "3>2") == "cannot play '3>2': column 3 is empty"  # before the ace
+    with pytest.raises(IllegalActionError, match=r"^cannot play '3>1/0': a group holds at least 1 card$"):
+        board.push(Move(3, 1, 0))  # the size before the empty column (the parser refuses "/0" itself)
     assert refused(board, "1>2/5") == "cannot play '1>2/5': no card goes onto an ace (A♠ ends column 2)"  # before the size
     with pytest.raises(IllegalActionError, match=r"^cannot play '4>4': source column 4 does not exist"):
         board.push(Move(4, 4))  # before "the same column"
@@ -256,6 +258,18 @@ def test_the_first_rule_that_fails_is_the_one_reported():
     assert refused(board, "1>2/5") == "cannot play '1>2/5': a group must go down one rank at a time: 2♠ lies on 4♠"
     board = one_suit()  # A♠ (down) 3♠ | 3♠ (down) 2♠
     assert refused(board, "2>1/3") == "cannot play '2>1/3': column 2 holds only 2 cards"
+    board = three_columns()  # 3♠ | 2♠ | A♠: "1 card", not "1 cards"
+    assert refused(board, "1>2/2") == "cannot play '1>2/2': column 1 holds only 1 card"
+
+
+def test_a_group_is_checked_from_its_last_card_up_and_a_rank_break_comes_before_a_suit_break():
+    """RULES.md §5.4 Which rule refuses a move, step 8, on a real deal: after one deal column 1 ends 2♣ 2♠ (a pair
+    broken in rank and in suit), after two 2♣ 2♠ 6♣."""
+    board = Board(Deal.from_code("SP1-S4C-AAAAAAD"))
+    play(board, "D")
+    assert refused(board, "1>2/2") == "cannot play '1>2/2': a group must go down one rank at a time: 2♠ lies on 2♣"
+    play(board, "D")
+    assert refused(board, "1>2/3") == "cannot play '1>2/3': a group must go down one rank at a time: 6♣ lies on 2♠"
 
 
 # -- deals ------------------------------------------------------------------------

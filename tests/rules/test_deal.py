@@ -159,6 +159,10 @@ def test_from_columns_checks_the_shape_and_the_composition():
         Deal.from_columns(["3S 2S AS", "3S"], ["2S AS"], TINY)
     with pytest.raises(InvalidDealError, match=r"^invalid stock: rows of \[1, 1\] cards, expected 1 row \(one per deal\) of 2"):
         Deal.from_columns(["3S 2S", "AS 3S"], ["2S", "AS"], TINY)
+    with pytest.raises(InvalidDealError) as info:
+        Deal.from_columns(["3S 2S", "AS 3S"], ["2S", "AS"], TINY)
+    assert str(info.value) == ("invalid stock: rows of [1, 1] cards, expected 1 row (one per deal) of 2 cards "
+                               "for 1 suit, classic, 3 ranks, 2 runs, 2 columns, layout 4")
     with pytest.raises(InvalidDealError, match=r"^invalid deal for 1 suit, .*: missing AS; extra 3S$"):
         Deal.from_columns(["3S 2S", "3S 3S"], ["2S AS"], TINY)
 
@@ -170,4 +174,7 @@ def test_a_deal_of_things_that_are_not_cards():
         Deal(tuple(cards), Variant())
     cards[0] = Card(1, 4)
     with pytest.raises(InvalidDealError, match=r"\(1, 4\) is not a card"):
+        Deal(tuple(cards), Variant())
+    cards[0] = Card(14, 0)  # one rank too high
+    with pytest.raises(InvalidDealError, match=r"^invalid deal: \(14, 0\) is not a card"):
         Deal(tuple(cards), Variant())

@@ -57,6 +57,9 @@ def test_print_parse_round_trip(text):
         ("3>4/00", "a group holds at least 1 card"),
         ("3>3/0", "a group holds at least 1 card"),  # checked before the same column
         ("0>0", "source column 0 does not exist"),  # the source first
+        ("0>4/0", "source column 0 does not exist"),  # columns before the group's size
+        ("0>4/105", "source column 0 does not exist"),
+        ("11>4/1000", "source column 11 does not exist"),
         ("D D", "expected D, U"),  # one token at a time
         ("3>3", "source and target are the same column"),
     ],
@@ -79,6 +82,13 @@ def test_bad_notation_is_refused(text, words):
 )
 def test_numbers_of_up_to_three_digits_after_leading_zeros(text, action):
     assert parse_action(text) == action
+
+
+def test_a_shrunken_variant_reads_group_sizes_up_to_104_all_the_same():
+    """RULES.md §11 Action notation: the size's range is the game's 104 cards, whatever the columns."""
+    assert parse_action("1>2/104", columns=3) == Move(1, 2, 104)
+    with pytest.raises(InvalidActionError, match="a group of 105 cards is out of range"):
+        parse_action("1>2/105", columns=3)
 
 
 @pytest.mark.parametrize(

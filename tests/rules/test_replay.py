@@ -114,6 +114,14 @@ def test_bad_notation_in_a_log(deal):
     assert result.error.message == "invalid action '11>3': source column 11 does not exist (columns are 1 to 10)"
 
 
+def test_a_lower_case_u_undoes_and_a_refused_token_is_reported_as_written(deal):
+    """RULES.md §11 Action notation (looser forms) and §12 Replay (the error's action is the token as written)."""
+    result = replay(deal, "D u")
+    assert (result.error, result.moves, result.played) == (None, 0, ("D", "U"))
+    assert replay(deal, "u").error.action == "u"
+    assert replay(deal, "D d 3-5").error.action == "3-5"
+
+
 def test_the_error_index_counts_tokens_from_0_across_the_items_of_a_list(deal):
     result = replay(deal, ["D D", "D,2>1", "D"])  # tokens D D D 2>1 D: the fourth is refused
     assert (result.error.index, result.error.action) == (3, "2>1")

@@ -95,12 +95,15 @@ def test_shrunken_variant():
         ({"rule": "spider"}, "unknown rule 'spider'"),
         ({"ranks": 14}, "invalid ranks 14"),
         ({"ranks": 0}, "invalid ranks 0"),
+        ({"ranks": 1, "suits": 1, "runs": 2, "columns": 2, "layout": 2}, "^invalid ranks 1: expected 2 to 13$"),
         ({"rule": "C"}, "unknown rule 'C': expected 'classic' or 'relaxed'"),  # full names only
         ({"runs": 6}, "invalid runs 6"),  # not a multiple of 4 suits
         ({"runs": 0}, "invalid runs 0: expected a positive multiple of the suit count"),
         ({"columns": 11}, "invalid columns 11"),
         ({"columns": 0}, "invalid columns 0: expected 1 to 10"),
         ({"runs": 16}, "invalid size: 16 runs of 13 ranks make 208 cards; the game has at most 104"),
+        ({"suits": 1, "ranks": 12, "runs": 9, "layout": 58},  # 105 cards and more, not only 2 decks
+         "^invalid size: 9 runs of 12 ranks make 108 cards; the game has at most 104$"),
         ({"layout": 5}, "invalid layout 5"),
         ({"layout": 55}, "do not make whole deals of 10"),
     ],
