@@ -143,7 +143,7 @@ class Board:
         """The list index of ``column`` (numbered from 1); refuse a column that does not exist."""
         n = self.variant.columns
         if isinstance(column, bool) or not isinstance(column, int) or not 1 <= column <= n:
-            raise ValueError(f"invalid column {column!r}: columns are numbered 1 to {n}")
+            raise ValueError(f"invalid column {quote(column)}: columns are numbered 1 to {n}")
         return column - 1
 
     def _follows(self, upper: Card, lower: Card) -> bool:
@@ -214,19 +214,19 @@ class Board:
         for which, column in (("source", move.src), ("target", move.dst)):
             if not 1 <= column <= n:
                 raise IllegalActionError(
-                    f"cannot play {str(move)!r}: {which} column {column} does not exist (columns are 1 to {n})"
+                    f"cannot play {_shown(move)}: {which} column {quote(column)} does not exist (columns are 1 to {n})"
                 )
         if move.src == move.dst:
-            raise IllegalActionError(f"cannot play {str(move)!r}: source and target are the same column")
+            raise IllegalActionError(f"cannot play {_shown(move)}: source and target are the same column")
         if move.count is not None and move.count < 1:
-            raise IllegalActionError(f"cannot play {str(move)!r}: a group holds at least 1 card")
+            raise IllegalActionError(f"cannot play {_shown(move)}: a group holds at least 1 card")
         src, dst = self.columns[move.src - 1], self.columns[move.dst - 1]
         if not src:
-            raise IllegalActionError(f"cannot play {str(move)!r}: column {move.src} is empty")
+            raise IllegalActionError(f"cannot play {_shown(move)}: column {move.src} is empty")
         target = dst[-1] if dst else None
         if target is not None and target.rank == 1:
             raise IllegalActionError(
-                f"cannot play {str(move)!r}: no card goes onto an ace ({target.symbol()} ends column {move.dst})"
+                f"cannot play {_shown(move)}: no card goes onto an ace ({target.symbol()} ends column {move.dst})"
             )
         count = move.count
         if count is None:
@@ -236,13 +236,13 @@ class Board:
                 count = target.rank - src[-1].rank
                 if count < 1:
                     raise IllegalActionError(
-                        f"cannot play {str(move)!r}: {src[-1].symbol()} cannot go onto {target.symbol()}, "
+                        f"cannot play {_shown(move)}: {src[-1].symbol()} cannot go onto {target.symbol()}, "
                         f"a card goes only onto a card exactly one rank higher"
                     )
         self._check_group(move, count, implicit=move.count is None)
         if target is not None and src[-count].rank != target.rank - 1:
             raise IllegalActionError(
-                f"cannot play {str(move)!r}: {src[-count].symbol()} cannot go onto {target.symbol()}, "
+                f"cannot play {_shown(move)}: {src[-count].symbol()} cannot go onto {target.symbol()}, "
                 f"a group goes only onto a card exactly one rank higher than its first card"
             )
         return Move(move.src, move.dst, count)
@@ -261,7 +261,7 @@ class Board:
         )):
             target = self.columns[move.dst - 1][-1]
             raise IllegalActionError(
-                f"cannot play {str(move)!r}: nothing in column {move.src} fits onto {target.symbol()}: "
+                f"cannot play {_shown(move)}: nothing in column {move.src} fits onto {target.symbol()}: "
                 f"a group going there must start with a face-up {rank_name(target.rank - 1)} "
                 f"and go down one rank at a time to the last card"
             )
@@ -270,22 +270,22 @@ class Board:
             upper, lower = column[-i - 1], column[-i]
             if lower.rank != upper.rank - 1:
                 raise IllegalActionError(
-                    f"cannot play {str(move)!r}: a group must go down one rank at a time: "
+                    f"cannot play {_shown(move)}: a group must go down one rank at a time: "
                     f"{lower.symbol()} lies on {upper.symbol()}"
                 )
             if self.variant.rule == CLASSIC and lower.suit != upper.suit:
                 raise IllegalActionError(
-                    f"cannot play {str(move)!r}: under the Classic rule a group must be one suit: "
+                    f"cannot play {_shown(move)}: under the Classic rule a group must be one suit: "
                     f"{lower.symbol()} lies on {upper.symbol()}"
                 )
         if count > len(column):
             raise IllegalActionError(
-                f"cannot play {str(move)!r}: column {move.src} holds only {len(column)} "
+                f"cannot play {_shown(move)}: column {move.src} holds only {len(column)} "
                 f"card{'s' if len(column) > 1 else ''}"
             )
         if count > face_up:
             raise IllegalActionError(
-                f"cannot play {str(move)!r}: face-down cards cannot be moved; column {move.src} has "
+                f"cannot play {_shown(move)}: face-down cards cannot be moved; column {move.src} has "
                 f"{face_up} face-up card{'s' if face_up > 1 else ''}"
             )
 
@@ -347,9 +347,9 @@ class Board:
         height = len(self.columns[c])
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= height:
             if not height:
-                raise ValueError(f"invalid count {count!r}: column {column} is empty")
+                raise ValueError(f"invalid count {quote(count)}: column {column} is empty")
             cards = f"{height} card{'s' if height > 1 else ''}"
-            raise ValueError(f"invalid count {count!r}: column {column} holds {cards}, expected 1 to {height}")
+            raise ValueError(f"invalid count {quote(count)}: column {column} holds {cards}, expected 1 to {height}")
         move = self._best_onto_card(column, count)
         return move if move is not None else self._onto_empty(column, count)
 
@@ -534,3 +534,13 @@ def rank_name(rank: int) -> str:
 def _written(action: Action, onto_card: bool) -> str:
     """An action played, in canonical notation: ``/N`` only onto an empty column (RULES.md §11 Action notation)."""
     return f"{action.src}>{action.dst}" if isinstance(action, Move) and onto_card else str(action)
+
+
+def _shown(move: Move) -> str:
+    """A refused move as its message quotes it (RULES.md §1 Conventions): its notation, cut
+    to 40 characters; a number too long for Python to print is named by its size."""
+    try:
+        return quote(str(move))
+    except ValueError:  # a number of more than 4300 digits
+        count = "" if move.count is None else f"/{quote(move.count)}"
+        return quote(f"{quote(move.src)}>{quote(move.dst)}{count}")

@@ -15,6 +15,7 @@ import pytest
 
 from spider_solver.errors import (
     QUOTE_LIMIT,
+    IllegalActionError,
     InvalidActionError,
     InvalidCardError,
     InvalidCodeError,
@@ -254,3 +255,43 @@ def test_board_methods_taking_an_action_refuse_text_with_a_pointer(method):
 def test_parse_action_refuses_a_column_count_no_game_has(columns):
     with pytest.raises(ValueError, match=re.escape(f"invalid columns {columns!r}: a game has 1 to 10 columns")):
         parse_action("1>5", columns=columns)
+
+
+HUGE = 10**5000  # more digits than Python prints
+
+
+@pytest.mark.parametrize(
+    "move, message",
+    [
+        (Move(10**50, 2), "cannot play '1" + "0" * 39 + "'...: source column 1" + "0" * 39
+         + "... does not exist (columns are 1 to 10)"),
+        (Move(1, 2, 10**50), "cannot play '1>2/1" + "0" * 35 + "'...: column 1 holds only 6 cards"),
+        (Move(1, 2, -(10**50)), "cannot play '1>2/-1" + "0" * 34 + "'...: a group holds at least 1 card"),
+        (Move(HUGE, 1), "cannot play '<integer of about 5001 digits>>1': source column <integer of about 5001 "
+         "digits> does not exist (columns are 1 to 10)"),
+        (Move(1, 2, HUGE), "cannot play '1>2/<integer of about 5001 digits>': column 1 holds only 6 cards"),
+    ],
+)
+def test_the_board_quotes_a_refused_move_by_a_bounded_prefix(move, message):
+    """RULES.md §1 Conventions: a move's message quotes at most 40 characters of it, and
+    a board asked about a number Python will not print still answers."""
+    board = Board("SP1-S4C-AAAAAAD")
+    with pytest.raises(IllegalActionError) as info:
+        board.check(move)
+    assert str(info.value) == message
+    assert not board.is_legal(move)
+
+
+def test_board_helpers_answer_huge_columns_and_counts_with_short_messages():
+    board = Board("SP1-S4C-AAAAAAD")
+    assert board.targets(HUGE, 1) == [] and board.targets(1, HUGE) == [] and board.targets(10**50, 1) == []
+    for call, start in [
+        (lambda: board.face_up(10**50), "invalid column 1" + "0" * 39 + "...: columns are numbered 1 to 10"),
+        (lambda: board.face_up("x" * 100), "invalid column '" + "x" * 40 + "'...: columns are numbered"),
+        (lambda: board.face_up(HUGE), "invalid column <integer of about 5001 digits>"),
+        (lambda: board.best_move(1, 10**50), "invalid count 1" + "0" * 39 + "...: column 1 holds 6 cards"),
+        (lambda: board.best_move(1, HUGE), "invalid count <integer of about 5001 digits>: column 1 holds 6 cards"),
+    ]:
+        with pytest.raises(ValueError) as info:
+            call()
+        assert str(info.value).startswith(start) and len(str(info.value)) < 120
