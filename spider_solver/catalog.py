@@ -431,6 +431,8 @@ class Catalog:
         shown = str(self.path)
         if self.path.is_dir():
             raise CatalogError(f"catalog {shown!r} is a directory, not a catalog file")
+        if self.path.exists() and not self.path.is_file():  # /dev/null, a FIFO: SQLite would write beside it
+            raise CatalogError(f"catalog {shown!r} is not a regular file (a device or a pipe): name a file")
         if not self.path.exists():
             if not create or read_only:
                 raise CatalogError(f"no catalog at {shown!r}: run a batch into it first, "

@@ -101,7 +101,7 @@ def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
         return
     target = Path(os.path.realpath(path))
     if not target.parent.is_dir():
-        parent = str(Path(path).parent)
+        parent = str(target.parent if os.path.islink(path) else Path(path).parent)  # a link's target's folder
         if target.parent.exists():
             raise NotADirectoryError(errno.ENOTDIR, "not a directory", parent)
         raise FileNotFoundError(errno.ENOENT, "no such directory", parent)
@@ -110,7 +110,7 @@ def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as error:  # name the file the user gave, not the temporary one
-        raise OSError(error.errno, error.strerror, str(path)) from None
+        raise OSError(error.errno, f"cannot write a file beside it ({error.strerror})", str(path)) from None
     try:
         try:
             with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:

@@ -162,6 +162,15 @@ def test_refuses_a_directory_and_a_missing_file_when_asked(tmp_path):
         Catalog(tmp_path / "no" / "such" / "dir.sqlite")
 
 
+def test_refuses_a_device_or_a_pipe_before_sqlite_writes_beside_it(tmp_path):
+    """SQLite would make /dev/null-journal beside /dev/null, then fail."""
+    os.mkfifo(tmp_path / "pipe")
+    for path in (tmp_path / "pipe", Path(os.devnull)):
+        with pytest.raises(CatalogError, match=r"is not a regular file \(a device or a pipe\): name a file"):
+            Catalog(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
 def test_an_interrupted_transaction_leaves_nothing(catalog):
     with pytest.raises(KeyboardInterrupt), catalog.transaction() as db:
         db.execute("INSERT INTO pending VALUES ('SP1-S1C-AAAAAAA', 1, 'classic', 0, 'now')")

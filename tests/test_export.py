@@ -125,16 +125,24 @@ def test_empty_export_is_an_empty_list(tmp_path):
     (["--catalog", "{catalog}", "-o", "{catalog}/out.json"], "error: not a directory: "),
     pytest.param(["--catalog", "{catalog}", "-o", "/dev/full"], "error: No space left on device: '/dev/full'",
                  marks=pytest.mark.skipif(not os.path.exists("/dev/full"), reason="a full disk: Linux's /dev/full")),
+    (["--catalog", "{catalog}", "-o", "{catalog}"], "'-o' / '--output': '{catalog}' is the catalog: export to another"),
+    (["--catalog", "{catalog}", "-o", "{catalog}-wal"], "is the catalog's wal file: export to another file"),
+    (["--catalog", "{catalog}", "-o", "{tmp}/link.json"], "is the catalog: export to another file"),
+    (["--catalog", "{catalog}", "-o", "{tmp}/dangling.json"], "error: no such directory: '{tmp}/no/such'"),
 ])
 def test_bad_input_exits_2_without_a_traceback(catalog, tmp_path, args, message):
+    (tmp_path / "link.json").symlink_to(catalog)
+    (tmp_path / "dangling.json").symlink_to(tmp_path / "no" / "such" / "out.json")
+    before = Path(catalog).read_bytes()
     text = tmp_path / "notes.txt"
     text.write_text("these are notes, not a catalog\n" * 20)
     names = {"missing": tmp_path / "missing.sqlite", "text": text, "catalog": catalog, "tmp": tmp_path}
     result = CliRunner().invoke(cli, ["export", *[arg.format(**names) for arg in args]])
     assert result.exit_code == 2
-    assert message in result.stderr
+    assert message.format(**names) in result.stderr
     assert "Traceback" not in result.output and result.stdout == ""
     assert not (tmp_path / "missing.sqlite").exists()
+    assert Path(catalog).read_bytes() == before and not Path(f"{catalog}-wal").exists()
 
 
 @pytest.mark.parametrize("command", [["export"], ["check"], ["grade"], ["export", "--format", "csv"]])

@@ -3,6 +3,7 @@ load, and the difficulty of its verified deals."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import cast
 
@@ -77,6 +78,8 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
 
     if suits is not None and rule is not None:
         rule = Variant(suits=int(suits), rule=parse_rule(rule)).rule  # one suit is always classic
+    if output != "-":
+        _refuse_the_catalog_as_output(catalog, output)
     with Catalog(catalog, create=False) as db:
         entries = db.entries(suits=None if suits is None else int(suits), rule=rule and rule.lower(),
                              status=status and status.lower(), difficulty=difficulty)
@@ -93,6 +96,20 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
             with atomic_file(output) as stream:
                 count = write_export(entries, stream, cast(Format, fmt.lower()))
     click.echo(f"exported {plural(count, 'deal')}" + ("" if output == "-" else f" to {output}"), err=True)
+
+
+def _refuse_the_catalog_as_output(catalog: str, output: str) -> None:
+    """``-o`` naming the catalog (or its journal) would replace it by the export."""
+    import os
+
+    target = os.path.realpath(output)
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        same = target == os.path.realpath(catalog) + suffix
+        with contextlib.suppress(OSError):
+            same = same or os.path.samefile(output, catalog + suffix)  # a hard link
+        if same:
+            what = "the catalog" + (f"'s {suffix[1:]} file" if suffix else "")
+            raise click.BadParameter(f"{output!r} is {what}: export to another file", param_hint="'-o' / '--output'")
 
 
 @cli.command("grade", context_settings=CONTEXT_SETTINGS)
