@@ -2,6 +2,7 @@
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -215,6 +216,36 @@ def test_a_closed_pipe_ends_quietly():
     finally:
         os.close(write)
     assert done.returncode == 1 and done.stderr == b""
+
+
+def spider_solve(*args: str, shell_suffix: str = "", **env: str) -> subprocess.CompletedProcess:
+    """The real ``spider-solve`` process (as ``python -m spider_solver``), its standard
+    streams redirected by ``shell_suffix`` (``>&-`` closes standard output)."""
+    command = " ".join(["exec", '"$0"', "-m", "spider_solver", *map(shlex.quote, args), shell_suffix])
+    return subprocess.run(["sh", "-c", command, sys.executable], capture_output=True, timeout=120,
+                          env={**os.environ, **env})
+
+
+def test_an_output_encoding_without_the_suit_symbols_writes_their_escapes():
+    """A latin-1 or cp437 terminal: the symbols become ``\\u2660`` (which JSON reads back as
+    ♠), never a UnicodeEncodeError traceback."""
+    done = spider_solve("show", CODE, PYTHONIOENCODING="latin-1")
+    assert done.returncode == 0 and done.stderr == b"" and b"\\u2660" in done.stdout
+    done = spider_solve("replay", CODE, "2>1", "--json", PYTHONIOENCODING="cp437")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    assert "6♠ cannot go onto 2♣" in json.loads(done.stdout)["error"]["message"]
+
+
+@pytest.mark.parametrize("args", [["show", CODE], ["show", CODE, "--json"], ["-V"]])
+def test_a_closed_standard_output_is_an_error_that_says_so(args):
+    """``spider-solve show CODE >&-``: not an AttributeError traceback, not silence."""
+    done = spider_solve(*args, shell_suffix=">&-")
+    assert (done.returncode, done.stderr) == (2, b"error: standard output is closed\n")
+
+
+def test_a_closed_standard_input_reads_as_empty():
+    done = spider_solve("replay", CODE, "--file", "-", shell_suffix="<&-")
+    assert done.returncode == 1 and done.stderr == b"" and done.stdout.startswith(b"not won: 0 moves")
 
 
 def test_replay_a_missing_file(tmp_path):

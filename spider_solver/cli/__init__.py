@@ -27,6 +27,8 @@ the batch is the group's own callback below.
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import sys
@@ -58,6 +60,12 @@ def error_line(message: str) -> None:
     click.echo("error: " + " ".join(str(message).split()), err=True)
 
 
+def os_error_line(error: OSError) -> None:
+    """The error line of a file the user named that cannot be read or written, or of
+    standard output that cannot be written (closed, a full disk)."""
+    error_line(f"{error.strerror or error}: {error.filename!r}" if error.filename else error.strerror or str(error))
+
+
 #: What an unknown result (of a deal or a position) says, by the reason its search stopped.
 UNKNOWN_BECAUSE = {
     Reason.NODES: "the node budget ran out",
@@ -85,8 +93,7 @@ class SpiderGroup(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             ctx.exit(ExitStatus.NOT_WON)
         except OSError as error:
-            # A file the user named that cannot be read or written.
-            error_line(f"{error.strerror or error}: {error.filename!r}" if error.filename else str(error))
+            os_error_line(error)
             ctx.exit(ExitStatus.BAD_INPUT)
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
@@ -105,6 +112,9 @@ class SpiderGroup(click.Group):
         except click.Abort:
             click.echo("interrupted", err=True)
             sys.exit(ExitStatus.INTERRUPTED)
+        except OSError as error:  # -V or --help to a closed standard output
+            os_error_line(error)
+            sys.exit(ExitStatus.BAD_INPUT)
         sys.exit(status if isinstance(status, int) else ExitStatus.OK)
 
 
@@ -113,8 +123,9 @@ def plural(n: int, noun: str) -> str:
 
 
 def echo_json(data: Any) -> None:
-    """Print ``data`` as one line of JSON, in UTF-8. A lone surrogate (an undecodable byte of
-    the command line, as Python passes it on) is written as its JSON escape, ``\\udcff``."""
+    """Print ``data`` as one line of JSON. A lone surrogate (an undecodable byte of the
+    command line, as Python passes it on) is written as its JSON escape, ``\\udcff``, and
+    so is a character the output's encoding lacks (``main``)."""
     text = json.dumps(data, ensure_ascii=False)
     click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
@@ -200,7 +211,33 @@ def main() -> None:
 
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:  # the script's entry point has its own
         signal.signal(signal.SIGTERM, signal.default_int_handler)
+    _standard_streams()
     cli.main(prog_name="spider-solve")
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output closed before the start (``>&-``): what is written to it is an
+    error that says so, not an AttributeError of None or output lost without a word."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _standard_streams() -> None:
+    """Standard streams every command can use: a closed output says so when written
+    (above), a closed input reads as empty, and an output whose encoding lacks a character
+    (♠ on a latin-1 or cp437 terminal) writes its escape (``\\u2660``, which JSON reads
+    back as the character) instead of failing with a traceback."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the life of the process)
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
 
 
 # The commands register themselves on ``cli``.
