@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -185,6 +186,20 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
 # -- Boundaries ---------------------------------------------------------------------------
 
 
+#: What a command says before the fair player's kernel compiles (once an install).
+COMPILE_MESSAGE = "compiling the grader once for this install (about a minute); later runs start at once"
+
+
+def load_grader(say: Callable[[str], None] | None = None) -> None:
+    """Compile the fair player (first use of an install, with a message through ``say``)
+    or load it from numba's cache, by playing one game of a small deal."""
+    from spider_solver.engine import WARM_UP_CODE, is_compiled
+
+    if say is not None and not is_compiled(fair=True):
+        say(COMPILE_MESSAGE)
+    play(Deal.from_code(WARM_UP_CODE), games=1)
+
+
 def variant_key(suits: int, rule: str) -> str:
     """The boundaries' key of a suit count and rule: ``"4-classic"`` (one suit is always classic)."""
     return f"{suits}-{CLASSIC if suits == 1 else rule}"
@@ -233,5 +248,6 @@ def grade(deal: Deal | GameCode | str, *, seed: int = GRADE_SEED, deal_on_empty:
 
 __all__ = [
     "GAMES", "GRADER_VERSION", "games_of", "GRADES", "GRADE_NAMES", "GRADE_SEED", "Grade", "InvalidGradeError", "Play",
-    "deal_digest", "game_seeds", "grade", "grade_of", "load_boundaries", "play", "variant_key",
+    "COMPILE_MESSAGE", "deal_digest", "game_seeds", "grade", "grade_of", "load_boundaries", "load_grader", "play",
+    "variant_key",
 ]

@@ -55,6 +55,21 @@ def test_grade_fills_the_verified_rows_then_only_what_is_missing(catalog):
     assert older.exit_code == 0 and older.stdout.startswith("graded 1 deal:")
 
 
+@pytest.mark.parametrize("compiled", [False, True])
+def test_grade_says_when_it_compiles_the_grader_first(catalog, monkeypatch, compiled):
+    """The grader's kernel compiles on its first use (about a minute): the command says so
+    before the wait, and only then."""
+    import spider_solver.engine
+
+    monkeypatch.setattr(spider_solver.engine, "is_compiled", lambda fair=False: compiled)
+    result = invoke("grade", "--catalog", str(catalog))
+    assert result.exit_code == 0, result.output
+    said = "compiling the grader once for this install (about a minute); later runs start at once..."
+    assert (said in result.stderr) is not compiled
+    nothing = invoke("grade", "--catalog", str(catalog))  # nothing to grade: nothing to compile
+    assert nothing.exit_code == 0 and "compiling" not in nothing.stderr
+
+
 def test_export_carries_and_filters_the_grade(catalog):
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((Path(__file__).resolve().parents[1] / "data" / "export.schema.json").read_text())

@@ -85,9 +85,26 @@ def warm_engine() -> None:
         load_engine()
 
 
+def prepare_engine_and_grader(say: Callable[[str], None]) -> None:
+    """:func:`prepare_engine`, and the same for the grader's kernel."""
+    from spider_solver.grading import load_grader
+
+    prepare_engine(say)
+    load_grader(say)
+
+
+def warm_engine_and_grader() -> None:
+    """:func:`warm_engine`, and the same for the grader's kernel."""
+    from spider_solver.grading import load_grader
+
+    warm_engine()
+    with contextlib.suppress(Exception):
+        load_grader()
+
+
 #: The batch's task with ``--no-grade``: solve and verify each deal.
 SOLVE = Task(run=solve_deal, prepare=prepare_engine, warm=warm_engine)
 #: The batch's default task: solve and verify each deal, and grade the verified ones.
-SOLVE_AND_GRADE = Task(run=solve_and_grade_deal, prepare=prepare_engine, warm=warm_engine)
+SOLVE_AND_GRADE = Task(run=solve_and_grade_deal, prepare=prepare_engine_and_grader, warm=warm_engine_and_grader)
 
 __all__ = ["SOLVE", "SOLVE_AND_GRADE", "Task", "solve_and_grade_deal", "solve_deal"]

@@ -131,7 +131,7 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
     from tqdm import tqdm
 
     from spider_solver.catalog import Catalog
-    from spider_solver.grading import GRADER_VERSION, grade
+    from spider_solver.grading import GRADER_VERSION, grade, load_grader
     from spider_solver.rules import Variant, parse_rule
 
     if suits is not None and rule is not None:
@@ -141,6 +141,8 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
                             rule=rule and rule.lower(), regrade=regrade)
         grades: Counter[int] = Counter()
         try:
+            if codes:
+                load_grader(lambda message: click.echo(message + "...", err=True))
             with tqdm(total=len(codes), unit="deal", file=sys.stderr, disable=None, leave=False) as bar:
                 for code in codes:
                     result = grade(code)

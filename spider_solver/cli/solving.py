@@ -57,8 +57,9 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
         sys.exit(ExitStatus.INTERRUPTED)
     graded = None
     if with_grade and result.status is Status.VERIFIED:
-        from spider_solver.grading import grade
+        from spider_solver.grading import grade, load_grader
 
+        load_grader(lambda message: click.echo(message + "...", err=True))
         graded = grade(deal)  # the grade is of the standard rules
     if as_json:
         extra = {} if not with_grade else {"difficulty": None, "difficulty_raw": None, "grader_version": None}

@@ -24,20 +24,27 @@ from spider_solver.engine import cache as _cache
 _cache.install()
 
 
-def is_compiled() -> bool:
-    """True if this engine's kernels are in the on-disk cache for this install.
+def is_compiled(*, fair: bool = False) -> bool:
+    """True if this engine's kernels are in the on-disk cache for this install; with
+    ``fair``, the fair player's (the grader's, ``engine/fair.py``) instead.
 
-    A fresh install compiles once (90 s on this 2-core machine); callers use this to
-    say so before the wait. Asks numba where it caches the last kernel that
-    ``warm_up`` compiles, and looks for its index there.
+    A fresh install compiles once (about a minute each on this 2-core machine); callers
+    use this to say so before the wait. Asks numba where it caches the last kernel that
+    ``warm_up`` compiles (or the fair player's), and looks for its index there.
     """
     try:
-        from spider_solver.engine.shorten import shorten_line
+        if fair:
+            from spider_solver.engine.fair import play_fair
 
-        where = shorten_line.stats.cache_path
+            where = play_fair.stats.cache_path
+        else:
+            from spider_solver.engine.shorten import shorten_line
+
+            where = shorten_line.stats.cache_path
     except (AttributeError, TypeError):  # NUMBA_DISABLE_JIT, or a numba without stats
         return False
-    return where is not None and any(Path(where).glob("shorten.shorten_line-*.nbi"))
+    name = "fair.play_fair" if fair else "shorten.shorten_line"
+    return where is not None and any(Path(where).glob(f"{name}-*.nbi"))
 
 
 #: The deal every warm-up solves to a win, so that every kernel is compiled or loaded.

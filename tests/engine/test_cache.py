@@ -113,3 +113,21 @@ print(json.dumps(report))
     assert report["misses"] == []
     assert report["hits"] >= 3  # step_level, shorten_line, new_position at least
     assert all(Path(p).is_relative_to(report["cache_dir"]) for p in report["paths"])
+
+
+def test_is_compiled_answers_for_the_solver_and_the_grader_apart(tmp_path):
+    """A fresh cache holds neither kernel (the commands say they compile); after a solve
+    and a grade, the session's cache holds both."""
+    code = """
+from spider_solver.engine import is_compiled
+print(is_compiled(), is_compiled(fair=True))
+"""
+    cold = run(code, tmp_path, XDG_CACHE_HOME=str(tmp_path / "empty"), NUMBA_CACHE_DIR=None)
+    assert cold.split() == ["False", "False"]
+    warm = run("""
+from spider_solver.engine import warm_up
+from spider_solver.grading import load_grader
+warm_up()
+load_grader(lambda message: print("said", message))
+""" + code, tmp_path)
+    assert warm.split() == ["True", "True"]
