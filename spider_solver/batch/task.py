@@ -86,11 +86,14 @@ def warm_engine() -> None:
 
 
 def prepare_engine_and_grader(say: Callable[[str], None]) -> None:
-    """:func:`prepare_engine`, and the same for the grader's kernel."""
+    """:func:`prepare_engine`, and the same for the grader's kernel (only if it is not
+    compiled yet: the workers load it themselves as they start)."""
+    from spider_solver.engine import is_compiled
     from spider_solver.grading import load_grader
 
     prepare_engine(say)
-    load_grader(say)
+    if not is_compiled(fair=True):
+        load_grader(say)
 
 
 def warm_engine_and_grader() -> None:
