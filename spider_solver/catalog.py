@@ -495,10 +495,8 @@ class Catalog:
             raise CatalogError(f"catalog {shown!r} has an unknown schema version {version}")
         elif version < SCHEMA_VERSION:
             if self.read_only:
-                raise CatalogError(
-                    f"catalog {shown!r} has schema version {version}, older than this spider-solver's "
-                    f"({SCHEMA_VERSION}): open it once for writing (e.g. spider-solve check) to upgrade it"
-                )
+                self._read_upgraded(shown, version)
+                return
             self._migrate(shown, version)
         if self.read_only:
             return
@@ -519,6 +517,23 @@ class Catalog:
                 self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as error:
             raise CatalogError(f"cannot create catalog {shown!r}: {error}") from None
+
+    def _read_upgraded(self, shown: str, version: int) -> None:
+        """A catalog of an older schema opened read-only (``export``, ``check``, ``serve
+        --read-only``; a read-only folder): the file stays as it is, and what is read is a
+        copy in memory, upgraded as :meth:`_migrate` would upgrade the file, that refuses
+        writes as the file would."""
+        copy = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            self.db.backup(copy)
+        except sqlite3.DatabaseError as error:
+            copy.close()
+            raise CatalogError(self._unreadable(shown, error)) from None
+        self.db.close()
+        self.db = copy
+        self.db.row_factory = sqlite3.Row
+        self._migrate(shown, version)
+        self.db.execute("PRAGMA query_only = ON")
 
     def _migrate(self, shown: str, version: int) -> None:
         """Bring the schema from ``version`` to ``SCHEMA_VERSION`` in one transaction: a

@@ -40,9 +40,9 @@ def check(catalog: str) -> None:
                     bar.write(f"{entry.code}: {problem}", file=sys.stdout)
                 bar.update(1)
     if failed:
-        click.echo(f"{failed} of {plural(total, 'verified solution')} do not win")
+        click.echo(f"{failed} of {plural(total, 'verified solution')} {'does' if failed == 1 else 'do'} not win")
         sys.exit(ExitStatus.NOT_WON)
-    click.echo(f"all {plural(total, 'verified solution')} win")
+    click.echo("the verified solution wins" if total == 1 else f"all {plural(total, 'verified solution')} win")
     sys.exit(ExitStatus.OK)
 
 
