@@ -320,3 +320,66 @@ def test_an_interrupted_search_is_not_stored_as_unknown(tmp_path):
     assert "warning: the search of SP1-S1C-AAAAAAA was interrupted in its worker; it stays pending" in stream.getvalue()
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
         assert catalog.count() == 0 and catalog.pending() == ["SP1-S1C-AAAAAAA", "SP1-S1C-AAAAAAB"]
+
+
+# --------------------------------------------------------------------------- #
+# Grading: every deal solved first, then the verified ones graded
+# --------------------------------------------------------------------------- #
+
+
+def logged(kind: str, code: str) -> None:
+    """One line ``kind code`` appended to the log file the test names (workers share it)."""
+    with open(os.environ["SPIDER_TEST_LOG"], "a", encoding="utf-8") as log:
+        log.write(f"{kind} {code}\n")
+
+
+def logged_solve(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+    logged("solve", code)
+    return stand_in_fixed(code, max_nodes, max_seconds)
+
+
+def logged_grade(code: str) -> dict:
+    """Grade 1 + deal / 2 (deals 0, 2, 4 are verified); deal 4's grader fails."""
+    logged("grade", code)
+    number = GameCode.parse(code).number
+    if number == 4:
+        raise RuntimeError("grader bug on deal 4")
+    return {"difficulty": 1 + number // 2, "difficulty_raw": 0.5, "grader_version": "stand-in", "grade_seconds": 0.01}
+
+
+def test_the_verified_deals_are_graded_after_every_deal_is_solved(tmp_path, monkeypatch):
+    """So that a deal that searches long near the end runs beside the others' grading, not
+    alone; a deal the grader fails on is written ungraded and said to be."""
+    monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, workers=1), stream=stream, task=Task(logged_solve, grade=logged_grade))
+    kinds = [line.split()[0] for line in (tmp_path / "log").read_text().splitlines()]
+    assert kinds == ["solve"] * 6 + ["grade"] * 3
+    assert (report.done, report.ungraded, report.grading_cut, exit_status(report)) == (6, 1, 0, ExitStatus.OK)
+    text = stream.getvalue()
+    assert "warning: SP1-S1C-AAAAAAE stays ungraded: RuntimeError in a worker: grader bug on deal 4" in text
+    assert "graded            2  (1: 1  2: 1  3: 0  4: 0  5: 0)" in text
+    assert "ungraded          1  (spider-solve grade grades them)" in text
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        assert {entry.deal: entry.difficulty for entry in catalog.entries(status="verified")} == {0: 1, 2: 2, 4: None}
+
+
+def stop_while_grading(code: str) -> dict:
+    import signal
+    import time
+
+    os.kill(os.getppid(), signal.SIGTERM)
+    time.sleep(1.0)
+    return logged_grade(code)
+
+
+def test_a_stop_while_grading_is_an_interruption_that_says_what_is_left(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, workers=1), stream=stream, task=Task(logged_solve, grade=stop_while_grading))
+    assert (report.done, report.interrupted, exit_status(report)) == (6, True, ExitStatus.INTERRUPTED)
+    assert report.grading_cut == report.ungraded >= 2
+    assert (f"interrupted: 6 deals written, {report.grading_cut} verified not graded yet "
+            "(spider-solve grade grades them)") in stream.getvalue()
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        assert catalog.count() == 6 and catalog.pending() == []

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, cast
 
 from spider_solver.batch.signals import StopRequest
 from spider_solver.errors import SchedulerError
@@ -67,11 +67,18 @@ class Pool:
             self.client.close()
 
 
-def keep_busy(executor: Executor, slots: int, jobs: Iterator[tuple[Callable[..., Any], tuple, Any]],
+#: What ``jobs`` of :func:`keep_busy` yields when it has no job now but may have one
+#: once a job in flight has ended (and been collected).
+LATER = None
+
+
+def keep_busy(executor: Executor, slots: int, jobs: Iterator[tuple[Callable[..., Any], tuple, Any] | None],
               collect: Callable[[Future, Any], None], stop: StopRequest) -> str | None:
     """Run ``jobs`` (function, arguments, key) on ``executor`` with at most ``slots`` in
     flight, and hand each one that ends, with its key, to ``collect`` as it ends, until
-    the jobs run out, ``stop`` is set or the executor breaks. Stopping early, what ended
+    the jobs run out, ``stop`` is set or the executor breaks; ``jobs`` may yield
+    :data:`LATER` while it waits for a job in flight (``collect`` may give it more work).
+    Stopping early, what ended
     meanwhile is collected and the rest cancelled (a batch's deals stay pending).
     ``collect`` never sees a cancelled future or a broken pool's. Returns why the
     executor broke (a worker process died), or None: after a stop request the pool is
@@ -92,13 +99,16 @@ def keep_busy(executor: Executor, slots: int, jobs: Iterator[tuple[Callable[...,
         collect(future, key)
 
     exhausted = False
+    end = object()
     while not stop and broken is None:
         while not exhausted and len(in_flight) < slots:
-            job = next(jobs, None)
-            if job is None:
+            job = next(jobs, end)
+            if job is end or (job is LATER and not in_flight):  # nothing in flight could give it more
                 exhausted = True
                 break
-            function, arguments, key = job
+            if job is LATER:
+                break
+            function, arguments, key = cast(tuple[Callable[..., Any], tuple, Any], job)
             try:
                 in_flight[executor.submit(function, *arguments)] = key
             except BrokenExecutor as error:
@@ -249,4 +259,4 @@ def _first_bytes(connection: socket.socket, count: int, seconds: float) -> bytes
     return data
 
 
-__all__ = ["Pool", "cluster_pool", "die_with_parent", "init_worker", "keep_busy", "local_pool", "probe"]
+__all__ = ["LATER", "Pool", "cluster_pool", "die_with_parent", "init_worker", "keep_busy", "local_pool", "probe"]

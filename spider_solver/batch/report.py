@@ -54,8 +54,11 @@ class Report:
     #: Grading time of each graded deal, and how many got each grade.
     grade_seconds: list[float] = field(default_factory=list)
     grades: Counter = field(default_factory=Counter)
-    #: Verified deals the grader could not grade (they stay ungraded).
-    grade_errors: int = 0
+    #: Verified deals of a grading batch left ungraded (the grader could not grade
+    #: them, or the batch stopped first); ``spider-solve grade`` grades them.
+    ungraded: int = 0
+    #: Those of them a stop left ungraded.
+    grading_cut: int = 0
     #: Results that added or improved a catalog row / that the catalog already beat.
     stored: int = 0
     kept: int = 0
@@ -74,13 +77,14 @@ class Report:
         self.seconds.append(float(data.get("seconds") or 0.0))
         if data["status"] == Status.VERIFIED:
             self.lengths.append(int(data.get("moves") or len(data.get("solution") or ())))
-        if data.get("difficulty") is not None:
-            self.grades[int(data["difficulty"])] += 1
-            self.grade_seconds.append(float(data.get("grade_seconds") or 0.0))
         if stored:
             self.stored += 1
         else:
             self.kept += 1
+
+    def add_grade(self, data: dict) -> None:
+        self.grades[int(data["difficulty"])] += 1
+        self.grade_seconds.append(float(data.get("grade_seconds") or 0.0))
 
     def postfix(self) -> dict:
         return {"verified": self.statuses[Status.VERIFIED], "unwinnable": self.statuses[Status.UNWINNABLE],
@@ -116,6 +120,8 @@ class Report:
             shares = "  ".join(f"{g}: {self.grades[g]}" for g in range(1, 6))
             rows.append(("graded", f"{len(self.grade_seconds)}  ({shares}); median "
                                    f"{percentile(self.grade_seconds, 0.5):.3f} s per deal"))
+        if self.ungraded:
+            rows.append(("ungraded", f"{self.ungraded}  (spider-solve grade grades them)"))
         rows += [
             ("catalog", f"{self.stored} added or improved, {self.kept} kept as they were"),
             ("wall time", format_seconds(self.wall) + rate),

@@ -12,17 +12,18 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from spider_solver.batch.pools import Pool, cluster_pool, keep_busy, local_pool, probe
+from spider_solver.batch.pools import LATER, Pool, cluster_pool, keep_busy, local_pool, probe
 from spider_solver.batch.report import Report, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
-from spider_solver.outcomes import ExitStatus, Reason
+from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import Variant
 from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 
@@ -122,7 +123,7 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
                 else:
                     pool.stop()
     # A stop that came after the last result was written interrupted nothing.
-    report.interrupted = bool(stop) and report.done < report.planned
+    report.interrupted = bool(stop) and (report.done < report.planned or report.grading_cut > 0)
     report.wall = time.monotonic() - began
     if not options.quiet:
         print(report.summary(), file=stream)
@@ -132,8 +133,11 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
         # up to --count in all; with --start it covers the same range again.
         then = ("run the same command again to finish them" if options.start is not None else
                 f"the next run takes them first (--count {left} finishes just these)")
-        print(f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written, {left} left pending; "
-              + then, file=stream)
+        written = f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written"
+        graded = (f"{report.grading_cut} verified not graded yet (spider-solve grade grades them)"
+                  if report.grading_cut else "")
+        print(written + (f", {left} left pending; {then}" if left else "")
+              + (f"{'; ' if left else ', '}{graded}" if graded else ""), file=stream)
     elif report.done < report.planned:
         left = report.planned - report.done
         print(f"{left} deal{'s' if left != 1 else ''} not solved, left pending for the next run", file=stream)
@@ -142,29 +146,62 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
 
 def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Options, report: Report,
                stop: StopRequest, bar: Any, warn: Callable[[str], None], task: Task) -> None:
-    """Keep ``pool.slots`` deals in flight; write each result as it arrives."""
+    """Keep ``pool.slots`` jobs in flight; write each result as it arrives.
 
-    def collect(future: Future, code: str) -> None:
+    Every deal is solved first, then the verified ones graded (``task.grade``): a deal
+    that searches long near the end then runs beside the others' grading instead of
+    alone while the other cores wait (deals 0-999 at 4 suits: one of 42 s). A deal is
+    done, on the bar, once it is written and, if verified, graded."""
+    to_grade: deque[str] = deque()
+    ungradable: list[str] = []
+    solved = 0
+
+    def collect(future: Future, key: tuple[str, bool]) -> None:
+        nonlocal solved
+        code, grading = key
+        solved += not grading
         error = future.exception()
-        if error is not None:
+        if error is not None and not grading:
             report.failed.append(code)
             warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
-        elif future.result().get("reason") == Reason.INTERRUPTED:
+            return
+        data = {"grade_error": f"{type(error).__name__} in a worker: {error}"} if error else future.result()
+        if grading:  # a deal the grader cannot grade is written all the same, ungraded
+            if data.get("grade_error"):
+                if not ungradable:
+                    warn(f"warning: {code} stays ungraded: {data['grade_error']}")
+                ungradable.append(code)
+            else:
+                catalog.set_grade(code, data)
+                report.add_grade(data)
+        elif data.get("reason") == Reason.INTERRUPTED:
             # Ctrl-C reached the search in a worker (a cluster worker's terminal): that is no
             # result at this budget, so the deal stays pending rather than stored as unknown.
             if not stop:
                 warn(f"warning: the search of {code} was interrupted in its worker; it stays pending")
+            return
         else:
-            data = future.result()
-            if data.get("grade_error") and not report.grade_errors:
-                warn(f"warning: {code} stays ungraded: {data['grade_error']}")
-            report.grade_errors += bool(data.get("grade_error"))
             report.add(data, catalog.record(data))
-            bar.update(1)
             bar.set_postfix(report.postfix(), refresh=False)
+            if task.grade is not None and data["status"] == Status.VERIFIED:
+                to_grade.append(code)
+                return
+        bar.update(1)
 
-    jobs = ((task.run, (code, options.max_nodes, options.max_seconds), code) for code in codes)
-    report.broken = keep_busy(pool.executor, pool.slots, jobs, collect, stop)
+    def jobs() -> Iterator[tuple[Callable[..., Any], tuple, tuple[str, bool]] | None]:
+        for code in codes:
+            yield task.run, (code, options.max_nodes, options.max_seconds), (code, False)
+        while to_grade or solved < len(codes):
+            if to_grade and task.grade is not None:
+                code = to_grade.popleft()
+                yield task.grade, (code,), (code, True)
+            else:
+                yield LATER
+
+    report.broken = keep_busy(pool.executor, pool.slots, jobs(), collect, stop)
+    if task.grade is not None:  # the grader could not grade them, or a stop came first
+        report.ungraded = report.statuses[Status.VERIFIED] - len(report.grade_seconds)
+        report.grading_cut = report.ungraded - len(ungradable)
     if report.broken is not None:
         warn(f"error: the worker pool broke ({report.broken}); stopping")
 

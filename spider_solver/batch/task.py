@@ -16,14 +16,17 @@ class Task:
     """The work a batch does on each deal, and how to get ready for it.
 
     ``run(code, max_nodes, max_seconds)`` runs in the workers and returns the
-    ``to_dict()`` form of a :class:`~spider_solver.verify.SolveResult`; ``prepare(say)``
-    runs once in the main process before the workers start; ``warm()`` runs in each
-    local worker as it starts. All three must be top-level functions (picklable).
+    ``to_dict()`` form of a :class:`~spider_solver.verify.SolveResult`; ``grade(code)``,
+    if given, runs in the workers too, on each deal ``run`` verified, and returns its
+    grade's dict; ``prepare(say)`` runs once in the main process before the workers
+    start; ``warm()`` runs in each local worker as it starts. All must be top-level
+    functions (picklable).
     """
 
     run: Callable[[str, int, float | None], dict]
     prepare: Callable[[Callable[[str], None]], None] | None = None
     warm: Callable[[], None] | None = None
+    grade: Callable[[str], dict] | None = None
 
 
 def solve_deal(code: str, max_nodes: int, max_seconds: float | None) -> dict:
@@ -45,25 +48,19 @@ def worker_result(result: SolveResult) -> dict:
     return data
 
 
-def solve_and_grade_deal(code: str, max_nodes: int, max_seconds: float | None) -> dict:
-    """Solve one deal and, if it is verified, grade it (:func:`spider_solver.grading.grade`):
-    the result's dict gains ``difficulty``, ``difficulty_raw``, ``grader_version`` and
-    ``grade_seconds`` (the grading time, apart from the search's ``seconds``). A grader
-    that cannot grade (``grade_error``: no boundaries for this variant) leaves the deal
-    ungraded rather than losing its result; ``spider-solve grade`` grades it later."""
+def grade_deal(code: str) -> dict:
+    """Grade one verified deal (:func:`spider_solver.grading.grade`): ``difficulty``,
+    ``difficulty_raw``, ``grader_version`` and ``grade_seconds``. A grader that cannot
+    grade (``grade_error``: no boundaries for this variant) leaves the deal ungraded;
+    ``spider-solve grade`` grades it later."""
     from spider_solver.errors import SpiderError
     from spider_solver.grading import grade
 
-    data = solve_deal(code, max_nodes, max_seconds)
-    if data.get("status") == "verified":
-        try:
-            result = grade(code)
-        except SpiderError as error:
-            data["grade_error"] = str(error)
-        else:
-            data.update(result.to_dict())
-            data["grade_seconds"] = result.seconds
-    return data
+    try:
+        result = grade(code)
+    except SpiderError as error:
+        return {"grade_error": str(error)}
+    return result.to_dict() | {"grade_seconds": result.seconds}
 
 
 def prepare_engine(say: Callable[[str], None]) -> None:
@@ -108,6 +105,7 @@ def warm_engine_and_grader() -> None:
 #: The batch's task with ``--no-grade``: solve and verify each deal.
 SOLVE = Task(run=solve_deal, prepare=prepare_engine, warm=warm_engine)
 #: The batch's default task: solve and verify each deal, and grade the verified ones.
-SOLVE_AND_GRADE = Task(run=solve_and_grade_deal, prepare=prepare_engine_and_grader, warm=warm_engine_and_grader)
+SOLVE_AND_GRADE = Task(run=solve_deal, prepare=prepare_engine_and_grader, warm=warm_engine_and_grader,
+                       grade=grade_deal)
 
-__all__ = ["SOLVE", "SOLVE_AND_GRADE", "Task", "solve_and_grade_deal", "solve_deal"]
+__all__ = ["SOLVE", "SOLVE_AND_GRADE", "Task", "grade_deal", "solve_deal"]
