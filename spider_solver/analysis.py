@@ -185,12 +185,17 @@ def analyze(
     if start.answer is not None:
         return start.answer
     session, effective, tokens = start.session, start.effective, start.tokens
+    clock = time.perf_counter()
     status, reason, line, source = session.search(start.board, tokens, undo_limit)
     lost_at: int | None = None
     lost_at_line: tuple[str, ...] = ()
     probes: tuple[dict, ...] = ()
     if status is Status.UNWINNABLE and find_lost_at:
-        lost_at, lost_at_line, probes = _find_lost_at(session, effective, start.known)
+        if effective:
+            lost_at, lost_at_line, probes = _find_lost_at(session, effective, start.known)
+        else:  # no action in effect: the position proved unwinnable is the initial layout
+            probes = ({"position": 0, "status": str(status), "reason": str(reason), "source": source,
+                       "nodes": session.nodes, "seconds": round(time.perf_counter() - clock, 4)},)
     return _finish(
         replace(
             start.base, status=status, reason=reason, hint=line[0] if line else None, line=line, source=source,

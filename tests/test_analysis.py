@@ -167,6 +167,13 @@ def test_a_deal_that_cannot_be_won_has_no_lost_at():
     analysis = analyze(deal, log, max_nodes=TINY_BUDGET, max_seconds=None)
     assert analysis.status is Status.UNWINNABLE and analysis.lost_at is None
     assert any(p["position"] == 0 and p["status"] == "unwinnable" for p in analysis.probes)
+    # With no action in effect (none played, or all undone), the position proved
+    # unwinnable is the initial layout itself: the probe at position 0 says so too.
+    for empty in ([], [log[0], "U"]):
+        analysis = analyze(deal, empty, max_nodes=TINY_BUDGET, max_seconds=None)
+        assert (analysis.status, analysis.lost_at, analysis.effective) == (Status.UNWINNABLE, None, 0)
+        assert [(p["position"], p["status"]) for p in analysis.probes] == [(0, "unwinnable")]
+        assert analysis.probes[0]["nodes"] == analysis.nodes > 0
 
 
 # -- real deals ---------------------------------------------------------------------------------

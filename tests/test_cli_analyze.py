@@ -161,7 +161,7 @@ def test_ctrl_c_while_looking_for_lost_at_is_interrupted_not_a_loss(monkeypatch)
 def test_an_unknown_position_exits_3(solved):
     result = run("hint", CODE, *solved.solution[:10], "--max-nodes", "1")
     assert (result.exit_code, result.stdout) == (3, "")
-    assert result.stderr.startswith("no hint: unknown, the node budget ran out")
+    assert result.stderr.startswith("no hint: unknown, the node budget ran out (1 node, ")
     result = run("analyze", CODE, *solved.solution[:10], "--max-nodes", "1")
     assert result.exit_code == 3 and result.stdout.splitlines()[1].startswith("position: unknown")
 

@@ -207,6 +207,13 @@ def test_malformed_json_is_400_and_says_where(client, body, where):
     assert message.startswith("the body is not valid JSON") and message.endswith(where)
 
 
+@pytest.mark.parametrize("path", ["/v1/verify", "/v1/analyze", "/v1/replay"])
+def test_an_empty_json_body_is_400_as_any_body_that_is_not_json(client, path):
+    message = error_of(client.post(path, content=b"", headers={"Content-Type": "application/json"}), 400,
+                       "invalid-request")
+    assert message == "the body is not valid JSON: it is empty (expected an object)"
+
+
 @pytest.mark.parametrize("content_type", [None, "text/plain;charset=UTF-8", "application/x-www-form-urlencoded"])
 def test_a_body_not_sent_as_json_is_415(client, content_type):
     """fetch() sends a string body as text/plain unless told: say so, not "not a dictionary"."""
@@ -281,7 +288,8 @@ def test_replay_refused_action_names_its_index_and_the_rule(client):
     assert error["index"] == 2 and error["action"] == "7>7" and "action 3" in message
 
 
-@pytest.mark.parametrize("actions", [["", "2>1"], ["D 2>1"], ["D,2>1"], [" D"]])
+@pytest.mark.parametrize("actions", [["", "2>1"], ["D 2>1"], ["D,2>1"], [" D"], ["D\x1c2>1"], ["D\x1fD"],
+                                     ["D\x85D"], ["D\u3000D"]])
 def test_a_list_item_is_one_action(client, actions):
     """So that the index of a refused action is the index of the list's item; the message
     names the item in words, without pydantic's names of the union's members."""

@@ -109,7 +109,7 @@ def exit_status(analysis) -> ExitStatus:
 
 def position_words(analysis) -> str:
     """The status of the position in a few words."""
-    figures = f"{analysis.nodes:,} nodes, {analysis.seconds:.2f} s"
+    figures = f"{analysis.nodes:,} node{'' if analysis.nodes == 1 else 's'}, {analysis.seconds:.2f} s"
     if analysis.status is Status.VERIFIED:
         if analysis.source == "won":
             return "won"

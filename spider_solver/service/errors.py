@@ -118,6 +118,9 @@ def _validation(request: Request, error: RequestValidationError) -> JSONResponse
         return error_response(415, "unsupported-media-type",
                               "send the body as JSON, with the header Content-Type: application/json "
                               f"({'none was given' if given is None else 'not ' + quote(given)})")
+    if request.method == "POST" and any(tuple(item.get("loc", ())) == ("body",) and item.get("type") == "missing"
+                                        for item in error.errors()):  # FastAPI reads an empty body as none
+        return error_response(400, "invalid-request", "the body is not valid JSON: it is empty (expected an object)")
     for item in error.errors():
         if item.get("type") == "json_invalid":
             loc = item.get("loc", ())
