@@ -86,9 +86,10 @@ class Report:
         self.grades[int(data["difficulty"])] += 1
         self.grade_seconds.append(float(data.get("grade_seconds") or 0.0))
 
-    def postfix(self) -> dict:
-        return {"verified": self.statuses[Status.VERIFIED], "unwinnable": self.statuses[Status.UNWINNABLE],
-                "unknown": self.statuses[Status.UNKNOWN]}
+    def postfix(self, *, grading: bool = False) -> dict:
+        figures = {"verified": self.statuses[Status.VERIFIED], "unwinnable": self.statuses[Status.UNWINNABLE],
+                   "unknown": self.statuses[Status.UNKNOWN]}
+        return figures | ({"graded": len(self.grade_seconds)} if grading else {})
 
     def summary(self) -> str:
         done = self.done

@@ -150,16 +150,29 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
 
     Every deal is solved first, then the verified ones graded (``task.grade``): a deal
     that searches long near the end then runs beside the others' grading instead of
-    alone while the other cores wait (deals 0-999 at 4 suits: one of 42 s). A deal is
-    done, on the bar, once it is written and, if verified, graded."""
+    alone while the other cores wait (deals 0-999 at 4 suits: one of 42 s). The bar
+    counts the deals solved (the graded ones in its postfix), then, if grading is left
+    when the last deal is solved, the verified deals graded."""
     to_grade: deque[str] = deque()
     ungradable: list[str] = []
-    solved = 0
+    solved = graded = 0
+    grading_bar = False
 
     def collect(future: Future, key: tuple[str, bool]) -> None:
-        nonlocal solved
+        nonlocal solved, graded, grading_bar
         code, grading = key
         solved += not grading
+        graded += grading
+        collect_one(future, code, grading)
+        if grading_bar:
+            bar.update(grading)
+        elif task.grade is not None and solved == len(codes) and graded < report.statuses[Status.VERIFIED]:
+            grading_bar = True  # the deals are solved; grading goes on
+            bar.set_description("grading", refresh=False)
+            bar.reset(total=report.statuses[Status.VERIFIED])
+            bar.update(graded)
+
+    def collect_one(future: Future, code: str, grading: bool) -> None:
         error = future.exception()
         if error is not None and not grading:
             report.failed.append(code)
@@ -182,11 +195,10 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
             return
         else:
             report.add(data, catalog.record(data))
-            bar.set_postfix(report.postfix(), refresh=False)
             if task.grade is not None and data["status"] == Status.VERIFIED:
                 to_grade.append(code)
-                return
-        bar.update(1)
+            bar.update(1)
+        bar.set_postfix(report.postfix(grading=task.grade is not None), refresh=False)
 
     def jobs() -> Iterator[tuple[Callable[..., Any], tuple, tuple[str, bool]] | None]:
         for code in codes:
