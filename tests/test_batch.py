@@ -360,8 +360,8 @@ def test_the_verified_deals_are_graded_after_every_deal_is_solved(tmp_path, monk
     assert "warning: SP1-S1C-AAAAAAE stays ungraded: RuntimeError in a worker: grader bug on deal 4" in text
     assert "graded            2  (1: 1  2: 1  3: 0  4: 0  5: 0)" in text
     assert "ungraded          1  (spider-solve grade grades them)" in text
-    # The bar counted the 6 deals solved, then the 3 verified ones graded.
-    assert "6/6" in text and "grading: 100%" in text and "3/3" in text and "graded=2" in text
+    # The bar counts the deals solved, then the verified ones graded: its last frame.
+    assert "grading: 100%" in text and "3/3" in text and "graded=2" in text
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
         assert {entry.deal: entry.difficulty for entry in catalog.entries(status="verified")} == {0: 1, 2: 2, 4: None}
 
