@@ -39,7 +39,7 @@ Code = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN)]
 Token = Annotated[str, StringConstraints(max_length=MAX_TOKEN)]
 ActionText = Annotated[str, Field(description="An action in notation: D, F>T, F>T/N or U.", max_length=MAX_TOKEN)]
 #: One action of a log given as a list: the index of a refused one is its index in the list.
-#: Python's whitespace (RULES.md §1, the log's separators) is the pattern's \s and the
+#: Python's whitespace (RULES.md §1 Conventions: the log's separators) is the pattern's \s and the
 #: information separators U+001C-U+001F, which the validator's own \s leaves out.
 ActionItem = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN, pattern=r"^[^\s,\x1c-\x1f]+$"),
                        Field(description="One action in notation (D, F>T, F>T/N or U), without spaces.")]
