@@ -442,6 +442,7 @@ class Catalog:
                     f"cannot create catalog {shown!r}: directory {str(self.path.parent)!r} does not exist"
                 )
         frozen = self.path.exists() and not os.access(self.path.resolve().parent, os.W_OK)
+        self.frozen = frozen
         self.read_only = read_only or frozen
         try:
             if self.read_only:  # SQLite itself refuses every write on this connection
@@ -494,9 +495,14 @@ class Catalog:
         elif version < 1:
             raise CatalogError(f"catalog {shown!r} has an unknown schema version {version}")
         elif version < SCHEMA_VERSION:
-            if self.read_only:
+            if self.frozen:  # a read-only folder: it can never be upgraded there
                 self._read_upgraded(shown, version)
                 return
+            if self.read_only:  # serve --read-only: its reads must see later writes, not a copy
+                raise CatalogError(
+                    f"catalog {shown!r} has schema version {version}, older than this spider-solver's "
+                    f"({SCHEMA_VERSION}): open it once for writing (e.g. spider-solve check) to upgrade it"
+                )
             self._migrate(shown, version)
         if self.read_only:
             return
@@ -519,10 +525,10 @@ class Catalog:
             raise CatalogError(f"cannot create catalog {shown!r}: {error}") from None
 
     def _read_upgraded(self, shown: str, version: int) -> None:
-        """A catalog of an older schema opened read-only (``export``, ``check``, ``serve
-        --read-only``; a read-only folder): the file stays as it is, and what is read is a
-        copy in memory, upgraded as :meth:`_migrate` would upgrade the file, that refuses
-        writes as the file would."""
+        """A catalog of an older schema in a folder that cannot be written (``export``,
+        ``check``, ``serve --read-only`` on a read-only mount): the file stays as it is, and
+        what is read is a copy in memory, upgraded as :meth:`_migrate` would upgrade the
+        file, that refuses writes as the file would."""
         copy = sqlite3.connect(":memory:", isolation_level=None)
         try:
             self.db.backup(copy)

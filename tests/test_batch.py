@@ -385,3 +385,43 @@ def test_a_stop_while_grading_is_an_interruption_that_says_what_is_left(tmp_path
             "(spider-solve grade grades them)") in stream.getvalue()
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
         assert catalog.count() == 6 and catalog.pending() == []
+
+
+def crash_grading(code: str) -> dict:
+    """The grader's worker process dies on deal 2."""
+    if GameCode.parse(code).number == 2:
+        os._exit(3)
+    return logged_grade(code)
+
+
+def test_a_worker_that_dies_while_grading_leaves_those_deals_ungraded_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, workers=1), stream=stream, task=Task(stand_in_fixed, grade=crash_grading))
+    assert report.done == 6 and report.broken is not None and exit_status(report) == ExitStatus.NOT_WON
+    assert report.grading_cut >= 1 and not report.interrupted
+    text = stream.getvalue()
+    assert "error: the worker pool broke" in text
+    assert text.rstrip().endswith(f"{report.grading_cut} verified deal{'s' if report.grading_cut > 1 else ''} "
+                                  "not graded (spider-solve grade grades them)")
+
+
+def test_a_verified_result_the_catalog_keeps_is_graded_only_if_its_row_is_not(tmp_path, monkeypatch):
+    """A result that brings no better line keeps the stored row, and its grade: no grading
+    spent on it again, no grade of another grader version overwritten. (Deal 0 left
+    pending while the service stored a shorter line for it, say.)"""
+    monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
+    assert run_batch(options(tmp_path, workers=1, count=3, quiet=True), task=Task(stand_in_fixed)).done == 3
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        catalog.set_grade("SP1-S1C-AAAAAAA", {"difficulty": 5, "difficulty_raw": 9.0, "grader_version": "older"})
+        catalog.db.execute("UPDATE results SET solution = 'D', moves = 1 WHERE deal IN (0, 2)")  # better lines
+        catalog.db.execute("UPDATE results SET difficulty = NULL WHERE deal = 2")
+        catalog.db.execute("INSERT INTO pending VALUES ('SP1-S1C-AAAAAAA', 1, 'classic', 0, 'now'), "
+                           "('SP1-S1C-AAAAAAC', 1, 'classic', 2, 'now')")
+    report = run_batch(options(tmp_path, workers=1, count=2, quiet=True), task=Task(logged_solve, grade=logged_grade))
+    assert (report.done, report.kept, report.ungraded) == (2, 2, 0)
+    assert (tmp_path / "log").read_text().split("\n").count("grade SP1-S1C-AAAAAAC") == 1
+    assert "grade SP1-S1C-AAAAAAA" not in (tmp_path / "log").read_text()
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        assert (catalog.get("SP1-S1C-AAAAAAA").difficulty, catalog.get("SP1-S1C-AAAAAAA").grader_version) == (5, "older")
+        assert catalog.get("SP1-S1C-AAAAAAC").difficulty == 2 and catalog.get("SP1-S1C-AAAAAAC").moves == 1

@@ -392,19 +392,29 @@ def test_a_version_1_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
         query).fetchall()
 
 
-def test_a_version_1_catalog_opened_read_only_is_read_upgraded_and_left_as_it_was(tmp_path):
-    """A catalog of an older schema on a read-only mount (or opened read-only): the file
-    cannot be upgraded, so an upgraded copy in memory is read; writes are refused."""
+def test_a_version_1_catalog_in_a_read_only_folder_is_read_upgraded_and_left_as_it_was(tmp_path, monkeypatch):
+    """A catalog of an older schema on a read-only mount: the file cannot be upgraded
+    there, so an upgraded copy in memory is read; writes are refused. (Opened read-only in
+    a folder that can be written, ``serve --read-only``, it is refused with the advice to
+    upgrade it: a long-lived reader of a copy would miss the writes that follow.)"""
+    import spider_solver.catalog as catalog_module
+
     path = tmp_path / "old.sqlite"
     version_1_catalog(path)
     before = path.read_bytes()
-    with Catalog(path, create=False, read_only=True) as db:
+    with pytest.raises(CatalogError, match=r"older than this spider-solver's \(4\): open it once for writing"):
+        Catalog(path, create=False, read_only=True)
+    real_access = os.access
+    monkeypatch.setattr(catalog_module.os, "access",  # a read-only mount, even to root
+                        lambda where, mode: False if mode == os.W_OK else real_access(where, mode))
+    with Catalog(path, create=False) as db:
         assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert db.pending() == ["SP1-S4C-AAAAAAE"] and db.count(status="verified") == 1
         assert {entry.status for entry in db.entries()} == set(Status)
         with pytest.raises(sqlite3.OperationalError, match="readonly"):
             db.db.execute("DELETE FROM results")
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite"]
+    monkeypatch.setattr(catalog_module.os, "access", real_access)
     with Catalog(path, create=False) as db:  # opened for writing, it is upgraded in place as before
         assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert path.read_bytes() != before

@@ -234,6 +234,8 @@ def test_an_output_encoding_without_the_suit_symbols_writes_their_escapes():
     done = spider_solve("replay", CODE, "2>1", "--json", PYTHONIOENCODING="cp437")
     assert done.returncode == 2 and b"Traceback" not in done.stderr
     assert "6♠ cannot go onto 2♣" in json.loads(done.stdout)["error"]["message"]
+    done = spider_solve("replay", CODE, "xé😀", "--json", PYTHONIOENCODING="latin-1")  # é in latin-1, 😀 not
+    assert done.returncode == 2 and json.loads(done.stdout)["error"]["action"] == "xé😀"
 
 
 @pytest.mark.parametrize("args", [["show", CODE], ["show", CODE, "--json"], ["-V"]])
@@ -241,6 +243,10 @@ def test_a_closed_standard_output_is_an_error_that_says_so(args):
     """``spider-solve show CODE >&-``: not an AttributeError traceback, not silence."""
     done = spider_solve(*args, shell_suffix=">&-")
     assert (done.returncode, done.stderr) == (2, b"error: standard output is closed\n")
+
+
+def test_a_closed_standard_error_still_gives_the_exit_status():
+    assert spider_solve("show", "NOT-A-CODE", shell_suffix="2>&-").returncode == 2
 
 
 def test_a_closed_standard_input_reads_as_empty():

@@ -57,7 +57,8 @@ class Options:
 
 def exit_status(report: Report) -> ExitStatus:
     """0 every planned deal has a result, 1 some have none (they failed in a worker, or a
-    worker process died; they stay pending), 130 interrupted."""
+    worker process died; they stay pending) or a worker process died while grading (the
+    verified deals not graded yet stay so), 130 interrupted."""
     if report.interrupted:
         return ExitStatus.INTERRUPTED
     if report.failed or report.broken or report.done < report.planned:
@@ -141,6 +142,9 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
     elif report.done < report.planned:
         left = report.planned - report.done
         print(f"{left} deal{'s' if left != 1 else ''} not solved, left pending for the next run", file=stream)
+    if not report.interrupted and report.grading_cut:  # the pool broke while grading
+        print(f"{report.grading_cut} verified deal{'s' if report.grading_cut != 1 else ''} not graded "
+              "(spider-solve grade grades them)", file=stream)
     return report
 
 
@@ -148,31 +152,33 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
                stop: StopRequest, bar: Any, warn: Callable[[str], None], task: Task) -> None:
     """Keep ``pool.slots`` jobs in flight; write each result as it arrives.
 
-    Every deal is solved first, then the verified ones graded (``task.grade``): a deal
-    that searches long near the end then runs beside the others' grading instead of
-    alone while the other cores wait (deals 0-999 at 4 suits: one of 42 s). The bar
-    counts the deals solved (the graded ones in its postfix), then, if grading is left
-    when the last deal is solved, the verified deals graded."""
+    Every deal is handed to the workers first, then the verified ones to grade
+    (``task.grade``; a verified result the catalog kept only if the stored row has no
+    grade): a deal that searches long near the end then runs beside the others' grading
+    instead of alone while the other cores wait (deals 0-999 at 4 suits: one of 42 s).
+    The bar counts the deals solved (the graded ones in its postfix), then, if grading
+    is left when the last deal is solved, the verified deals graded."""
     to_grade: deque[str] = deque()
     ungradable: list[str] = []
-    solved = graded = 0
+    solved = graded = queued = 0
     grading_bar = False
 
     def collect(future: Future, key: tuple[str, bool]) -> None:
-        nonlocal solved, graded, grading_bar
+        nonlocal solved, graded, queued, grading_bar
         code, grading = key
         solved += not grading
         graded += grading
         collect_one(future, code, grading)
         if grading_bar:
             bar.update(grading)
-        elif task.grade is not None and solved == len(codes) and graded < report.statuses[Status.VERIFIED]:
+        elif solved == len(codes) and graded < queued:
             grading_bar = True  # the deals are solved; grading goes on
             bar.set_description("grading", refresh=False)
-            bar.reset(total=report.statuses[Status.VERIFIED])
+            bar.reset(total=queued)
             bar.update(graded)
 
     def collect_one(future: Future, code: str, grading: bool) -> None:
+        nonlocal queued
         error = future.exception()
         if error is not None and not grading:
             report.failed.append(code)
@@ -194,9 +200,13 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
                 warn(f"warning: the search of {code} was interrupted in its worker; it stays pending")
             return
         else:
-            report.add(data, catalog.record(data))
+            stored = catalog.record(data)
+            report.add(data, stored)
             if task.grade is not None and data["status"] == Status.VERIFIED:
-                to_grade.append(code)
+                kept = None if stored else catalog.get(code)
+                if kept is None or kept.difficulty is None:  # a kept row's grade stays
+                    to_grade.append(code)
+                    queued += 1
             bar.update(1)
         bar.set_postfix(report.postfix(grading=task.grade is not None), refresh=False)
 
@@ -211,9 +221,9 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
                 yield LATER
 
     report.broken = keep_busy(pool.executor, pool.slots, jobs(), collect, stop)
-    if task.grade is not None:  # the grader could not grade them, or a stop came first
-        report.ungraded = report.statuses[Status.VERIFIED] - len(report.grade_seconds)
-        report.grading_cut = report.ungraded - len(ungradable)
+    # The grader could not grade them, or a stop or a broken pool came first.
+    report.ungraded = queued - len(report.grade_seconds)
+    report.grading_cut = report.ungraded - len(ungradable)
     if report.broken is not None:
         warn(f"error: the worker pool broke ({report.broken}); stopping")
 

@@ -123,10 +123,12 @@ def plural(n: int, noun: str) -> str:
 
 
 def echo_json(data: Any) -> None:
-    """Print ``data`` as one line of JSON. A lone surrogate (an undecodable byte of the
-    command line, as Python passes it on) is written as its JSON escape, ``\\udcff``, and
-    so is a character the output's encoding lacks (``main``)."""
-    text = json.dumps(data, ensure_ascii=False)
+    """Print ``data`` as one line of JSON: UTF-8 text on a UTF-8 output, else ASCII with
+    JSON's escapes (``\\u2660``), which every encoding writes. A lone surrogate (an
+    undecodable byte of the command line, as Python passes it on) is written as its JSON
+    escape, ``\\udcff``."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("_", "-")
+    text = json.dumps(data, ensure_ascii=encoding not in ("utf-8", "utf8"))
     click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
@@ -228,11 +230,14 @@ class _ClosedOutput(io.TextIOBase):
 
 def _standard_streams() -> None:
     """Standard streams every command can use: a closed output says so when written
-    (above), a closed input reads as empty, and an output whose encoding lacks a character
-    (♠ on a latin-1 or cp437 terminal) writes its escape (``\\u2660``, which JSON reads
-    back as the character) instead of failing with a traceback."""
+    (above), a closed error output swallows the messages, a closed input reads as empty,
+    and an output whose encoding lacks a character (♠ on a latin-1 or cp437 terminal)
+    writes its escape (``\\u2660``) instead of failing with a traceback (JSON is then
+    written in ASCII: :func:`echo_json`)."""
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
+    if sys.stderr is None:  # 2>&-: the messages are lost, the exit status is still told
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the life of the process)
     if sys.stdin is None:
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the life of the process)
     for stream in (sys.stdout, sys.stderr):
