@@ -245,8 +245,10 @@ def test_a_closed_standard_output_is_an_error_that_says_so(args):
     assert (done.returncode, done.stderr) == (2, b"error: standard output is closed\n")
 
 
-def test_a_closed_standard_error_still_gives_the_exit_status():
-    assert spider_solve("show", "NOT-A-CODE", shell_suffix="2>&-").returncode == 2
+@pytest.mark.parametrize("redirect", ["2>&-", pytest.param("2>/dev/full", marks=pytest.mark.skipif(
+    not os.path.exists("/dev/full"), reason="a full disk: Linux's /dev/full"))])
+def test_an_error_output_that_cannot_be_written_still_gives_the_exit_status(redirect):
+    assert spider_solve("show", "NOT-A-CODE", shell_suffix=redirect).returncode == 2
 
 
 def test_a_closed_standard_input_reads_as_empty():

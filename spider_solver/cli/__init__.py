@@ -27,6 +27,7 @@ the batch is the group's own callback below.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import json
@@ -56,8 +57,10 @@ from spider_solver.version import __version__
 
 
 def error_line(message: str) -> None:
-    """Print ``error: message`` on stderr, on one line."""
-    click.echo("error: " + " ".join(str(message).split()), err=True)
+    """Print ``error: message`` on stderr, on one line (if stderr cannot take it, a full
+    disk, the exit status still tells)."""
+    with contextlib.suppress(OSError):
+        click.echo("error: " + " ".join(str(message).split()), err=True)
 
 
 def os_error_line(error: OSError) -> None:
