@@ -20,6 +20,7 @@ from spider_solver.batch.report import percentile, progress_bar
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
 from spider_solver.errors import SchedulerError
+from spider_solver.grading import GRADER_VERSION
 from spider_solver.outcomes import ExitStatus
 from spider_solver.rules import GameCode, Variant
 from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, check_solution
@@ -304,6 +305,9 @@ def test_batch_on_a_local_dask_cluster(tmp_path):
         verified = [entry for entry in entries if entry.status == "verified"]
         assert verified, "1-suit deals at this budget should mostly verify"
         assert [check_solution(e.code, e.solution, moves=e.moves, score=e.score) for e in verified] == [None] * len(verified)
+        # The grading jobs ran on the cluster too, after the solving.
+        assert all(e.difficulty in range(1, 6) and e.grader_version == GRADER_VERSION for e in verified)
+        assert report.ungraded == 0 and len(report.grade_seconds) == len(verified)
 
 
 def interrupted_search(code: str, max_nodes: int, max_seconds: float | None) -> dict:
