@@ -351,16 +351,21 @@ def logged_grade(code: str) -> dict:
     return {"difficulty": 1 + number // 2, "difficulty_raw": 0.5, "grader_version": "stand-in", "grade_seconds": 0.01}
 
 
+def grading_batch(tmp_path, monkeypatch, solve, grade) -> tuple[Report, str]:
+    """A batch of 6 deals on one worker with stand-in solve and grade tasks: its report and output."""
+    monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, workers=1), stream=stream, task=Task(solve, grade=grade))
+    return report, stream.getvalue()
+
+
 def test_the_verified_deals_are_graded_after_every_deal_is_solved(tmp_path, monkeypatch):
     """So that a deal that searches long near the end runs beside the others' grading, not
     alone; a deal the grader fails on is written ungraded and said to be."""
-    monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
-    stream = io.StringIO()
-    report = run_batch(options(tmp_path, workers=1), stream=stream, task=Task(logged_solve, grade=logged_grade))
+    report, text = grading_batch(tmp_path, monkeypatch, logged_solve, logged_grade)
     kinds = [line.split()[0] for line in (tmp_path / "log").read_text().splitlines()]
     assert kinds == ["solve"] * 6 + ["grade"] * 3
     assert (report.done, report.ungraded, report.grading_cut, exit_status(report)) == (6, 1, 0, ExitStatus.OK)
-    text = stream.getvalue()
     assert "warning: SP1-S1C-AAAAAAE stays ungraded: RuntimeError in a worker: grader bug on deal 4" in text
     assert "graded            2  (1: 1  2: 1  3: 0  4: 0  5: 0)" in text
     assert "ungraded          1  (spider-solve grade grades them)" in text
@@ -380,13 +385,11 @@ def stop_while_grading(code: str) -> dict:
 
 
 def test_a_stop_while_grading_is_an_interruption_that_says_what_is_left(tmp_path, monkeypatch):
-    monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
-    stream = io.StringIO()
-    report = run_batch(options(tmp_path, workers=1), stream=stream, task=Task(logged_solve, grade=stop_while_grading))
+    report, text = grading_batch(tmp_path, monkeypatch, logged_solve, stop_while_grading)
     assert (report.done, report.interrupted, exit_status(report)) == (6, True, ExitStatus.INTERRUPTED)
     assert report.grading_cut == report.ungraded >= 2
     assert (f"interrupted: 6 deals written, {report.grading_cut} verified not graded yet "
-            "(spider-solve grade grades them)") in stream.getvalue()
+            "(spider-solve grade grades them)") in text
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
         assert catalog.count() == 6 and catalog.pending() == []
 
@@ -399,12 +402,9 @@ def crash_grading(code: str) -> dict:
 
 
 def test_a_worker_that_dies_while_grading_leaves_those_deals_ungraded_and_says_so(tmp_path, monkeypatch):
-    monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
-    stream = io.StringIO()
-    report = run_batch(options(tmp_path, workers=1), stream=stream, task=Task(stand_in_fixed, grade=crash_grading))
+    report, text = grading_batch(tmp_path, monkeypatch, stand_in_fixed, crash_grading)
     assert report.done == 6 and report.broken is not None and exit_status(report) == ExitStatus.NOT_WON
     assert report.grading_cut >= 1 and not report.interrupted
-    text = stream.getvalue()
     assert "error: the worker pool broke" in text
     assert text.rstrip().endswith(f"{report.grading_cut} verified deal{'s' if report.grading_cut > 1 else ''} "
                                   "not graded (spider-solve grade grades them)")

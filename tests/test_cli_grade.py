@@ -70,6 +70,36 @@ def test_grade_says_when_it_compiles_the_grader_first(catalog, monkeypatch, comp
     assert nothing.exit_code == 0 and "compiling" not in nothing.stderr
 
 
+def test_grade_on_worker_processes_writes_the_grades_grade_gives(catalog):
+    """Each deal's grade is the same whichever worker made it (seeded by the deal)."""
+    from spider_solver.grading import grade
+
+    result = invoke("grade", "--catalog", str(catalog), "--workers", "2")
+    assert result.exit_code == 0, result.output
+    with Catalog(catalog, create=False) as db:
+        written = {entry.code: (entry.difficulty, entry.difficulty_raw) for entry in db.entries(status="verified")}
+    assert written == {code: (grade(code).grade, grade(code).raw) for code in GRADED}
+
+
+def test_a_deal_the_grader_cannot_grade_is_reported_and_the_others_graded(catalog, monkeypatch):
+    import spider_solver.batch.grading as batch_grading
+
+    monkeypatch.setattr(batch_grading, "grade_deal", failing_grade)  # a module-level function: it pickles
+    result = invoke("grade", "--catalog", str(catalog), "--workers", "1")
+    assert result.exit_code == 1, result.output
+    assert result.stdout.startswith(f"graded {len(GRADED) - 1} deals")
+    assert "error: 1 deal not graded (first: no bounds for this one); run the same command again to retry" in (
+        result.stderr)
+    with Catalog(catalog, create=False) as db:
+        assert db.get(GRADED[1]).difficulty is None and db.get(GRADED[0]).difficulty in range(1, 6)
+
+
+def failing_grade(code: str) -> dict:
+    from spider_solver.batch.task import grade_deal
+
+    return {"grade_error": "no bounds for this one"} if code == GRADED[1] else grade_deal(code)
+
+
 def test_export_carries_and_filters_the_grade(catalog):
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((Path(__file__).resolve().parents[1] / "data" / "export.schema.json").read_text())

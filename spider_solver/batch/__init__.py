@@ -11,7 +11,8 @@ One module a concern:
   cluster, behind one :class:`Pool`;
 * :mod:`~spider_solver.batch.signals`: Ctrl-C and SIGTERM as a stop request;
 * :mod:`~spider_solver.batch.report`: the figures and the summary table;
-* :mod:`~spider_solver.batch.run`: :class:`Options` and the loop, :func:`run_batch`.
+* :mod:`~spider_solver.batch.run`: :class:`Options` and the loop, :func:`run_batch`;
+* :mod:`~spider_solver.batch.grading`: ``spider-solve grade`` on the workers, :func:`grade_all`.
 
 Options arrive checked and normalised (the command line's parameter types do that,
 in one place); this package does not check them again.

@@ -10,8 +10,18 @@ from typing import cast
 import click
 
 from spider_solver.catalog import DEFAULT_CATALOG
-from spider_solver.cli import cli, plural
-from spider_solver.cli.params import CONTEXT_SETTINGS, DIFFICULTY, FORMAT, RULE, STATUS, SUITS, FilePath, catalog_option
+from spider_solver.cli import cli, error_line, plural
+from spider_solver.cli.params import (
+    CONTEXT_SETTINGS,
+    DIFFICULTY,
+    FORMAT,
+    RULE,
+    STATUS,
+    SUITS,
+    WORKERS,
+    FilePath,
+    catalog_option,
+)
 from spider_solver.outcomes import ExitStatus
 
 
@@ -117,21 +127,23 @@ def _refuse_the_catalog_as_output(catalog: str, output: str) -> None:
 @click.option("--suits", type=SUITS, default=None, help="Only this suit count.")
 @click.option("--rule", type=RULE, default=None, help="Only this rule.")
 @click.option("--regrade", is_flag=True, help="Grade every verified deal again, also those graded by this version.")
-def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bool) -> None:
+@click.option("--workers", type=WORKERS, default=None, help="Worker processes.  [default: all cores]")
+def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bool, workers: int | None) -> None:
     """Grade the difficulty of the catalog's verified deals for a person.
 
     Grades the verified rows that have no grade yet, or a grade from another grader
     version (--regrade: all of them): 1 very easy .. 5 very hard, per suit count and
-    rule. Status and solution are never changed. Each grade is written as soon as it
-    is made, so an interrupted run keeps what it did; run it again to carry on.
-    Exit status: 0 done, 2 bad input, 130 interrupted.
+    rule, on all cores (--workers). Status and solution are never changed. Each grade
+    is written as soon as it is made, so an interrupted run keeps what it did; run it
+    again to carry on. Exit status: 0 done, 1 some deals could not be graded (a worker
+    died, or no grade bounds for their variant), 2 bad input, 130 interrupted.
     """
-    from collections import Counter
+    import os
 
-    from tqdm import tqdm
-
+    from spider_solver.batch.grading import grade_all
+    from spider_solver.batch.report import progress_bar
     from spider_solver.catalog import Catalog
-    from spider_solver.grading import GRADER_VERSION, grade, load_grader
+    from spider_solver.grading import GRADER_VERSION
     from spider_solver.rules import Variant, parse_rule
 
     if suits is not None and rule is not None:
@@ -139,23 +151,25 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
     with Catalog(catalog, create=False) as db:
         codes = db.to_grade(version=GRADER_VERSION, suits=None if suits is None else int(suits),
                             rule=rule and rule.lower(), regrade=regrade)
-        grades: Counter[int] = Counter()
+        bar = progress_bar(len(codes), sys.stderr, quiet=not codes)
         try:
-            if codes:
-                load_grader(lambda message: click.echo(message + "...", err=True))
-            with tqdm(total=len(codes), unit="deal", file=sys.stderr, disable=None, leave=False) as bar:
-                for code in codes:
-                    result = grade(code)
-                    db.set_grade(code, result.to_dict())
-                    grades[result.grade] += 1
-                    bar.update(1)
-        except KeyboardInterrupt:
-            done = sum(grades.values())
-            then = (f"the other {len(codes) - done} are as they were (without --regrade, the command grades "
-                    "those that have no grade of this version)" if regrade else
-                    "run the same command again to carry on")
-            click.echo(f"interrupted: {done} of {plural(len(codes), 'deal')} graded and written; {then}", err=True)
-            sys.exit(ExitStatus.INTERRUPTED)
+            grading = grade_all(db, codes, workers=workers or os.cpu_count() or 1, bar=bar,
+                                say=lambda message: bar.write(message + "...", file=sys.stderr))
+        finally:
+            bar.close()
+    grades = grading.grades
+    if grading.interrupted:
+        done = grading.done
+        then = (f"the other {len(codes) - done} are as they were (without --regrade, the command grades "
+                "those that have no grade of this version)" if regrade else
+                "run the same command again to carry on")
+        click.echo(f"interrupted: {done} of {plural(len(codes), 'deal')} graded and written; {then}", err=True)
+        sys.exit(ExitStatus.INTERRUPTED)
     shares = ", ".join(f"{grades[g]} of grade {g}" for g in sorted(grades))
-    click.echo(f"graded {plural(len(codes), 'deal')}" + (f": {shares}" if shares else "") + f" ({GRADER_VERSION})")
+    click.echo(f"graded {plural(grading.done, 'deal')}" + (f": {shares}" if shares else "") + f" ({GRADER_VERSION})")
+    if grading.errors or grading.broken:
+        left = len(codes) - grading.done
+        why = grading.errors[0][1] if grading.errors else f"the worker pool broke ({grading.broken})"
+        error_line(f"{plural(left, 'deal')} not graded (first: {why}); run the same command again to retry")
+        sys.exit(ExitStatus.NOT_WON)
     sys.exit(ExitStatus.OK)

@@ -1,0 +1,83 @@
+"""Grading the catalog's verified deals on worker processes: ``spider-solve grade``."""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from spider_solver.batch.pools import keep_busy, local_pool
+from spider_solver.batch.signals import StopRequest, catch_signals
+from spider_solver.batch.task import grade_deal
+from spider_solver.catalog import Catalog
+
+
+@dataclass
+class Grading:
+    """What :func:`grade_all` did: the grades written, by grade; the deals the grader
+    could not grade, with why; whether a stop (Ctrl-C, SIGTERM) cut it short, and why
+    the pool broke, if it did."""
+
+    grades: Counter = field(default_factory=Counter)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    interrupted: bool = False
+    broken: str | None = None
+
+    @property
+    def done(self) -> int:
+        return sum(self.grades.values())
+
+
+def warm_grader() -> None:
+    """Load the compiled grader in a worker as it starts."""
+    from spider_solver.grading import load_grader
+
+    with contextlib.suppress(Exception):  # the real deals will report whatever is wrong
+        load_grader()
+
+
+def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
+              say: Callable[[str], None]) -> Grading:
+    """Grade ``codes``, verified deals of ``catalog``, on ``workers`` local processes, and
+    write each grade as it arrives (so a stop keeps what was graded). The grader is
+    compiled here first if it must be (saying so through ``say``), not in every worker."""
+    from spider_solver.engine import is_compiled
+    from spider_solver.grading import load_grader
+
+    grading = Grading()
+    if not codes:
+        return grading
+    stop = StopRequest()
+
+    def collect(future: Future, code: str) -> None:
+        error = future.exception()
+        data = {"grade_error": f"{type(error).__name__} in a worker: {error}"} if error else future.result()
+        if data.get("grade_error"):
+            grading.errors.append((code, data["grade_error"]))
+        else:
+            catalog.set_grade(code, data)
+            grading.grades[int(data["difficulty"])] += 1
+        bar.update(1)
+
+    with catch_signals(stop):
+        if not is_compiled(fair=True):
+            load_grader(say)
+        pool = local_pool(min(workers, len(codes)), warm=warm_grader)
+        finished = False
+        try:
+            grading.broken = keep_busy(pool.executor, pool.slots, ((grade_deal, (code,), code) for code in codes),
+                                       collect, stop)
+            finished = not stop and grading.broken is None
+        finally:
+            if finished:
+                pool.close()
+            else:
+                pool.stop()
+    grading.interrupted = bool(stop) and grading.done + len(grading.errors) < len(codes)
+    return grading
+
+
+__all__ = ["Grading", "grade_all", "warm_grader"]
