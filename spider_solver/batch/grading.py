@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -11,7 +10,7 @@ from typing import Any
 
 from spider_solver.batch.pools import keep_busy, local_pool
 from spider_solver.batch.signals import StopRequest, catch_signals
-from spider_solver.batch.task import grade_deal
+from spider_solver.batch.task import grade_deal, prepare_grader, warm_grader
 from spider_solver.catalog import Catalog
 
 
@@ -31,12 +30,17 @@ class Grading:
         return sum(self.grades.values())
 
 
-def warm_grader() -> None:
-    """Load the compiled grader in a worker as it starts."""
-    from spider_solver.grading import load_grader
-
-    with contextlib.suppress(Exception):  # the real deals will report whatever is wrong
-        load_grader()
+def write_grade(catalog: Catalog, code: str, future: Future) -> dict:
+    """The result of a grading job (:func:`~spider_solver.batch.task.grade_deal`), its
+    grade written to ``catalog``; or ``{"grade_error": why}``, the deal left ungraded (the
+    grader cannot grade it, or its worker failed)."""
+    error = future.exception()
+    if error is not None:
+        return {"grade_error": f"{type(error).__name__} in a worker: {error}"}
+    data = future.result()
+    if not data.get("grade_error"):
+        catalog.set_grade(code, data)
+    return data
 
 
 def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
@@ -44,27 +48,21 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
     """Grade ``codes``, verified deals of ``catalog``, on ``workers`` local processes, and
     write each grade as it arrives (so a stop keeps what was graded). The grader is
     compiled here first if it must be (saying so through ``say``), not in every worker."""
-    from spider_solver.engine import is_compiled
-    from spider_solver.grading import load_grader
-
     grading = Grading()
     if not codes:
         return grading
     stop = StopRequest()
 
     def collect(future: Future, code: str) -> None:
-        error = future.exception()
-        data = {"grade_error": f"{type(error).__name__} in a worker: {error}"} if error else future.result()
+        data = write_grade(catalog, code, future)
         if data.get("grade_error"):
             grading.errors.append((code, data["grade_error"]))
         else:
-            catalog.set_grade(code, data)
             grading.grades[int(data["difficulty"])] += 1
         bar.update(1)
 
     with catch_signals(stop):
-        if not is_compiled(fair=True):
-            load_grader(say)
+        prepare_grader(say)
         pool = local_pool(min(workers, len(codes)), warm=warm_grader)
         finished = False
         try:
@@ -72,12 +70,9 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
                                        collect, stop)
             finished = not stop and grading.broken is None
         finally:
-            if finished:
-                pool.close()
-            else:
-                pool.stop()
+            pool.end(clean=finished)
     grading.interrupted = bool(stop) and grading.done + len(grading.errors) < len(codes)
     return grading
 
 
-__all__ = ["Grading", "grade_all", "warm_grader"]
+__all__ = ["Grading", "grade_all", "write_grade"]

@@ -118,10 +118,7 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
                 finished = not stop and report.broken is None
             finally:
                 bar.close()
-                if finished:
-                    pool.close()
-                else:
-                    pool.stop()
+                pool.end(clean=finished)
     # A stop that came after the last deal was written interrupted nothing.
     report.interrupted = bool(stop) and report.done + len(report.failed) < report.planned
     report.wall = time.monotonic() - began

@@ -61,6 +61,14 @@ class Pool:
         for process in processes:
             process.join(STOP_TIMEOUT)
 
+    def end(self, *, clean: bool) -> None:
+        """:meth:`close` after a run that ended cleanly (no stop, no broken pool, no
+        error), else :meth:`stop`."""
+        if clean:
+            self.close()
+        else:
+            self.stop()
+
     def close(self) -> None:
         self.executor.shutdown(wait=True)
         if self.client is not None:

@@ -18,6 +18,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from spider_solver.batch.grading import write_grade
 from spider_solver.batch.pools import LATER, Pool, cluster_pool, keep_busy, local_pool, probe
 from spider_solver.batch.report import Report, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
@@ -119,10 +120,7 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
             finished = not stop and report.broken is None
         finally:
             if pool is not None:
-                if finished:
-                    pool.close()
-                else:
-                    pool.stop()
+                pool.end(clean=finished)
     # A stop that came after the last result was written interrupted nothing.
     report.interrupted = bool(stop) and (report.done < report.planned or report.grading_cut > 0)
     report.wall = time.monotonic() - began
@@ -160,15 +158,16 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
     is left when the last deal is solved, the verified deals graded."""
     to_grade: deque[str] = deque()
     ungradable: list[str] = []
-    solved = graded = queued = 0
+    solved = queued = 0
     grading_bar = False
 
     def collect(future: Future, key: tuple[str, bool]) -> None:
-        nonlocal solved, graded, queued, grading_bar
+        nonlocal solved, grading_bar
         code, grading = key
         solved += not grading
-        graded += grading
         collect_one(future, code, grading)
+        bar.set_postfix(report.postfix(grading=task.grade is not None), refresh=False)
+        graded = len(report.grade_seconds) + len(ungradable)  # grading jobs collected
         if grading_bar:
             bar.update(grading)
         elif solved == len(codes) and graded < queued:
@@ -179,36 +178,35 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
 
     def collect_one(future: Future, code: str, grading: bool) -> None:
         nonlocal queued
-        error = future.exception()
-        if error is not None and not grading:
-            report.failed.append(code)
-            warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
-            return
-        data = {"grade_error": f"{type(error).__name__} in a worker: {error}"} if error else future.result()
         if grading:  # a deal the grader cannot grade is written all the same, ungraded
+            data = write_grade(catalog, code, future)
             if data.get("grade_error"):
                 if not ungradable:
                     warn(f"warning: {code} stays ungraded: {data['grade_error']}")
                 ungradable.append(code)
             else:
-                catalog.set_grade(code, data)
                 report.add_grade(data)
-        elif data.get("reason") == Reason.INTERRUPTED:
+            return
+        error = future.exception()
+        if error is not None:
+            report.failed.append(code)
+            warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
+            return
+        data = future.result()
+        if data.get("reason") == Reason.INTERRUPTED:
             # Ctrl-C reached the search in a worker (a cluster worker's terminal): that is no
             # result at this budget, so the deal stays pending rather than stored as unknown.
             if not stop:
                 warn(f"warning: the search of {code} was interrupted in its worker; it stays pending")
             return
-        else:
-            stored = catalog.record(data)
-            report.add(data, stored)
-            if task.grade is not None and data["status"] == Status.VERIFIED:
-                kept = None if stored else catalog.get(code)
-                if kept is None or kept.difficulty is None:  # a kept row's grade stays
-                    to_grade.append(code)
-                    queued += 1
-            bar.update(1)
-        bar.set_postfix(report.postfix(grading=task.grade is not None), refresh=False)
+        stored = catalog.record(data)
+        report.add(data, stored)
+        if task.grade is not None and data["status"] == Status.VERIFIED:
+            kept = None if stored else catalog.get(code)
+            if kept is None or kept.difficulty is None:  # a kept row's grade stays
+                to_grade.append(code)
+                queued += 1
+        bar.update(1)
 
     def jobs() -> Iterator[tuple[Callable[..., Any], tuple, tuple[str, bool]] | None]:
         for code in codes:

@@ -82,24 +82,32 @@ def warm_engine() -> None:
         load_engine()
 
 
-def prepare_engine_and_grader(say: Callable[[str], None]) -> None:
-    """:func:`prepare_engine`, and the same for the grader's kernel (only if it is not
-    compiled yet: the workers load it themselves as they start)."""
+def prepare_grader(say: Callable[[str], None]) -> None:
+    """Compile the grader's kernel here, once, before the workers start, if it is not
+    compiled yet (the workers load it themselves as they start: :func:`warm_grader`)."""
     from spider_solver.engine import is_compiled
     from spider_solver.grading import load_grader
 
-    prepare_engine(say)
     if not is_compiled(fair=True):
         load_grader(say)
 
 
-def warm_engine_and_grader() -> None:
-    """:func:`warm_engine`, and the same for the grader's kernel."""
+def warm_grader() -> None:
+    """Load the compiled grader in a worker as it starts."""
     from spider_solver.grading import load_grader
 
-    warm_engine()
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(Exception):  # the real deals will report whatever is wrong
         load_grader()
+
+
+def prepare_engine_and_grader(say: Callable[[str], None]) -> None:
+    prepare_engine(say)
+    prepare_grader(say)
+
+
+def warm_engine_and_grader() -> None:
+    warm_engine()
+    warm_grader()
 
 
 #: The batch's task with ``--no-grade``: solve and verify each deal.
@@ -108,4 +116,4 @@ SOLVE = Task(run=solve_deal, prepare=prepare_engine, warm=warm_engine)
 SOLVE_AND_GRADE = Task(run=solve_deal, prepare=prepare_engine_and_grader, warm=warm_engine_and_grader,
                        grade=grade_deal)
 
-__all__ = ["SOLVE", "SOLVE_AND_GRADE", "Task", "grade_deal", "solve_deal"]
+__all__ = ["SOLVE", "SOLVE_AND_GRADE", "Task", "grade_deal", "prepare_grader", "solve_deal", "warm_grader"]
