@@ -413,10 +413,11 @@ def test_ctrl_c_while_the_command_line_loads_is_interrupted_not_a_traceback(monk
 
     monkeypatch.setattr(builtins, "__import__", interrupted)
     monkeypatch.setattr(_console.atexit, "register", lambda function: None)  # not in pytest's own exit
-    sigterm = signal.getsignal(signal.SIGTERM)
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         with pytest.raises(SystemExit) as exit_:
             _console.main()
-    finally:
-        signal.signal(signal.SIGTERM, sigterm)
+    finally:  # both: a handler left behind would change how later tests see a Ctrl-C
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
     assert exit_.value.code == 130 and capsys.readouterr().err == "interrupted\n"

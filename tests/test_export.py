@@ -4,10 +4,12 @@ import csv
 import io
 import json
 import os
+import signal
 import stat
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -205,3 +207,44 @@ def test_atomic_file_names_its_own_write_errors_only(tmp_path):
         raise io.UnsupportedOperation("not writable")
     assert unsupported.value.errno is None
     assert not (tmp_path / "out.json").exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("when", ["while writing", "after the rename"])
+def test_ctrl_c_stops_an_export_until_its_rename_and_not_after(catalog, tmp_path, monkeypatch, when):
+    """Ctrl-C while the export is written stops it (130, no file, no temporary left);
+    one that lands once the file is renamed into place changes nothing: the export is
+    complete, so the command says so and exits 0."""
+    from spider_solver import export as export_module
+
+    def ctrl_c() -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # delivered here unless held
+
+    if when == "while writing":
+        write = export_module.write_export
+
+        def write_then_stop(*args, **kwargs):
+            count = write(*args, **kwargs)
+            ctrl_c()
+            return count
+
+        monkeypatch.setattr(export_module, "write_export", write_then_stop)
+    else:
+        replace = os.replace
+
+        def replace_then_stop(*args, **kwargs):
+            replace(*args, **kwargs)
+            ctrl_c()
+
+        monkeypatch.setattr(export_module.os, "replace", replace_then_stop)
+    target = tmp_path / "deals.json"
+    handler = signal.getsignal(signal.SIGINT)
+    result = CliRunner().invoke(cli, ["export", "--catalog", str(catalog), "-o", str(target)])
+    if when == "while writing":
+        assert (result.exit_code, result.stderr) == (130, "interrupted\n")
+        assert not target.exists()
+    else:
+        assert (result.exit_code, result.stderr) == (0, f"exported 4 deals to {target}\n")
+        assert len(json.loads(target.read_text())) == 4
+    assert [path.name for path in tmp_path.iterdir() if path.name.endswith(".tmp")] == []
+    assert signal.getsignal(signal.SIGINT) is handler  # put back

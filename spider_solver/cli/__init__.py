@@ -32,7 +32,9 @@ import errno
 import io
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -119,6 +121,34 @@ class SpiderGroup(click.Group):
             os_error_line(error)
             sys.exit(ExitStatus.BAD_INPUT)
         sys.exit(status if isinstance(status, int) else ExitStatus.OK)
+
+
+#: The signals that stop a command (Ctrl-C, and SIGTERM: :func:`main`).
+_STOPPING = (signal.SIGINT, signal.SIGTERM)
+
+
+def hold_signals() -> dict[int, Any] | None:
+    """From here on the command's work is as good as done (an export about to be renamed
+    into place): a Ctrl-C or SIGTERM no longer stops it half way, and is dropped, as
+    coming too late. Returns what :func:`release_signals` puts back (the handlers), or
+    None off the main thread, where handlers cannot be set."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    held: dict[int, Any] = {}
+    for signum in _STOPPING:
+        held[signum] = signal.signal(signum, _too_late)
+    return held
+
+
+def release_signals(held: dict[int, Any] | None) -> None:
+    """Undo :func:`hold_signals`. Call it while the command's ``SystemExit`` is being
+    handled, so that a signal arriving later finds the status decided (``_console``)."""
+    for signum, handler in (held or {}).items():
+        signal.signal(signum, handler)
+
+
+def _too_late(signum: int, frame: Any) -> None:
+    """A Ctrl-C or SIGTERM that came once the work was done."""
 
 
 def plural(n: int, noun: str) -> str:
@@ -212,8 +242,6 @@ def main() -> None:
     around it: :mod:`spider_solver._console`). SIGTERM stops every command as Ctrl-C
     does (``interrupted``, status 130, a file being written removed); the batch,
     ``improve`` and ``serve`` stop gracefully on either."""
-    import signal
-
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:  # the script's entry point has its own
         signal.signal(signal.SIGTERM, signal.default_int_handler)
     _standard_streams()

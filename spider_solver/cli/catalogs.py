@@ -10,7 +10,7 @@ from typing import cast
 import click
 
 from spider_solver.catalog import DEFAULT_CATALOG
-from spider_solver.cli import cli, error_line, plural
+from spider_solver.cli import cli, error_line, hold_signals, plural, release_signals
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
     DIFFICULTY,
@@ -102,10 +102,18 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
 
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 sys.exit(ExitStatus.NOT_WON)
-        else:
+            click.echo(f"exported {plural(count, 'deal')}", err=True)
+            return
+        held = None
+        try:
             with atomic_file(output) as stream:
                 count = write_export(entries, stream, cast(Format, fmt.lower()))
-    click.echo(f"exported {plural(count, 'deal')}" + ("" if output == "-" else f" to {output}"), err=True)
+                held = hold_signals()  # the rename completes the export: a late Ctrl-C no longer undoes it
+            click.echo(f"exported {plural(count, 'deal')} to {output}", err=True)
+            sys.exit(ExitStatus.OK)
+        except BaseException:
+            release_signals(held)
+            raise
 
 
 def _refuse_the_catalog_as_output(catalog: str, output: str) -> None:
