@@ -620,10 +620,11 @@ class Catalog:
         """Choose the deals of a batch and record them as pending, in one transaction.
 
         Without ``start``: the pending deals of this variant (lowest first, at most
-        ``count``), then the lowest deal numbers from the first one the catalog does not
-        hold on that are neither pending nor :meth:`settled` at this budget, up to
-        ``count`` in all. With ``start``: deals ``start`` to ``start + count - 1``, less
-        those settled at this budget. ``skipped`` counts the settled deals passed over.
+        ``count``), then the lowest deal numbers that are neither pending nor
+        :meth:`settled` at this budget, up to ``count`` in all (so a larger budget first
+        takes the deals left unknown at a smaller one). With ``start``: deals ``start``
+        to ``start + count - 1``, less those settled at this budget. ``skipped`` counts
+        the settled deals passed over.
         """
         if count < 0:
             raise ValueError(f"invalid count {count!r}: expected 0 or more")
@@ -662,12 +663,12 @@ class Catalog:
 
     def _fresh(self, suits: int, rule: str, want: int, max_nodes: int,
                max_seconds: float | None) -> tuple[list[int], int]:
-        """The ``want`` lowest deal numbers from :meth:`_first_missing` on that are neither
-        pending nor settled at this budget, and how many settled ones were passed over."""
+        """The ``want`` lowest deal numbers that are neither pending nor settled at this
+        budget, and how many settled ones were passed over (above the first one taken)."""
         numbers: list[int] = []
         if want <= 0:
             return numbers, 0
-        skipped, first = 0, self._first_missing(suits, rule)
+        skipped, first = 0, self._first_open(suits, rule, max_nodes, max_seconds)
         low = first
         while len(numbers) < want:
             if low > MAX_DEAL:
@@ -687,14 +688,16 @@ class Catalog:
             low = high
         return numbers, skipped
 
-    def _first_missing(self, suits: int, rule: str) -> int:
-        """The lowest deal number of this variant in neither ``results`` nor ``pending``."""
-        taken = "EXISTS (SELECT 1 FROM {table} WHERE suits = ?1 AND rule = ?2 AND deal = n)"
+    def _first_open(self, suits: int, rule: str, max_nodes: int, max_seconds: float | None) -> int:
+        """The lowest deal number of this variant that is neither pending nor settled at
+        this budget: a deal stored out of order (by the service, or ``--start``) that is
+        still unknown at this budget does not make the runs after it pass it by."""
         return self.db.execute(
-            "SELECT min(n) FROM (SELECT 0 AS n UNION ALL SELECT deal + 1 FROM results WHERE suits = ?1 AND rule = ?2"
-            " UNION ALL SELECT deal + 1 FROM pending WHERE suits = ?1 AND rule = ?2)"
-            f" WHERE NOT {taken.format(table='results')} AND NOT {taken.format(table='pending')}",
-            (suits, rule),
+            "WITH asked AS (SELECT ?3 AS max_nodes, ?4 AS max_seconds),"
+            " done AS (SELECT deal FROM results, asked WHERE suits = ?1 AND rule = ?2"
+            f" AND {SETTLED} UNION SELECT deal FROM pending WHERE suits = ?1 AND rule = ?2)"
+            " SELECT min(n) FROM (SELECT 0 AS n UNION ALL SELECT deal + 1 FROM done) WHERE n NOT IN done",
+            (suits, rule, max_nodes, max_seconds),
         ).fetchone()[0]
 
     def _settled_between(self, suits: int, rule: str, low: int, high: int, max_nodes: int,
@@ -708,11 +711,6 @@ class Catalog:
     # ------------------------------------------------------------------ #
     # Reading
     # ------------------------------------------------------------------ #
-
-    @_reads
-    def next_deal(self, variant: Variant) -> int:
-        """The lowest deal number of ``variant`` that is in neither ``results`` nor ``pending``."""
-        return self._first_missing(variant.suits, variant.rule)
 
     @_reads
     def settled(self, codes: Iterable[str], *, max_nodes: int, max_seconds: float | None) -> set[str]:

@@ -331,7 +331,6 @@ def test_a_default_run_takes_the_lowest_deals_the_catalog_lacks(catalog):
     # last deal number nor make it skip the deals before them.
     catalog.record(SolveResult(str(GameCode(1, "classic", MAX_DEAL)), "unknown", max_nodes=1, max_seconds=None,
                                reason="nodes"))
-    assert catalog.next_deal(ONE_SUIT) == 3
     assert [GameCode.parse(c).number for c in plan(catalog, 2).codes] == [3, 4]
     finish(catalog, catalog.pending())
     # Walking on, a deal settled at this budget is skipped, one stored at a smaller budget is not.
@@ -340,6 +339,23 @@ def test_a_default_run_takes_the_lowest_deals_the_catalog_lacks(catalog):
                                reason="nodes"))
     walked = plan(catalog, 3)
     assert [GameCode.parse(c).number for c in walked.codes] == [5, 7, 8] and walked.skipped == 1
+
+
+def test_deals_stored_out_of_order_unsettled_are_taken_in_their_turn(catalog):
+    """Deals 3 and 4, stored unknown at a smaller budget (by the service, or ``--start``),
+    are solved by the run that reaches them, not passed by for good once 0-2 are done."""
+    for number in (3, 4):
+        catalog.record(SolveResult(str(GameCode(1, "classic", number)), "unknown", max_nodes=10, max_seconds=10.0,
+                                   reason="nodes"))
+    finish(catalog, plan(catalog, 3).codes)
+    assert [GameCode.parse(c).number for c in plan(catalog, 2).codes] == [3, 4]
+    finish(catalog, catalog.pending())
+    # Unknown at this budget now: settled, so the next run goes on from 5; a larger budget
+    # takes them again first.
+    assert [GameCode.parse(c).number for c in plan(catalog, 1).codes] == [5]
+    finish(catalog, catalog.pending())
+    retried = plan(catalog, 7, max_nodes=10**6)
+    assert [GameCode.parse(c).number for c in retried.codes] == list(range(7)) and retried.skipped == 0
 
 
 def test_plan_refuses_to_run_past_the_last_deal(catalog):

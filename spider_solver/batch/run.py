@@ -44,7 +44,7 @@ class Options:
 
     variant: Variant = field(default_factory=lambda: Variant(suits=4))
     count: int = 100
-    #: First deal number; None takes the lowest deals the catalog does not hold yet.
+    #: First deal number; None takes the lowest deals not settled at the budget (Catalog.plan).
     start: int | None = None
     workers: int | None = None
     catalog: str = DEFAULT_CATALOG
