@@ -55,7 +55,7 @@ def test_improve_shortens_records_and_skips_on_a_rerun(catalog):
         before = db.get(CODE)
     result = invoke("improve", "--catalog", str(catalog), "--workers", "1", *BUDGET)
     assert result.exit_code == 0, result.output
-    assert "improved 1 of 1 deals" in result.stderr
+    assert "improved 1 of 1 deal (1 action saved)" in result.stderr
     with Catalog(catalog, create=False) as db:
         after = db.get(CODE)
         assert db.get("SP1-S4C-AAAAAAF").par is None
@@ -147,4 +147,4 @@ def test_a_stop_after_the_last_deal_was_written_interrupted_nothing(catalog, mon
     monkeypatch.setattr(Catalog, "record_improvement", record_then_ctrl_c)
     result = invoke("improve", "--catalog", str(catalog), "--workers", "1", *BUDGET)
     assert result.exit_code == 0, result.output
-    assert "improved 1 of 1 deals" in result.stderr and "interrupted" not in result.stderr
+    assert "improved 1 of 1 deal (1 action saved)" in result.stderr and "interrupted" not in result.stderr

@@ -67,7 +67,9 @@ class ImproveReport:
     def summary(self) -> str:
         if not self.done:
             return f"improved none of {self.planned} deal{'s' if self.planned != 1 else ''}: none was finished"
-        return (f"improved {self.shortened} of {self.done} deals ({self.saved} actions saved); median line "
+        deals = "deal" if self.done == 1 else "deals"
+        actions = "action" if self.saved == 1 else "actions"
+        return (f"improved {self.shortened} of {self.done} {deals} ({self.saved} {actions} saved); median line "
                 f"{statistics.median(self.before):g} -> {statistics.median(self.after):g} actions; "
                 f"{statistics.median(self.seconds):.1f} s a deal (median), wall {self.wall:.0f} s")
 

@@ -11,7 +11,8 @@ user's mistake never shows a traceback: a usage error or bad input prints one li
       game in progress can still be won (hint, analyze)
 1     a legal log that does not win; an unwinnable deal; a game that can
       no longer be won; a failed check; a batch in which some deals got
-      no result
+      no result or no grade; deals ``grade`` could not grade; standard
+      output closed by its reader
 2     bad input: a wrong code, card, option, file, or a refused action
 3     unknown: the search budget ran out
 130   interrupted (Ctrl-C, SIGTERM)
@@ -179,7 +180,7 @@ BATCH_OPTIONS = ("suits", "count", "rule", "start", "workers", "catalog", "max_n
 @click.option("--count", type=COUNT, default=100, help="Deals to solve in the batch.  [default: 100]")
 @click.option("--rule", type=RULE, default="classic", help="Rule of the batch.  [default: classic]")
 @click.option("--start", type=DEAL_NUMBER, default=None,
-              help="First deal number (default: the lowest deals the catalog does not hold yet).")
+              help="First deal number (default: the lowest deals not settled at this budget).")
 @click.option("--workers", type=WORKERS, default=None, help="Worker processes.  [default: all cores]")
 @catalog_option(None)
 @click.option("--max-nodes", type=NODES, default=None, help=f"Node budget per deal.  [default: {DEFAULT_MAX_NODES:,}]")
@@ -199,7 +200,8 @@ def cli(ctx: click.Context, **options: Any) -> None:
         spider-solve --suits 4 --count 1000
 
     Exit status: 0 success, 1 not won / unwinnable / check failed / a batch's deal
-    got no result, 2 bad input, 3 unknown (budget spent), 130 interrupted.
+    got no result or grade / a deal grade could not grade / output closed by its
+    reader, 2 bad input, 3 unknown (budget spent), 130 interrupted.
     """
     given = [name for name in BATCH_OPTIONS if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
     if ctx.invoked_subcommand is not None:

@@ -118,7 +118,7 @@ def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
     """Replay a game log on the deal CODE and score it as the app does.
 
     ACTIONS are D (deal), F>T (move onto column T), F>T/N (move N cards) and U
-    (undo), separated by spaces or commas. Exit status: 0 the log wins, 1 it is
+    (undo), separated by spaces, commas or new lines. Exit status: 0 the log wins, 1 it is
     legal but does not win, 2 an action is refused or the input is bad.
     """
     from spider_solver.rules import replay as replay_log
