@@ -190,13 +190,25 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
 COMPILE_MESSAGE = "compiling the grader once for this install (about a minute); later runs start at once"
 
 
-def load_grader(say: Callable[[str], None] | None = None) -> None:
-    """Compile the fair player (first use of an install, with a message through ``say``)
-    or load it from numba's cache, by playing one game of a small deal."""
-    from spider_solver.engine import WARM_UP_CODE, is_compiled
+def load_grader(say: Callable[[str], None] | None = None, *, here: bool = True) -> None:
+    """Compile the fair player (first use of an install) or load it from numba's cache,
+    by playing one game of a small deal. With ``say``, a compile is announced through it
+    and runs in a child process that a Ctrl-C stops at once, and ``here=False`` only sees
+    that the cache holds it, as :func:`spider_solver.verify.load_engine`."""
+    from spider_solver.engine import compile_apart, is_compiled
 
     if say is not None and not is_compiled(fair=True):
         say(COMPILE_MESSAGE)
+        if compile_apart(_play_once) and not here:
+            return
+    if here or not is_compiled(fair=True):
+        _play_once()
+
+
+def _play_once() -> None:
+    """One game of a small deal: every kernel of the fair player compiled or loaded."""
+    from spider_solver.engine import WARM_UP_CODE
+
     play(Deal.from_code(WARM_UP_CODE), games=1)
 
 

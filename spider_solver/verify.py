@@ -302,14 +302,20 @@ def check_solution(code: str, solution: Sequence[str], *, moves: int | None, sco
 COMPILE_MESSAGE = "compiling the search engine once for this install (a minute or two); later runs start at once"
 
 
-def load_engine(say: Callable[[str], None] | None = None) -> None:
-    """Compile the engine (first use of an install, with a message through ``say``) or
-    load it from numba's cache: one function for every command and the batch."""
-    from spider_solver.engine import is_compiled, warm_up
+def load_engine(say: Callable[[str], None] | None = None, *, here: bool = True) -> None:
+    """Compile the engine (first use of an install) or load it from numba's cache: one
+    function for every command and the batch. With ``say`` (a command a person waits
+    on), a compile is announced through it and runs in a child process, so that a
+    Ctrl-C stops it at once (:func:`~spider_solver.engine.compile_apart`). ``here=False``
+    only sees that the cache holds it, for a process whose workers do the searching."""
+    from spider_solver.engine import compile_apart, is_compiled, warm_up
 
     if say is not None and not is_compiled():
         say(COMPILE_MESSAGE)
-    warm_up()
+        if compile_apart(warm_up) and not here:
+            return
+    if here or not is_compiled():
+        warm_up()
 
 
 __all__ = [

@@ -269,6 +269,40 @@ def test_a_stop_after_the_last_deal_was_written_interrupted_nothing(tmp_path, mo
     assert "interrupted" not in stream.getvalue() and "pending" not in stream.getvalue()
 
 
+def compile_interrupted(say) -> None:
+    """A stand-in for the engine's compile of a minute, Ctrl-C coming half a second in."""
+    import signal
+    import time
+
+    say("compiling")
+    deadline = time.monotonic() + 0.5
+    while time.monotonic() < deadline:
+        time.sleep(0.01)
+    signal.raise_signal(signal.SIGINT)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        time.sleep(0.01)
+    raise AssertionError("the stop waited for the compile to end")
+
+
+def test_a_stop_while_the_engine_compiles_does_not_wait_for_it(tmp_path):
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, count=3), stream=stream, task=Task(stand_in, prepare=compile_interrupted))
+    assert (report.done, report.interrupted, exit_status(report)) == (0, True, ExitStatus.INTERRUPTED)
+    assert "interrupted: 0 deals written, 3 left pending" in stream.getvalue()
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        assert catalog.count() == 0 and len(catalog.pending()) == 3
+
+
+def test_a_stop_while_the_grader_compiles_does_not_wait_for_it(tmp_path, monkeypatch):
+    from spider_solver.batch import grading
+
+    monkeypatch.setattr(grading, "prepare_grader", compile_interrupted)
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        done = grading.grade_all(catalog, ["SP1-S1C-AAAAAAA"], workers=1, say=lambda text: None, bar=None)
+    assert done.interrupted and done.done == 0
+
+
 def test_the_progress_bar_draws_a_frame_every_30_s_into_a_file_and_twice_a_second_on_a_terminal():
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

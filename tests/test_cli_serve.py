@@ -213,7 +213,7 @@ def test_sigterm_during_start_up_is_a_clean_stop(tmp_path):
     service manager's SIGTERM then is a stop like any other (status 0), not a failure."""
     script = ("import os, signal, sys, time\n"
               "from spider_solver import verify\n"
-              "def load_engine(say):\n"
+              "def load_engine(say, here=True):\n"
               "    os.kill(os.getpid(), signal.SIGTERM)\n"
               "    time.sleep(10)\n"
               "verify.load_engine = load_engine\n"

@@ -206,3 +206,60 @@ def test_an_unknown_result_must_say_why():
         SolveResult(code=None, status="unknown")
     with pytest.raises(ValueError, match=r"invalid deal_on_empty 'no'"):
         solve("SP1-S1C-AAAAAAD", deal_on_empty="no")
+
+
+# --------------------------------------------------------------------------- #
+# The compile: Ctrl-C stops it at once
+# --------------------------------------------------------------------------- #
+
+
+def compiles_for_ever() -> None:
+    """A stand-in for numba's compile of a minute (top level: the child imports it)."""
+    while True:
+        time.sleep(0.05)
+
+
+def compile_fails() -> None:
+    raise RuntimeError("no compiler")
+
+
+def test_a_ctrl_c_while_the_engine_compiles_apart_stops_at_once_and_ends_the_child():
+    import os
+    import signal
+    import threading
+
+    from spider_solver.engine import compile_apart
+
+    children_before = set(_children())
+    threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()  # the child has started by then
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        compile_apart(compiles_for_ever)
+    assert time.monotonic() - began < 10
+    assert set(_children()) <= children_before  # terminated, not left compiling
+
+
+def test_a_compile_that_fails_apart_says_so_for_the_caller_to_meet_the_error_in_place(capfd):
+    from spider_solver.engine import compile_apart
+
+    assert compile_apart(compile_fails) is False
+    assert "RuntimeError: no compiler" in capfd.readouterr().err
+
+
+def test_the_warm_up_passes_on_a_ctrl_c_its_search_took_as_its_own_stop(monkeypatch):
+    """A Ctrl-C during the in-place compile ends the warm-up's search as "interrupted";
+    the warm-up must not return as if the engine were ready."""
+    import spider_solver.engine
+    from spider_solver.engine import driver
+    from spider_solver.outcomes import Reason
+
+    interrupted = driver.EngineResult(actions=None, reason=Reason.INTERRUPTED, nodes=0, seconds=0.0)
+    monkeypatch.setattr(driver, "run_search", lambda *args, **kwargs: interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        spider_solver.engine.warm_up()
+
+
+def _children() -> list[int]:
+    import multiprocessing
+
+    return [child.pid for child in multiprocessing.active_children() if child.pid is not None]

@@ -62,7 +62,11 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
         bar.update(1)
 
     with catch_signals(stop):
-        prepare_grader(say)
+        with stop.at_once():  # a compile of a minute: a stop need not wait for it
+            prepare_grader(say)
+        if stop:
+            grading.interrupted = True
+            return grading
         pool = local_pool(min(workers, len(codes)), warm=warm_grader)
         finished = False
         try:

@@ -10,18 +10,34 @@ from typing import Any
 
 
 class StopRequest:
-    """A signal handler: the first SIGINT or SIGTERM asks the loop to stop, the second stops now."""
+    """A signal handler: the first SIGINT or SIGTERM asks the loop to stop, the second stops
+    now; within :meth:`at_once` the first stops now too."""
 
     def __init__(self) -> None:
         self.signal: int | None = None
+        self._at_once = False
 
     def __bool__(self) -> bool:
         return self.signal is not None
 
     def __call__(self, signum: int, frame: Any) -> None:
-        if self.signal is not None:
+        stopping, self.signal = self.signal is not None, signum
+        if stopping or self._at_once:
             raise KeyboardInterrupt
-        self.signal = signum
+
+    @contextmanager
+    def at_once(self) -> Iterator[None]:
+        """A step with nothing in flight to wait for (the engine's compile, before any
+        worker starts): a stop during it raises KeyboardInterrupt there, which the block
+        turns into the stop it asked for, instead of waiting a minute for the step to end."""
+        self._at_once = True
+        try:
+            yield
+        except KeyboardInterrupt:
+            if self.signal is None:  # not ours: a Ctrl-C from elsewhere (tests, a debugger)
+                raise
+        finally:
+            self._at_once = False
 
 
 @contextmanager

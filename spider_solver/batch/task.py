@@ -64,13 +64,14 @@ def grade_deal(code: str) -> dict:
 
 
 def prepare_engine(say: Callable[[str], None]) -> None:
-    """Compile the engine here, once, before the workers start: they then load it.
+    """Compile the engine once, before the workers start: they then load it.
 
-    Without this, every worker of a fresh install would compile it for itself.
+    Without this, every worker of a fresh install would compile it for itself. This
+    process does not search, so it only sees that the cache holds the engine.
     """
     from spider_solver.verify import load_engine
 
-    load_engine(say)
+    load_engine(say, here=False)
 
 
 def warm_engine() -> None:
@@ -85,11 +86,9 @@ def warm_engine() -> None:
 def prepare_grader(say: Callable[[str], None]) -> None:
     """Compile the grader's kernel here, once, before the workers start, if it is not
     compiled yet (the workers load it themselves as they start: :func:`warm_grader`)."""
-    from spider_solver.engine import is_compiled
     from spider_solver.grading import load_grader
 
-    if not is_compiled(fair=True):
-        load_grader(say)
+    load_grader(say, here=False)
 
 
 def warm_grader() -> None:

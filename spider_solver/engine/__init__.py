@@ -17,6 +17,7 @@ is where that directory goes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from spider_solver.engine import cache as _cache
@@ -51,9 +52,48 @@ def is_compiled(*, fair: bool = False) -> bool:
 WARM_UP_CODE = "SP1-S1C-AAAAAAB"
 
 
+def compile_apart(target: Callable[[], None]) -> bool:
+    """Run ``target`` (a top-level function that compiles kernels into the on-disk
+    cache: :func:`warm_up`, the grader's warm-up) in a child process, so that a Ctrl-C
+    or SIGTERM meanwhile stops the command at once: numba's compile, a minute of it,
+    cannot be interrupted in place (the KeyboardInterrupt can land in an LLVM callback,
+    where it is lost and leaves the process's kernels broken).
+
+    The child ignores Ctrl-C; a KeyboardInterrupt in this process while it waits
+    terminates the child and is raised again. Returns True if the child compiled, False
+    if it failed: the caller then compiles in place, where the error shows as itself.
+    """
+    import multiprocessing
+
+    child = multiprocessing.get_context("spawn").Process(target=_compile_in_child, args=(target,), daemon=True)
+    child.start()
+    try:
+        while child.is_alive():
+            child.join(0.1)
+    except KeyboardInterrupt:
+        child.terminate()
+        child.join()
+        raise
+    return child.exitcode == 0
+
+
+def _compile_in_child(target: Callable[[], None]) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C reaches the whole terminal's group: the parent decides
+    target()
+
+
 def warm_up() -> None:
-    """Compile (first time) or load (later) every kernel by solving a small deal to a win."""
+    """Compile (first time) or load (later) every kernel by solving a small deal to a win.
+
+    A Ctrl-C meanwhile (most likely during the compile, which takes a minute) raises
+    KeyboardInterrupt here: the search takes it as the end of its own run, and the
+    caller must not carry on as if the engine were ready."""
     from spider_solver.engine.driver import run_search
+    from spider_solver.outcomes import Reason
     from spider_solver.rules import Deal
 
-    run_search(Deal.from_code(WARM_UP_CODE), max_nodes=1_000_000, max_seconds=None)
+    result = run_search(Deal.from_code(WARM_UP_CODE), max_nodes=1_000_000, max_seconds=None)
+    if result.reason == Reason.INTERRUPTED:
+        raise KeyboardInterrupt
