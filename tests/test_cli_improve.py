@@ -148,3 +148,18 @@ def test_a_stop_after_the_last_deal_was_written_interrupted_nothing(catalog, mon
     result = invoke("improve", "--catalog", str(catalog), "--workers", "1", *BUDGET)
     assert result.exit_code == 0, result.output
     assert "improved 1 of 1 deal (1 action saved)" in result.stderr and "interrupted" not in result.stderr
+
+
+def test_a_stop_while_the_engine_compiles_does_not_wait_for_it(catalog, monkeypatch):
+    """Ctrl-C during the compile (a minute on a fresh install) stops the pass at once."""
+    import io
+
+    from spider_solver import verify
+    from spider_solver.batch.improve import ImproveOptions, run_improve
+    from tests.test_batch import compile_interrupted
+
+    monkeypatch.setattr(verify, "load_engine", lambda say, here=True: compile_interrupted(say))
+    stream = io.StringIO()
+    report = run_improve(ImproveOptions(catalog=str(catalog), workers=1), stream=stream)
+    assert (report.interrupted, report.done) == (True, 0)
+    assert "interrupted: 0 deals written, 1 left" in stream.getvalue()

@@ -108,7 +108,9 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
         if not codes:
             say(f"nothing to improve: {total} verified deal{'s' if total != 1 else ''}{skipped}")
         else:
-            load_engine(say)
+            with stop.at_once():  # a compile of a minute: a stop need not wait for it
+                load_engine(say, here=False)
+        if codes and not stop:
             pool = local_pool(min(options.workers or 1, len(codes)), warm=warm_engine)
             say(f"improving {len(codes)} verified deal{'s' if len(codes) != 1 else ''}{skipped} on {pool.where}, "
                 + _budget_words(options))
