@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from spider_solver.batch import Options, Report, Task, exit_status, pools, run_batch
-from spider_solver.batch.report import percentile, progress_bar
+from spider_solver.batch.report import format_seconds, percentile, progress_bar
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
 from spider_solver.errors import SchedulerError
@@ -184,6 +184,11 @@ def test_summary_table():
 def test_summary_of_an_empty_batch():
     summary = Report().summary()
     assert "deals             0" in summary and "seconds per deal  -" in summary
+
+
+def test_format_seconds_switches_to_minutes_at_one_minute_and_to_hours_at_one_hour():
+    assert [format_seconds(s) for s in (0.5, 10.0, 59.5, 60.0, 61.0, 3599.0, 3600.0, 3725.0)] == [
+        "0.50 s", "10.0 s", "59.5 s", "1 min 00 s", "1 min 01 s", "59 min 59 s", "1 h 00 min", "1 h 02 min"]
 
 
 # --------------------------------------------------------------------------- #

@@ -20,6 +20,7 @@ from spider_solver.catalog import (
     V2_COLUMNS,
     V3_COLUMNS,
     Catalog,
+    Plan,
     statements,
 )
 from spider_solver.errors import CatalogError
@@ -152,6 +153,18 @@ def test_refuses_a_newer_schema(tmp_path):
         Catalog(path)
 
 
+@pytest.mark.parametrize("version", [0, -1])
+def test_refuses_a_catalog_of_an_unknown_schema_version(tmp_path, version):
+    path = tmp_path / "zero.sqlite"
+    Catalog(path).close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {version}")
+    db.commit()
+    db.close()
+    with pytest.raises(CatalogError, match=rf"has an unknown schema version {version}$"):
+        Catalog(path)
+
+
 def test_refuses_a_directory_and_a_missing_file_when_asked(tmp_path):
     with pytest.raises(CatalogError, match="is a directory"):
         Catalog(tmp_path)
@@ -258,6 +271,17 @@ def test_record_stores_the_worker_version_and_canonical_code(catalog):
     assert entry.solution == ("1>2", "1>2", "1>2")
 
 
+def test_a_verified_result_without_a_score_is_refused_in_words(catalog):
+    with pytest.raises(CatalogError, match=r"verified result for 'SP1-S4C-AAAAAAD' has no solution or no score"):
+        catalog.record({"code": CODE, "status": "verified", "solution": ["D"], "max_nodes": 5})
+    assert catalog.count() == 0
+
+
+def test_a_mapping_keeps_its_own_solved_at(catalog):
+    catalog.record(verified(3).to_dict() | {"solved_at": "2025-06-01T08:00:00Z"}, solved_at="2026-01-01T00:00:00Z")
+    assert catalog.get(CODE).solved_at == "2025-06-01T08:00:00Z"
+
+
 # --------------------------------------------------------------------------- #
 # Planning and resume
 # --------------------------------------------------------------------------- #
@@ -293,6 +317,16 @@ def test_a_run_takes_over_the_pending_deals_of_a_killed_run(catalog):
     finish(catalog, rerun.codes)
     deals = [entry.deal for entry in catalog.entries()]
     assert deals == list(range(7)) and catalog.pending() == []
+
+
+def test_a_default_run_plans_no_pending_deal_twice(catalog):
+    """Pending deals of a killed run with an explicit start lie ahead of the lowest free
+    deal: the run resumes them and walks past them, not into them."""
+    killed = plan(catalog, 3, start=5)
+    rerun = plan(catalog, 10)
+    assert rerun.resumed == 3 and len(set(rerun.codes)) == 10
+    assert [GameCode.parse(c).number for c in rerun.codes] == [5, 6, 7, 0, 1, 2, 3, 4, 8, 9]
+    assert rerun.codes[:3] == killed.codes
 
 
 def test_more_pending_than_count_takes_the_lowest(catalog):
@@ -362,6 +396,21 @@ def test_plan_refuses_to_run_past_the_last_deal(catalog):
     with pytest.raises(CatalogError, match="last deal number"):
         plan(catalog, 3, start=2**35 - 2)
     assert catalog.pending() == []
+
+
+def test_a_plan_of_no_deals_is_empty_and_a_negative_count_is_refused(catalog):
+    assert plan(catalog, 0) == plan(catalog, 0, start=5) == Plan(codes=(), resumed=0, skipped=0)
+    assert catalog.pending() == []
+    with pytest.raises(ValueError, match="invalid count -1"):
+        plan(catalog, -1)
+
+
+def test_an_explicit_start_may_plan_the_last_deal(catalog):
+    last = str(GameCode(1, "classic", MAX_DEAL))
+    assert plan(catalog, 1, start=MAX_DEAL).codes == (last,)
+    assert plan(catalog, 3, start=MAX_DEAL - 2).codes[-1] == last
+    with pytest.raises(CatalogError, match="last deal number"):
+        plan(catalog, 2, start=MAX_DEAL)
 
 
 # --------------------------------------------------------------------------- #
@@ -557,6 +606,14 @@ def test_a_shorter_line_keeps_the_grade_and_regrading_keeps_the_line(tmp_path):
         assert [e.code for e in db.entries(difficulty=(2, 2))] == [CODE] and db.count(difficulty=(3, 5)) == 0
 
 
+@pytest.mark.parametrize("raw", [-0.5, 100.5])
+def test_a_difficulty_raw_out_of_range_is_refused_in_words(catalog, raw):
+    catalog.record(verified(120))
+    with pytest.raises(CatalogError, match=rf"invalid difficulty_raw {raw!r} for 'SP1-S4C-AAAAAAD': expected 0 to 100"):
+        catalog.set_grade(CODE, GRADE | {"difficulty_raw": raw})
+    assert catalog.get(CODE).difficulty is None
+
+
 V3 = Path(__file__).resolve().parent / "fixtures" / "catalog-v3.sql"
 
 
@@ -642,6 +699,17 @@ def test_par_follows_the_shortest_line_and_improve_records_its_budget(tmp_path):
         assert (entry.par, entry.improve_nodes, entry.improve_seconds, entry.difficulty) == (1220, None, None, 4)
 
 
+def test_an_improve_pass_on_a_line_no_longer_stored_records_nothing(catalog):
+    """A batch stored a shorter line while improve worked on the old one: the new line has
+    had no pass, so the next improve must still take it up."""
+    catalog.record(verified(120))
+    assert catalog.record(verified(100))
+    assert not catalog.record_improvement(CODE, ("1>2",) * 120, improvement(110), version="v")
+    entry = catalog.get(CODE)
+    assert (entry.moves, entry.improve_nodes, entry.improve_seconds, entry.improve_version) == (100, None, None, None)
+    assert catalog.to_improve(max_nodes=1000, version="v") == [CODE]
+
+
 # --------------------------------------------------------------------------- #
 # Damaged, empty and read-only files
 # --------------------------------------------------------------------------- #
@@ -675,3 +743,23 @@ def test_a_catalog_in_a_folder_that_cannot_be_written_is_read_as_it_is(catalog, 
         assert db.read_only and [entry.code for entry in db.entries()] == ["SP1-S1C-AAAAAAB"]
         with pytest.raises(CatalogError, match="cannot write"):
             db.record(SolveResult("SP1-S1C-AAAAAAC", "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
+
+
+def test_entries_come_by_suit_count_then_rule_then_deal(catalog):
+    for code in ("SP1-S2R-AAAAAAA", "SP1-S2C-AAAAAAB", "SP1-S1C-AAAAAAC", "SP1-S2C-AAAAAAA"):
+        catalog.record(SolveResult(code, "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
+    order = ["SP1-S1C-AAAAAAC", "SP1-S2C-AAAAAAA", "SP1-S2C-AAAAAAB", "SP1-S2R-AAAAAAA"]
+    assert [entry.code for entry in catalog.entries()] == order
+    assert [entry.code for entry in catalog.page(limit=10)[0]] == order
+
+
+def test_a_page_names_the_next_page_only_if_rows_are_left(catalog):
+    codes = ["SP1-S1C-AAAAAAA", "SP1-S1C-AAAAAAB"]
+    for code in codes:
+        catalog.record(SolveResult(code, "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
+    first, after = catalog.page(limit=1)
+    assert [entry.code for entry in first] == codes[:1] and after == codes[0]
+    rest, after = catalog.page(after=after, limit=1)
+    assert [entry.code for entry in rest] == codes[1:] and after is None  # the last page, though full
+    whole, after = catalog.page(limit=2)
+    assert [entry.code for entry in whole] == codes and after is None

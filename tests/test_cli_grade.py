@@ -81,6 +81,17 @@ def test_grade_on_worker_processes_writes_the_grades_grade_gives(catalog):
     assert written == {code: (grade(code).grade, grade(code).raw) for code in GRADED}
 
 
+def test_grade_counts_the_deals_of_each_grade_it_wrote(catalog):
+    from collections import Counter
+
+    result = invoke("grade", "--catalog", str(catalog), "--workers", "1")
+    assert result.exit_code == 0, result.output
+    with Catalog(catalog, create=False) as db:
+        written = Counter(entry.difficulty for entry in db.entries(status="verified"))
+    shares = ", ".join(f"{written[g]} of grade {g}" for g in sorted(written))
+    assert result.stdout == f"graded {len(GRADED)} deals: {shares} ({GRADER_VERSION})\n"
+
+
 def test_a_deal_the_grader_cannot_grade_is_reported_and_the_others_graded(catalog, monkeypatch):
     import spider_solver.batch.grading as batch_grading
 
@@ -98,6 +109,68 @@ def failing_grade(code: str) -> dict:
     from spider_solver.batch.task import grade_deal
 
     return {"grade_error": "no bounds for this one"} if code == GRADED[1] else grade_deal(code)
+
+
+def test_a_grading_job_that_fails_leaves_the_stored_grade_as_it_was(catalog):
+    """A regrade whose grader cannot grade a deal (or whose worker failed) writes nothing:
+    the grade the deal had stays, it is not wiped."""
+    from concurrent.futures import Future
+
+    from spider_solver.batch.grading import write_grade
+
+    older = {"difficulty": 3, "difficulty_raw": 40.0, "grader_version": "fair-0"}
+    cannot, died = Future(), Future()
+    cannot.set_result({"grade_error": "no bounds for this one"})
+    died.set_exception(RuntimeError("the worker died"))
+    with Catalog(catalog, create=False) as db:
+        assert db.set_grade(GRADED[0], older)
+        assert write_grade(db, GRADED[0], cannot) == {"grade_error": "no bounds for this one"}
+        assert write_grade(db, GRADED[0], died) == {"grade_error": "RuntimeError in a worker: the worker died"}
+        entry = db.get(GRADED[0])
+    assert {name: getattr(entry, name) for name in older} == older
+
+
+def stop_then_grade_slowly(code: str) -> dict:
+    """A grading job that asks its command to stop (SIGTERM), then takes long."""
+    import os
+    import signal
+    import time
+
+    os.kill(os.getppid(), signal.SIGTERM)
+    time.sleep(30.0)
+    return {"grade_error": "too late"}
+
+
+def test_a_stop_ends_grade_now_not_after_the_grades_in_flight(catalog, monkeypatch):
+    import time
+
+    import spider_solver.batch.grading as batch_grading
+
+    monkeypatch.setattr(batch_grading, "grade_deal", stop_then_grade_slowly)  # module-level: it pickles
+    began = time.monotonic()
+    result = invoke("grade", "--catalog", str(catalog), "--workers", "1")
+    assert time.monotonic() - began < 20.0
+    assert result.exit_code == 130, result.output
+    assert "interrupted: 0 of 3 deals graded and written" in result.stderr
+
+
+def test_a_stop_after_the_last_grade_was_written_interrupted_nothing(catalog, monkeypatch):
+    import signal
+
+    set_grade = Catalog.set_grade
+    written = []
+
+    def set_grade_then_ctrl_c(self, code, grade):
+        changed = set_grade(self, code, grade)
+        written.append(code)
+        if len(written) == len(GRADED):
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C as the pool shuts down
+        return changed
+
+    monkeypatch.setattr(Catalog, "set_grade", set_grade_then_ctrl_c)
+    result = invoke("grade", "--catalog", str(catalog), "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"graded {len(GRADED)} deals") and "interrupted" not in result.stderr
 
 
 def test_export_carries_and_filters_the_grade(catalog):

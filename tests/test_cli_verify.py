@@ -200,3 +200,18 @@ def test_ctrl_c_exits_130_without_a_traceback(monkeypatch):
     assert_no_traceback(result)
     assert result.stdout == ""
     assert "interrupted" in result.stderr
+
+
+def test_an_unwinnable_deal_exits_1(monkeypatch):
+    """An exhaustive search that found no win (stood in for here: no full-size deal is
+    proved unwinnable quickly) is a loss: exit 1, not 3 as for unknown."""
+    import spider_solver.engine.driver as driver
+    from spider_solver.outcomes import Reason
+
+    monkeypatch.setattr(driver, "run_search",
+                        lambda deal, **options: driver.EngineResult(None, Reason.EXHAUSTED, nodes=12, seconds=0.0))
+    result = run(CODE)
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"{CODE}: unwinnable, the whole game was searched (12 nodes")
+    data = run(CODE, "--json")
+    assert data.exit_code == 1 and json.loads(data.stdout)["status"] == "unwinnable"

@@ -113,9 +113,30 @@ def test_output_file_is_written_whole(catalog, tmp_path):
     assert [path.name for path in tmp_path.iterdir() if path.name.endswith(".tmp")] == []
 
 
+def test_the_export_file_gets_the_usual_mode_not_the_temporary_ones(catalog, tmp_path):
+    """mkstemp makes the temporary file private (0600); the export a web server is to read
+    gets the mode any new file gets (0666 less the umask)."""
+    umask = os.umask(0o022)
+    try:
+        target = tmp_path / "deals.json"
+        export(catalog, "-o", str(target))
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+
+
 def test_empty_export_is_an_empty_list(tmp_path):
     Catalog(tmp_path / "empty.sqlite").close()
     assert json.loads(export(tmp_path / "empty.sqlite").stdout) == []
+
+
+def test_write_export_refuses_an_unknown_format_and_writes_nothing():
+    from spider_solver.export import write_export
+
+    stream = io.StringIO()
+    with pytest.raises(ValueError, match="unknown export format 'xml': expected one of json, jsonl, csv"):
+        write_export([], stream, "xml")
+    assert stream.getvalue() == ""
 
 
 @pytest.mark.parametrize("args, message", [
@@ -207,6 +228,19 @@ def test_atomic_file_names_its_own_write_errors_only(tmp_path):
         raise io.UnsupportedOperation("not writable")
     assert unsupported.value.errno is None
     assert not (tmp_path / "out.json").exists() and list(tmp_path.iterdir()) == []
+
+
+def test_an_error_about_the_temporary_file_names_the_file_the_user_gave(tmp_path):
+    import errno
+
+    from spider_solver.export import atomic_file
+
+    target = tmp_path / "out.json"
+    with pytest.raises(OSError, match="No space left on device") as caught, atomic_file(target):
+        temporary = next(tmp_path.glob(".out.json.*.tmp"))
+        raise OSError(errno.ENOSPC, "No space left on device", str(temporary))
+    assert caught.value.filename == str(target) and caught.value.errno == errno.ENOSPC
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("when", ["while writing", "after the rename"])

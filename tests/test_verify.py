@@ -12,11 +12,19 @@ import time
 
 import pytest
 
-from spider_solver.errors import InvalidCodeError, SpiderError
-from spider_solver.outcomes import Status
+from spider_solver.errors import InvalidBudgetError, InvalidCodeError, SpiderError
+from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import RUN_BONUS, START_SCORE, Deal, GameCode, replay
 from spider_solver.rules.variant import Variant
-from spider_solver.verify import SolveResult, solve
+from spider_solver.verify import (
+    MAX_NODES_LIMIT,
+    MAX_SECONDS_LIMIT,
+    SolveResult,
+    check_budget,
+    check_solution,
+    improve,
+    solve,
+)
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -206,6 +214,60 @@ def test_an_unknown_result_must_say_why():
         SolveResult(code=None, status="unknown")
     with pytest.raises(ValueError, match=r"invalid deal_on_empty 'no'"):
         solve("SP1-S1C-AAAAAAD", deal_on_empty="no")
+
+
+@pytest.mark.parametrize("max_nodes, max_seconds", [
+    (0, None), (-1, None), (True, None), (10**15 + 1, None), (1.5, None),
+    (1, 0), (1, 0.0), (1, -1.0), (1, True), (1, 1e7 + 1), (1, float("nan")), (1, float("inf")), (1, "5"),
+])
+def test_a_budget_out_of_range_is_refused_before_any_search(max_nodes, max_seconds):
+    with pytest.raises(InvalidBudgetError, match=r"^invalid max_(nodes|seconds) "):
+        solve("SP1-S1C-AAAAAAD", max_nodes=max_nodes, max_seconds=max_seconds)
+
+
+def test_the_budget_limits_themselves_are_accepted():
+    for max_nodes, max_seconds in ((1, None), (MAX_NODES_LIMIT, MAX_SECONDS_LIMIT), (1, 0.001)):
+        check_budget(max_nodes, max_seconds)
+
+
+def test_a_line_the_rules_engine_does_not_replay_to_a_win_is_unknown_never_verified(monkeypatch, capsys):
+    """The engine's word is not enough: if the reference rules engine does not replay its
+    line to a win (the engines disagree), the deal is unknown, reason rejected."""
+    import spider_solver.engine.driver as driver
+
+    def disagreeing(deal, **options):
+        return driver.EngineResult(actions=("D",), reason=Reason.WON, nodes=7, seconds=0.0)
+
+    monkeypatch.setattr(driver, "run_search", disagreeing)
+    result = solve("SP1-S1C-AAAAAAD", max_nodes=100, max_seconds=None)
+    assert (result.status, result.reason, result.solution, result.moves, result.score) == (
+        "unknown", "rejected", (), None, None)
+    assert "the engine's line was refused by the rules engine" in capsys.readouterr().err
+
+
+def test_improve_keeps_the_given_line_if_the_shorter_one_does_not_win(monkeypatch, capsys):
+    """A shorter line from the engine that the rules engine does not replay to a win is
+    dropped: the result is the line given, not improved."""
+    import types
+
+    import spider_solver.engine.rephase as rephase
+
+    given = solved(QUICK[0])
+    monkeypatch.setattr(rephase, "improve_moves",
+                        lambda game, moves, budget: types.SimpleNamespace(line=moves[:-1], stopped=""))
+    result = improve(QUICK[0], given.solution, max_nodes=100, max_seconds=None)
+    assert (result.solution, result.moves, result.score, result.improved) == (
+        given.solution, given.moves, given.score, False)
+    assert "the engine's shorter line was refused by the rules engine" in capsys.readouterr().err
+
+
+def test_check_solution_holds_the_stored_move_count_and_score_to_the_replay():
+    result = solved(QUICK[0])
+    assert check_solution(QUICK[0], result.solution, moves=result.moves, score=result.score) is None
+    assert check_solution(QUICK[0], result.solution, moves=result.moves + 1, score=result.score) == (
+        f"wins, but in {result.moves} actions, not the {result.moves + 1} stored")
+    assert check_solution(QUICK[0], result.solution, moves=result.moves, score=result.score + 1) == (
+        f"wins, but with score {result.score}, not the {result.score + 1} stored")
 
 
 # --------------------------------------------------------------------------- #
