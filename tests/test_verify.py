@@ -325,3 +325,15 @@ def _children() -> list[int]:
     import multiprocessing
 
     return [child.pid for child in multiprocessing.active_children() if child.pid is not None]
+
+
+def test_a_compile_apart_that_cannot_start_a_process_leaves_the_compile_to_the_caller(monkeypatch):
+    import multiprocessing.context
+
+    from spider_solver.engine import compile_apart
+
+    def no_process(self):
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", no_process)
+    assert compile_apart(compiles_for_ever) is False

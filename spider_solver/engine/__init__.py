@@ -61,12 +61,16 @@ def compile_apart(target: Callable[[], None]) -> bool:
 
     The child ignores Ctrl-C; a KeyboardInterrupt in this process while it waits
     terminates the child and is raised again. Returns True if the child compiled, False
-    if it failed: the caller then compiles in place, where the error shows as itself.
+    if it failed or could not start: the caller then compiles in place, where an error
+    shows as itself.
     """
     import multiprocessing
 
     child = multiprocessing.get_context("spawn").Process(target=_compile_in_child, args=(target,), daemon=True)
-    child.start()
+    try:
+        child.start()
+    except OSError:  # no process to be had (a sandbox's limit): compile in place, uninterruptible
+        return False
     try:
         while child.is_alive():
             child.join(0.1)
