@@ -29,9 +29,9 @@ Resume (:meth:`Catalog.plan`): a batch records its plan in ``pending`` in one
 transaction, and each result is written together with the removal of its pending row.
 A batch without an explicit start first takes over the pending rows of its suit count
 and rule (left by a run that was killed or interrupted), then takes the lowest deal
-numbers that are neither pending nor settled, from the first one the catalog does not
-hold on: single deals that ``verify`` or the service stored far ahead neither stop a
-batch nor make it skip the deals before them. Both kinds of batch skip the deals that
+numbers that are neither pending nor settled at its budget: single deals that
+``verify`` or the service stored far ahead neither stop a batch nor make it skip the
+deals before them, and one they stored at a smaller budget is taken in its turn. Both kinds of batch skip the deals that
 are already settled (:meth:`Catalog.settled`: verified, unwinnable, or unknown at a
 budget at least as large as theirs).
 

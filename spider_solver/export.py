@@ -86,13 +86,19 @@ def _naming(error: OSError, path: str | os.PathLike, temporary: str | None) -> O
     return type(error)(error.errno, error.strerror, str(path))
 
 
+def written_in_place(path: str | os.PathLike) -> bool:
+    """True for a FIFO, a device or the like (``/dev/stdout``): :func:`atomic_file`
+    writes those in place, since renaming over one would replace it by a file."""
+    return os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path)
+
+
 @contextmanager
 def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
     """A text file written beside ``path`` and renamed over it only when complete,
     so a frontend never loads half an export. A symbolic link is written through (the
     file it points to is replaced, the link stays); a FIFO or a device is written in
     place, since renaming over it would replace it by a file."""
-    if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+    if written_in_place(path):
         try:
             with open(path, "w", encoding="utf-8", newline="") as stream:  # /dev/stdout, a FIFO, a device
                 yield stream

@@ -299,6 +299,24 @@ def test_a_stop_while_the_engine_compiles_does_not_wait_for_it(tmp_path):
         assert catalog.count() == 0 and len(catalog.pending()) == 3
 
 
+def test_a_stop_before_the_compile_does_not_start_it(tmp_path, monkeypatch):
+    """A Ctrl-C while the deals are planned: the compile of a minute is not begun."""
+    import signal
+
+    plan = Catalog.plan
+
+    def plan_then_ctrl_c(self, *args, **kwargs):
+        planned = plan(self, *args, **kwargs)
+        signal.raise_signal(signal.SIGINT)
+        return planned
+
+    monkeypatch.setattr(Catalog, "plan", plan_then_ctrl_c)
+    compiled: list[str] = []
+    report = run_batch(options(tmp_path, count=3), stream=io.StringIO(),
+                       task=Task(stand_in, prepare=lambda say: compiled.append("compiled")))
+    assert (report.done, report.interrupted, compiled) == (0, True, [])
+
+
 def test_a_stop_while_the_grader_compiles_does_not_wait_for_it(tmp_path, monkeypatch):
     from spider_solver.batch import grading
 

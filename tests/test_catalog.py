@@ -291,7 +291,7 @@ def finish(db: Catalog, codes, **budget) -> None:
                               max_seconds=budget.get("max_seconds", 10.0), reason="nodes"))
 
 
-def test_runs_continue_after_the_highest_deal(catalog):
+def test_runs_continue_after_the_deals_already_settled(catalog):
     first = plan(catalog, 3)
     assert first.codes == ("SP1-S1C-AAAAAAA", "SP1-S1C-AAAAAAB", "SP1-S1C-AAAAAAC")
     assert catalog.pending(ONE_SUIT) == list(first.codes)
@@ -351,7 +351,7 @@ def test_explicit_start_skips_settled_deals(catalog):
     assert bigger.skipped == 2 and len(bigger.codes) == 3
 
 
-def test_a_default_run_takes_the_lowest_deals_the_catalog_lacks(catalog):
+def test_a_default_run_takes_the_lowest_deals_not_settled(catalog):
     finish(catalog, plan(catalog, 3).codes)                      # 0-2, by a batch
     finish(catalog, plan(catalog, 2, start=100).codes)           # 100-101, by an explicit start
     # Single deals stored far ahead (by verify or the service) neither stop a batch at the

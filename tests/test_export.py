@@ -180,7 +180,13 @@ def test_a_damaged_or_empty_catalog_is_one_error_line(damaged_catalog, tmp_path,
     assert empty.stat().st_size == 0
 
 
-def test_a_link_is_written_through_and_a_fifo_in_place(catalog, tmp_path):
+def test_a_link_is_written_through_and_a_fifo_in_place(catalog, tmp_path, monkeypatch):
+    """And signals are held only for a rename: a FIFO's reader that stops reading must
+    not leave a Ctrl-C without effect."""
+    from spider_solver.cli import catalogs
+
+    holds: list[str] = []
+    monkeypatch.setattr(catalogs, "hold_signals", lambda: holds.append("held"))
     (tmp_path / "real").mkdir()
     target = tmp_path / "real" / "deals.json"
     target.write_text("old export")
@@ -188,6 +194,7 @@ def test_a_link_is_written_through_and_a_fifo_in_place(catalog, tmp_path):
     link.symlink_to(target)
     export(catalog, "-o", str(link))
     assert link.is_symlink() and len(json.loads(target.read_text())) == 4
+    assert holds == ["held"]
 
     fifo = tmp_path / "deals.fifo"
     os.mkfifo(fifo)
@@ -197,6 +204,7 @@ def test_a_link_is_written_through_and_a_fifo_in_place(catalog, tmp_path):
     export(catalog, "--format", "jsonl", "-o", str(fifo))
     reader.join(timeout=30)
     assert stat.S_ISFIFO(fifo.stat().st_mode) and len(read[0].splitlines()) == 4
+    assert holds == ["held"]  # not again for the FIFO
 
 
 def test_dev_stdout_is_written_in_place(catalog):
@@ -282,3 +290,22 @@ def test_ctrl_c_stops_an_export_until_its_rename_and_not_after(catalog, tmp_path
         assert len(json.loads(target.read_text())) == 4
     assert [path.name for path in tmp_path.iterdir() if path.name.endswith(".tmp")] == []
     assert signal.getsignal(signal.SIGINT) is handler  # put back
+
+
+def test_holding_the_signals_puts_back_the_first_if_the_second_comes_between(monkeypatch):
+    """A SIGTERM between the two handlers being set must not leave Ctrl-C dropped."""
+    import spider_solver.cli as cli_module
+
+    before = signal.getsignal(signal.SIGINT)
+    real = signal.signal
+
+    def the_second_interrupted(signum, handler):
+        if signum == signal.SIGTERM and handler is cli_module._too_late:
+            raise KeyboardInterrupt
+        return real(signum, handler)
+
+    monkeypatch.setattr(cli_module.signal, "signal", the_second_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        cli_module.hold_signals()
+    monkeypatch.undo()
+    assert signal.getsignal(signal.SIGINT) is before

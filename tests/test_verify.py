@@ -276,7 +276,13 @@ def test_check_solution_holds_the_stored_move_count_and_score_to_the_replay():
 
 
 def compiles_for_ever() -> None:
-    """A stand-in for numba's compile of a minute (top level: the child imports it)."""
+    """A stand-in for numba's compile of a minute (top level: the child imports it); it
+    says it has started by making the file ``$SPIDER_TEST_STARTED`` names, if set."""
+    import os
+    from pathlib import Path
+
+    if os.environ.get("SPIDER_TEST_STARTED"):
+        Path(os.environ["SPIDER_TEST_STARTED"]).touch()
     while True:
         time.sleep(0.05)
 
@@ -285,19 +291,35 @@ def compile_fails() -> None:
     raise RuntimeError("no compiler")
 
 
-def test_a_ctrl_c_while_the_engine_compiles_apart_stops_at_once_and_ends_the_child():
+def test_a_ctrl_c_while_the_engine_compiles_apart_stops_at_once_and_ends_the_child(tmp_path, monkeypatch):
     import os
     import signal
     import threading
 
     from spider_solver.engine import compile_apart
 
+    started, done, sent = tmp_path / "started", threading.Event(), []
+    monkeypatch.setenv("SPIDER_TEST_STARTED", str(started))
+
+    def ctrl_c_once_the_child_compiles() -> None:
+        deadline = time.monotonic() + 60
+        while not started.exists() and not done.is_set() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not done.is_set():  # never into a later test
+            sent.append(time.monotonic())
+            os.kill(os.getpid(), signal.SIGINT)
+
     children_before = set(_children())
-    threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()  # the child has started by then
-    began = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        compile_apart(compiles_for_ever)
-    assert time.monotonic() - began < 10
+    waiter = threading.Thread(target=ctrl_c_once_the_child_compiles)
+    waiter.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            compile_apart(compiles_for_ever)
+        stopped = time.monotonic()
+    finally:
+        done.set()
+        waiter.join()
+    assert started.exists() and stopped - sent[0] < 5  # the child was compiling; the stop came at once
     assert set(_children()) <= children_before  # terminated, not left compiling
 
 

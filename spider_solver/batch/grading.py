@@ -62,8 +62,9 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
         bar.update(1)
 
     with catch_signals(stop):
-        with stop.at_once():  # a compile of a minute: a stop need not wait for it
-            prepare_grader(say)
+        if not stop:
+            with stop.at_once():  # a compile of a minute: a stop need not wait for it
+                prepare_grader(say)
         if stop:
             grading.interrupted = True
             return grading

@@ -107,7 +107,7 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
         skipped = f" ({report.skipped} already improved at this budget)" if report.skipped else ""
         if not codes:
             say(f"nothing to improve: {total} verified deal{'s' if total != 1 else ''}{skipped}")
-        else:
+        elif not stop:
             with stop.at_once():  # a compile of a minute: a stop need not wait for it
                 load_engine(say, here=False)
         if codes and not stop:

@@ -105,7 +105,7 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
             if not plan.codes:
                 say(f"nothing to solve: {'every deal in the range is settled' if plan.skipped else 'count is 0'}")
             else:
-                if pool is None and task.prepare is not None:
+                if pool is None and task.prepare is not None and not stop:
                     with stop.at_once():  # a compile of a minute: a stop need not wait for it
                         task.prepare(say)
                 if pool is None and not stop:

@@ -136,8 +136,12 @@ def hold_signals() -> dict[int, Any] | None:
     if threading.current_thread() is not threading.main_thread():
         return None
     held: dict[int, Any] = {}
-    for signum in _STOPPING:
-        held[signum] = signal.signal(signum, _too_late)
+    try:
+        for signum in _STOPPING:
+            held[signum] = signal.signal(signum, _too_late)
+    except KeyboardInterrupt:  # the other signal, between the two: put back the one held
+        release_signals(held)
+        raise
     return held
 
 
@@ -200,7 +204,7 @@ def cli(ctx: click.Context, **options: Any) -> None:
         spider-solve --suits 4 --count 1000
 
     Exit status: 0 success, 1 not won / unwinnable / check failed / a batch's deal
-    got no result or grade / a deal grade could not grade / output closed by its
+    got no result or grade / deals `grade` could not grade / output closed by its
     reader, 2 bad input, 3 unknown (budget spent), 130 interrupted.
     """
     given = [name for name in BATCH_OPTIONS if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]

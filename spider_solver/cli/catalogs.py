@@ -83,7 +83,7 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
     The JSON Schema is data/export.schema.json.
     """
     from spider_solver.catalog import Catalog
-    from spider_solver.export import Format, atomic_file, write_export
+    from spider_solver.export import Format, atomic_file, write_export, written_in_place
     from spider_solver.rules import Variant, parse_rule
 
     if suits is not None and rule is not None:
@@ -104,11 +104,12 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
                 sys.exit(ExitStatus.NOT_WON)
             click.echo(f"exported {plural(count, 'deal')}", err=True)
             return
-        held = None
+        held, renamed = None, not written_in_place(output)
         try:
             with atomic_file(output) as stream:
                 count = write_export(entries, stream, cast(Format, fmt.lower()))
-                held = hold_signals()  # the rename completes the export: a late Ctrl-C no longer undoes it
+                if renamed:  # the rename completes the export: a late Ctrl-C no longer undoes it
+                    held = hold_signals()
             click.echo(f"exported {plural(count, 'deal')} to {output}", err=True)
             sys.exit(ExitStatus.OK)
         except BaseException:

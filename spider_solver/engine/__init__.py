@@ -69,14 +69,14 @@ def compile_apart(target: Callable[[], None]) -> bool:
     child = multiprocessing.get_context("spawn").Process(target=_compile_in_child, args=(target,), daemon=True)
     try:
         child.start()
-    except OSError:  # no process to be had (a sandbox's limit): compile in place, uninterruptible
-        return False
-    try:
         while child.is_alive():
             child.join(0.1)
+    except OSError:  # no process to be had (a sandbox's limit): compile in place, uninterruptible
+        return False
     except KeyboardInterrupt:
-        child.terminate()
-        child.join()
+        if child.pid is not None:
+            child.terminate()
+            child.join()
         raise
     return child.exitcode == 0
 
