@@ -195,14 +195,9 @@ def load_grader(say: Callable[[str], None] | None = None, *, here: bool = True) 
     by playing one game of a small deal. With ``say``, a compile is announced through it
     and runs in a child process that a Ctrl-C stops at once, and ``here=False`` only sees
     that the cache holds it, as :func:`spider_solver.verify.load_engine`."""
-    from spider_solver.engine import compile_apart, is_compiled
+    from spider_solver.engine import load_kernels
 
-    if say is not None and not is_compiled(fair=True):
-        say(COMPILE_MESSAGE)
-        if compile_apart(_play_once) and not here:
-            return
-    if here or not is_compiled(fair=True):
-        _play_once()
+    load_kernels(_play_once, fair=True, say=say, message=COMPILE_MESSAGE, here=here)
 
 
 def _play_once() -> None:

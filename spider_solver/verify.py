@@ -308,14 +308,9 @@ def load_engine(say: Callable[[str], None] | None = None, *, here: bool = True) 
     on), a compile is announced through it and runs in a child process, so that a
     Ctrl-C stops it at once (:func:`~spider_solver.engine.compile_apart`). ``here=False``
     only sees that the cache holds it, for a process whose workers do the searching."""
-    from spider_solver.engine import compile_apart, is_compiled, warm_up
+    from spider_solver.engine import load_kernels, warm_up
 
-    if say is not None and not is_compiled():
-        say(COMPILE_MESSAGE)
-        if compile_apart(warm_up) and not here:
-            return
-    if here or not is_compiled():
-        warm_up()
+    load_kernels(warm_up, say=say, message=COMPILE_MESSAGE, here=here)
 
 
 __all__ = [

@@ -62,20 +62,16 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
         bar.update(1)
 
     with catch_signals(stop):
+        stop.run_now(prepare_grader, say)  # a compile of a minute: a stop need not wait for it
         if not stop:
-            with stop.at_once():  # a compile of a minute: a stop need not wait for it
-                prepare_grader(say)
-        if stop:
-            grading.interrupted = True
-            return grading
-        pool = local_pool(min(workers, len(codes)), warm=warm_grader)
-        finished = False
-        try:
-            grading.broken = keep_busy(pool.executor, pool.slots, ((grade_deal, (code,), code) for code in codes),
-                                       collect, stop)
-            finished = not stop and grading.broken is None
-        finally:
-            pool.end(clean=finished)
+            pool = local_pool(min(workers, len(codes)), warm=warm_grader)
+            finished = False
+            try:
+                grading.broken = keep_busy(pool.executor, pool.slots,
+                                           ((grade_deal, (code,), code) for code in codes), collect, stop)
+                finished = not stop and grading.broken is None
+            finally:
+                pool.end(clean=finished)
     grading.interrupted = bool(stop) and grading.done + len(grading.errors) < len(codes)
     return grading
 

@@ -18,9 +18,10 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TextIO
 
-from spider_solver.batch.pools import keep_busy, local_pool
+from spider_solver.batch.pools import job_result, keep_busy, local_pool
 from spider_solver.batch.report import progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
@@ -107,9 +108,8 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
         skipped = f" ({report.skipped} already improved at this budget)" if report.skipped else ""
         if not codes:
             say(f"nothing to improve: {total} verified deal{'s' if total != 1 else ''}{skipped}")
-        elif not stop:
-            with stop.at_once():  # a compile of a minute: a stop need not wait for it
-                load_engine(say, here=False)
+        else:
+            stop.run_now(partial(load_engine, say, here=False))  # a compile of a minute: a stop need not wait for it
         if codes and not stop:
             pool = local_pool(min(options.workers or 1, len(codes)), warm=warm_engine)
             say(f"improving {len(codes)} verified deal{'s' if len(codes) != 1 else ''}{skipped} on {pool.where}, "
@@ -156,12 +156,9 @@ def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, optio
 
     def collect(future: Future, job: tuple[str, tuple[str, ...]]) -> None:
         code, before = job
-        error = future.exception()
-        if error is not None:
-            report.failed.append(code)
-            warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
+        data = job_result(future, code, report.failed, warn)
+        if data is None:
             return
-        data = future.result()
         if data.get("stopped") == "interrupted":
             return  # no result at this budget: the next run does it again
         replaced = catalog.record_improvement(code, before, data, version=data.get("solver_version") or version)

@@ -75,6 +75,17 @@ class Pool:
             self.client.close()
 
 
+def job_result(future: Future, code: str, failed: list[str], warn: Callable[[str], None]) -> dict | None:
+    """What a worker's job for ``code`` returned; or None if it raised, once ``code`` is
+    added to ``failed`` and the error said through ``warn``."""
+    error = future.exception()
+    if error is not None:
+        failed.append(code)
+        warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
+        return None
+    return future.result()
+
+
 #: What ``jobs`` of :func:`keep_busy` yields when it has no job now but may have one
 #: once a job in flight has ended (and been collected).
 LATER = None
@@ -267,4 +278,5 @@ def _first_bytes(connection: socket.socket, count: int, seconds: float) -> bytes
     return data
 
 
-__all__ = ["LATER", "Pool", "cluster_pool", "die_with_parent", "init_worker", "keep_busy", "local_pool", "probe"]
+__all__ = ["LATER", "Pool", "cluster_pool", "die_with_parent", "init_worker", "job_result", "keep_busy", "local_pool",
+           "probe"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from spider_solver.batch.grading import write_grade
-from spider_solver.batch.pools import LATER, Pool, cluster_pool, keep_busy, local_pool, probe
+from spider_solver.batch.pools import LATER, Pool, cluster_pool, job_result, keep_busy, local_pool, probe
 from spider_solver.batch.report import Report, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
@@ -105,9 +105,8 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
             if not plan.codes:
                 say(f"nothing to solve: {'every deal in the range is settled' if plan.skipped else 'count is 0'}")
             else:
-                if pool is None and task.prepare is not None and not stop:
-                    with stop.at_once():  # a compile of a minute: a stop need not wait for it
-                        task.prepare(say)
+                if pool is None and task.prepare is not None:
+                    stop.run_now(task.prepare, say)  # a compile of a minute: a stop need not wait for it
                 if pool is None and not stop:
                     pool = local_pool(min(options.workers or _all_cores(), len(plan.codes)), warm=task.warm)
                 if pool is not None and not stop:
@@ -181,20 +180,17 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
     def collect_one(future: Future, code: str, grading: bool) -> None:
         nonlocal queued
         if grading:  # a deal the grader cannot grade is written all the same, ungraded
-            data = write_grade(catalog, code, future)
-            if data.get("grade_error"):
+            graded = write_grade(catalog, code, future)
+            if graded.get("grade_error"):
                 if not ungradable:
-                    warn(f"warning: {code} stays ungraded: {data['grade_error']}")
+                    warn(f"warning: {code} stays ungraded: {graded['grade_error']}")
                 ungradable.append(code)
             else:
-                report.add_grade(data)
+                report.add_grade(graded)
             return
-        error = future.exception()
-        if error is not None:
-            report.failed.append(code)
-            warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
+        data = job_result(future, code, report.failed, warn)
+        if data is None:
             return
-        data = future.result()
         if data.get("reason") == Reason.INTERRUPTED:
             # Ctrl-C reached the search in a worker (a cluster worker's terminal): that is no
             # result at this budget, so the deal stays pending rather than stored as unknown.

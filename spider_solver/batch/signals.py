@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 
 class StopRequest:
     """A signal handler: the first SIGINT or SIGTERM asks the loop to stop, the second stops
-    now; within :meth:`at_once` the first stops now too."""
+    now; within :meth:`run_now` the first stops now too."""
 
     def __init__(self) -> None:
         self.signal: int | None = None
@@ -25,14 +25,16 @@ class StopRequest:
         if stopping or self._at_once:
             raise KeyboardInterrupt
 
-    @contextmanager
-    def at_once(self) -> Iterator[None]:
-        """A step with nothing in flight to wait for (the engine's compile, before any
-        worker starts): a stop during it raises KeyboardInterrupt there, which the block
-        turns into the stop it asked for, instead of waiting a minute for the step to end."""
+    def run_now(self, step: Callable[..., None], *arguments: Any) -> None:
+        """Run a step with nothing in flight to wait for (the engine's compile, before any
+        worker starts), unless a stop was asked already: a stop during it raises
+        KeyboardInterrupt there, which ends the step as the stop it asked for, instead of
+        waiting a minute for the step to end."""
+        if self.signal is not None:
+            return
         self._at_once = True
         try:
-            yield
+            step(*arguments)
         except KeyboardInterrupt:
             if self.signal is None:  # not ours: a Ctrl-C from elsewhere (tests, a debugger)
                 raise

@@ -52,6 +52,22 @@ def is_compiled(*, fair: bool = False) -> bool:
 WARM_UP_CODE = "SP1-S1C-AAAAAAB"
 
 
+def load_kernels(warm: Callable[[], None], *, fair: bool = False, say: Callable[[str], None] | None = None,
+                 message: str = "", here: bool = True) -> None:
+    """Compile the kernels ``warm`` runs (the engine's, or the fair player's with ``fair``)
+    on the first use of an install, or load them from numba's cache. With ``say`` (a
+    command a person waits on), a compile is announced with ``message`` and runs in a
+    child process, so that a Ctrl-C stops it at once (:func:`compile_apart`).
+    ``here=False`` only sees that the cache holds them, for a process whose workers run
+    them."""
+    compiled = is_compiled(fair=fair)
+    if not compiled and say is not None:
+        say(message)
+        compiled = compile_apart(warm)
+    if here or not compiled:  # a child that failed: compile here, where the error shows as itself
+        warm()
+
+
 def compile_apart(target: Callable[[], None]) -> bool:
     """Run ``target`` (a top-level function that compiles kernels into the on-disk
     cache: :func:`warm_up`, the grader's warm-up) in a child process, so that a Ctrl-C
