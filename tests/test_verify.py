@@ -196,6 +196,32 @@ def test_ctrl_c_gives_an_unknown_result(monkeypatch):
     assert result.solution == () and result.moves is None
 
 
+def test_ctrl_c_during_the_post_pass_gives_an_unknown_result_too(monkeypatch):
+    """A won line's post-pass (rephase.polish, on at 1 suit) runs beams of its own, which
+    take a Ctrl-C as their stop: the solve must still end interrupted, not verified (the
+    warm-up of every command solves a 1-suit deal, and lost a Ctrl-C that way)."""
+    import spider_solver.engine.driver as driver
+    import spider_solver.engine.rephase as rephase
+
+    assert rephase.POLISH_NODES[1] > 0
+    real_beam = rephase.beam
+    polished = []
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    def beam_of_the_post_pass(*args, **kwargs):
+        polished.append(True)
+        monkeypatch.setattr(driver, "step_level", interrupted)
+        return real_beam(*args, **kwargs)
+
+    monkeypatch.setattr(rephase, "beam", beam_of_the_post_pass)
+    result = solve("SP1-S1C-AAAAAAD", max_nodes=BUDGET, max_seconds=None)
+    assert polished
+    assert (result.status, result.reason) == ("unknown", "interrupted")
+    assert result.solution == () and result.moves is None
+
+
 def test_a_result_read_back_from_json_equals_the_result():
     """to_dict() is what JSON and the catalog take; a result rebuilt from it is the same
     result (its solution a tuple again, so it hashes), and two runs of one deal are equal

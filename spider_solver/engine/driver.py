@@ -414,7 +414,11 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
             if attempt.outcome == "won":
                 line, reason = attempt.moves, Reason.WON
                 if polish and mode == MODE_SEARCH:
-                    line, shortened = _polished(game, line, width, budget, attempt), True
+                    line, polish_stopped = _polished(game, line, width, budget, attempt)
+                    shortened = True
+                    if polish_stopped == "interrupted":
+                        # The post-pass's beams took a Ctrl-C as their stop: the solve stops too.
+                        line, reason = None, Reason.INTERRUPTED
                 break
             stopped = budget.exceeded() if attempt.outcome == "nodes" else attempt.outcome
             if stopped in ("nodes", "seconds", "interrupted"):
@@ -453,8 +457,9 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
     return _result(game, line, reason, budget, started, attempts, shortened=shortened)
 
 
-def _polished(game: Game, line: list[int], width: int, budget: Budget, attempt: Attempt) -> list[int]:
-    """The line shortened, then its phases re-searched at a wider beam (see rephase.polish).
+def _polished(game: Game, line: list[int], width: int, budget: Budget, attempt: Attempt) -> tuple[list[int], str]:
+    """The line shortened, then its phases re-searched at a wider beam (see rephase.polish),
+    and why the re-search stopped early ("" if it did not; "interrupted" for a Ctrl-C).
 
     The nodes count in the winning ``attempt`` (``polish_nodes`` says how many)."""
     from spider_solver.engine.rephase import polish
@@ -469,7 +474,7 @@ def _polished(game: Game, line: list[int], width: int, budget: Budget, attempt: 
     attempt.seconds += time.perf_counter() - started
     if budget.progress is not None:
         budget.progress.update(min(attempt.polish_nodes, max(0, budget.max_nodes - budget.progress.n)))
-    return result.line
+    return result.line, result.stopped
 
 
 #: The reason a last exhaustive search gives, by its outcome (otherwise: nodes, seconds, interrupted).
