@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "spider_solver"
 
 #: The layers, bottom first; a module may import its own layer and those below.
 LAYERS = [
-    {"errors", "outcomes", "version"},
+    {"errors", "outcomes", "stops", "version"},
     {"rules"},
     {"engine"},
     {"verify"},

@@ -369,6 +369,48 @@ def test_the_warm_up_passes_on_a_ctrl_c_its_search_took_as_its_own_stop(monkeypa
         spider_solver.engine.warm_up()
 
 
+def _load_with(monkeypatch, warm, *, compiled: bool = True) -> None:
+    """load_kernels with ``warm`` as the load (``compiled``: the cache holds the kernels)."""
+    import spider_solver.engine
+
+    monkeypatch.setattr(spider_solver.engine, "is_compiled", lambda fair=False: compiled)
+    spider_solver.engine.load_kernels(warm)
+
+
+def test_a_ctrl_c_while_cached_kernels_load_waits_for_the_load_to_end(monkeypatch):
+    """numba loads cached kernels through llvmlite callbacks, where a KeyboardInterrupt is
+    lost or crashes the process: the load holds it and raises it as it ends."""
+    import signal
+
+    events = []
+
+    def load():
+        signal.raise_signal(signal.SIGINT)
+        events.append("loaded")
+
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt):
+        _load_with(monkeypatch, load)
+    assert events == ["loaded"]
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+def test_a_compile_in_place_does_not_hold_a_ctrl_c(monkeypatch):
+    """Without a cache the kernels compile in place (no child: the caller gave no ``say``),
+    a minute of it: a Ctrl-C must not wait for that."""
+    import signal
+
+    events = []
+
+    def compile_here():
+        signal.raise_signal(signal.SIGINT)
+        events.append("compiled")
+
+    with pytest.raises(KeyboardInterrupt):
+        _load_with(monkeypatch, compile_here, compiled=False)
+    assert events == []
+
+
 def _children() -> list[int]:
     import multiprocessing
 

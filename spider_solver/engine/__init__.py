@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from spider_solver.engine import cache as _cache
+from spider_solver.stops import held
 
 _cache.install()
 
@@ -59,13 +60,22 @@ def load_kernels(warm: Callable[[], None], *, fair: bool = False, say: Callable[
     command a person waits on), a compile is announced with ``message`` and runs in a
     child process, so that a Ctrl-C stops it at once (:func:`compile_apart`).
     ``here=False`` only sees that the cache holds them, for a process whose workers run
-    them."""
-    compiled = is_compiled(fair=fair)
+    them.
+
+    Loading cached kernels (about a second) holds a Ctrl-C or SIGTERM until it is done
+    (:func:`spider_solver.stops.held`): numba loads them through llvmlite's callbacks,
+    where a KeyboardInterrupt is lost (the command ran on and exited 0) or leaves the
+    process to crash (seen: a segmentation fault, status 139). A compile is not held."""
+    with held():
+        compiled = is_compiled(fair=fair)
     if not compiled and say is not None:
         say(message)
         compiled = compile_apart(warm)
-    if here or not compiled:  # a child that failed: compile here, where the error shows as itself
+    if not compiled:  # a child that failed, or no child: compile here, where an error shows as itself
         warm()
+    elif here:
+        with held():
+            warm()
 
 
 def compile_apart(target: Callable[[], None]) -> bool:
