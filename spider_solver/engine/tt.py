@@ -7,6 +7,14 @@ lines). When all of them are taken, the key replaces the one in its home slot:
 the table never grows and never refuses, it forgets. Forgetting a key only means
 a position may be searched twice; it never hides one, so exhaustive proofs stay
 sound. ``info[TT_STORED]`` counts stored keys, ``info[TT_FORGOTTEN]`` keys forgotten.
+
+In front of the slots, ``seen`` is a filter of ``FILTER_BITS_PER_SLOT`` bits a slot (a
+sixteenth of the slots' bytes), indexed by the key's bits 32 and up (the home slot
+takes its low bits): a key's bit is set when it is stored and never cleared, so a
+clear bit proves the key is not in the table and the slots are not read. Most
+children a search makes are new, and the slots (2 MB at the narrowest beam) outgrow a
+core's L2 cache where the filter does not, so this saves a cache miss a new child;
+answers are the same as without it (a set bit only sends the probe on to the slots).
 """
 
 from __future__ import annotations
@@ -24,6 +32,9 @@ PROBES = 8
 TT_STORED = 0
 TT_FORGOTTEN = 1
 TT_INFO_SIZE = 2
+#: The filter's size: bits per slot (a power of two), and where a key's filter index starts.
+FILTER_BITS_PER_SLOT = 4
+FILTER_SHIFT = 32
 #: What an empty slot holds, and what a key equal to it is stored as.
 EMPTY = 0
 ZERO_KEY_AS = 1
@@ -34,21 +45,32 @@ class TranspositionTable(NamedTuple):
 
     slots: np.ndarray  # uint64[2**bits]
     info: np.ndarray  # int64[TT_INFO_SIZE]
+    seen: np.ndarray  # uint64[2**bits * FILTER_BITS_PER_SLOT / 64 (at least 1)]: the filter's bits
 
 
 def tt_new(bits: int) -> TranspositionTable:
-    """A table of ``2**bits`` slots (8 bytes each) and its counters."""
-    return TranspositionTable(np.zeros(1 << bits, dtype=np.uint64), np.zeros(TT_INFO_SIZE, dtype=np.int64))
+    """A table of ``2**bits`` slots (8 bytes each), its counters and its filter."""
+    words = max(1, (FILTER_BITS_PER_SLOT << bits) // 64)
+    return TranspositionTable(np.zeros(1 << bits, dtype=np.uint64), np.zeros(TT_INFO_SIZE, dtype=np.int64),
+                              np.zeros(words, dtype=np.uint64))
 
 
 def tt_clear(tt: TranspositionTable) -> None:
     tt.slots[:] = EMPTY
     tt.info[:] = 0
+    tt.seen[:] = 0
 
 
 @njit(**INLINE)
 def _slot_key(key):
     return key if key != EMPTY else np.uint64(ZERO_KEY_AS)
+
+
+@njit(**INLINE)
+def _filter_cell(seen, key):
+    """The word of ``seen`` that holds ``key``'s filter bit, and the bit."""
+    cell = np.int64((key >> np.uint64(FILTER_SHIFT)) & np.uint64(seen.shape[0] * 64 - 1))
+    return cell >> 6, np.uint64(1) << np.uint64(cell & 63)
 
 
 @njit(**KERNEL)
@@ -62,6 +84,9 @@ def tt_contains(tt, key):
     """``tt_probe``, inlined into the caller (the search's inner loop)."""
     table = tt.slots
     key = _slot_key(key)
+    word, bit = _filter_cell(tt.seen, key)
+    if tt.seen[word] & bit == 0:
+        return False
     mask = table.shape[0] - 1
     home = np.int64(key & np.uint64(mask))
     for i in range(PROBES):
@@ -76,8 +101,10 @@ def tt_contains(tt, key):
 @njit(**KERNEL)
 def tt_store(tt, key):
     """Store ``key``; return False if it was already there."""
-    table, info = tt
+    table, info, seen = tt
     key = _slot_key(key)
+    word, bit = _filter_cell(seen, key)
+    seen[word] |= bit
     mask = table.shape[0] - 1
     home = np.int64(key & np.uint64(mask))
     for i in range(PROBES):
