@@ -195,10 +195,8 @@ def load_grader(say: Callable[[str], None] | None = None, *, here: bool = True) 
     by playing one game of a small deal. With ``say``, a compile is announced through it
     and runs in a child process that a Ctrl-C stops at once, and ``here=False`` only sees
     that the cache holds it, as :func:`spider_solver.verify.load_engine`."""
-    from spider_solver.stops import held
+    from spider_solver.engine import load_kernels
 
-    with held():  # the engine's first import imports numba, which a Ctrl-C must not cut
-        from spider_solver.engine import load_kernels
     load_kernels(_play_once, fair=True, say=say, message=COMPILE_MESSAGE, here=here)
 
 

@@ -308,10 +308,8 @@ def load_engine(say: Callable[[str], None] | None = None, *, here: bool = True) 
     on), a compile is announced through it and runs in a child process, so that a
     Ctrl-C stops it at once (:func:`~spider_solver.engine.compile_apart`). ``here=False``
     only sees that the cache holds it, for a process whose workers do the searching."""
-    from spider_solver.stops import held
+    from spider_solver.engine import load_kernels, warm_up
 
-    with held():  # the engine's first import imports numba, which a Ctrl-C must not cut
-        from spider_solver.engine import load_kernels, warm_up
     load_kernels(warm_up, say=say, message=COMPILE_MESSAGE, here=here)
 
 

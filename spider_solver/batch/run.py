@@ -105,10 +105,11 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
             if not plan.codes:
                 say(f"nothing to solve: {'every deal in the range is settled' if plan.skipped else 'count is 0'}")
             else:
-                if pool is None and task.prepare is not None:
-                    stop.run_now(task.prepare, say)  # a compile of a minute: a stop need not wait for it
-                if pool is None and not stop:
-                    pool = local_pool(min(options.workers or _all_cores(), len(plan.codes)), warm=task.warm)
+                if pool is None:
+                    if task.prepare is not None:
+                        stop.run_now(task.prepare, say)  # a compile of a minute: a stop need not wait for it
+                    if not stop:
+                        pool = local_pool(min(options.workers or _all_cores(), len(plan.codes)), warm=task.warm)
                 if pool is not None and not stop:
                     resumed = f", {plan.resumed} of them left pending by an earlier run" if plan.resumed else ""
                     say(f"solving {len(plan.codes)} deal{'s' if len(plan.codes) != 1 else ''} ({plan.codes[0]} to "

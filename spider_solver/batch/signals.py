@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from spider_solver.stops import STOPS
+
 
 class StopRequest:
     """A signal handler: the first SIGINT or SIGTERM asks the loop to stop, the second stops
@@ -48,7 +50,7 @@ def catch_signals(stop: StopRequest) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+    previous = {signum: signal.signal(signum, stop) for signum in STOPS}
     try:
         yield
     finally:

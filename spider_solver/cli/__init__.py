@@ -55,6 +55,7 @@ from spider_solver.cli.params import (
 )
 from spider_solver.errors import SpiderError
 from spider_solver.outcomes import ExitStatus, Reason
+from spider_solver.stops import STOPS
 from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.version import __version__
 
@@ -124,10 +125,6 @@ class SpiderGroup(click.Group):
         sys.exit(status if isinstance(status, int) else ExitStatus.OK)
 
 
-#: The signals that stop a command (Ctrl-C, and SIGTERM: :func:`main`).
-_STOPPING = (signal.SIGINT, signal.SIGTERM)
-
-
 def hold_signals() -> dict[int, Any] | None:
     """From here on the command's work is as good as done (an export about to be renamed
     into place): a Ctrl-C or SIGTERM no longer stops it half way, and is dropped, as
@@ -137,7 +134,7 @@ def hold_signals() -> dict[int, Any] | None:
         return None
     held: dict[int, Any] = {}
     try:
-        for signum in _STOPPING:
+        for signum in STOPS:
             held[signum] = signal.signal(signum, _too_late)
     except KeyboardInterrupt:  # the other signal, between the two: put back the one held
         release_signals(held)

@@ -20,10 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from spider_solver.engine import cache as _cache
 from spider_solver.stops import held
 
-_cache.install()
+with held():  # the first import of numba (engine.cache imports it), which a Ctrl-C must not cut
+    from spider_solver.engine import cache as _cache
+
+    _cache.install()
 
 
 def is_compiled(*, fair: bool = False) -> bool:
