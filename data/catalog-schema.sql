@@ -1,6 +1,6 @@
 -- The spider-solver catalog, schema version 4 (PRAGMA user_version = 4).
 --
--- An SQLite database in WAL mode. PRAGMA application_id = 1397768515 (0x53503143, "SP1C")
+-- An SQLite database in WAL mode. PRAGMA application_id = 1397764419 (0x53503143, "SP1C")
 -- marks the file as a catalog; spider_solver/catalog.py refuses any other database, and a
 -- user_version higher than the one it knows, and upgrades an older one in place, in one
 -- transaction (version 1 had no CHECK on reason; version 2 had no difficulty columns;

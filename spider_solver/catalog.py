@@ -867,6 +867,12 @@ class Catalog:
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(args)
 
     @_reads
+    def readable(self) -> None:
+        """Read the first row of ``results``, as every lookup would (a health check, far
+        cheaper than :meth:`integrity`): :class:`CatalogError` if that fails."""
+        self.db.execute("SELECT code FROM results LIMIT 1").fetchone()
+
+    @_reads
     def integrity(self) -> str:
         """SQLite's ``PRAGMA integrity_check``: ``'ok'`` for a sound file."""
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]

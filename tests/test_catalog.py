@@ -83,6 +83,16 @@ def test_documented_schema_is_the_schema(tmp_path):
     assert documented.execute(query).fetchall() == sqlite3.connect(path).execute(query).fetchall()
 
 
+def test_documented_application_id_is_the_catalogs():
+    """The header comment gives the id in decimal and hex; a catalog made from the decimal
+    one must be a catalog."""
+    text = (DATA / "catalog-schema.sql").read_text(encoding="utf-8")
+    decimal, hexadecimal, name = re.search(r"application_id = (\d+) \(0x([0-9A-Fa-f]+), \"(\w+)\"\)", text).groups()
+    assert int(decimal) == int(hexadecimal, 16) == APPLICATION_ID
+    assert name.encode() == APPLICATION_ID.to_bytes(4, "big")
+    assert f"user_version = {SCHEMA_VERSION}" in text
+
+
 def test_reopening_keeps_the_rows(tmp_path):
     path = tmp_path / "catalog.sqlite"
     with Catalog(path) as db:
@@ -113,6 +123,18 @@ def test_a_damaged_file_is_called_damaged_not_foreign(damaged_catalog, monkeypat
     damaged_catalog.write_bytes(bytes(data))
     with pytest.raises(CatalogError, match=re.escape(words) + r" \(.*\): restore it from a copy"):
         Catalog(damaged_catalog.name)
+
+
+def test_readable_reads_a_row(tmp_path, damaged_catalog):
+    """The service's health check: quiet on a sound catalog, empty or not; a catalog whose
+    rows cannot be read fails it as its lookups would."""
+    with Catalog(tmp_path / "empty.sqlite") as db:
+        db.readable()
+    with Catalog(damaged_catalog) as db:
+        with pytest.raises(CatalogError, match="cannot read catalog"):
+            db.readable()
+        with pytest.raises(CatalogError, match="cannot read catalog"):
+            db.page(limit=1000)
 
 
 def test_a_locked_catalog_is_not_called_damaged(tmp_path, monkeypatch):

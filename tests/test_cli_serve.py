@@ -5,6 +5,7 @@ Also its refusals of bad options, which come before it listens (in-process).
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -187,9 +188,9 @@ def test_default_is_this_machine_only():
     assert option.default == "127.0.0.1"
 
 
-def test_a_second_ctrl_c_stops_at_once_without_a_traceback(tmp_path):
-    """The first Ctrl-C waits for the requests in flight (here one whose body never
-    comes); a second one stops at once, with the catalog closed and no traceback."""
+def test_a_body_still_arriving_at_ctrl_c_gets_503_stopping_at_once(tmp_path):
+    """The request whose body never comes does not hold the stop for the graceful wait (5 s)
+    and then get uvicorn's plain-text 500: it gets the JSON 503 at once."""
     served = Served("--catalog", str(tmp_path / "c.sqlite"), "--solvers", "1", cwd=tmp_path)
     try:
         host, port = served.url.removeprefix("http://").rsplit(":", 1)
@@ -197,15 +198,52 @@ def test_a_second_ctrl_c_stops_at_once_without_a_traceback(tmp_path):
             slow.sendall(b"POST /v1/replay HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                          b"Content-Length: 100\r\n\r\n{")
             time.sleep(0.5)
+            started = time.monotonic()
             served.process.send_signal(signal.SIGINT)
-            time.sleep(1)  # inside the graceful wait (5 s)
-            assert served.process.poll() is None
-            served.process.send_signal(signal.SIGINT)
+            answer = b""
+            while chunk := slow.recv(65536):
+                answer += chunk
             assert served.process.wait(STOP_TIMEOUT) == 0
+            took = time.monotonic() - started
     finally:
+        served.kill()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 503") and json.loads(body)["error"]["type"] == "stopping"
+    assert took < 3
+    text = "".join(served.lines)
+    assert "stopped" in text and "Traceback" not in text and "Error" not in text, text
+
+
+def test_a_second_ctrl_c_stops_at_once_without_a_traceback(tmp_path):
+    """The first Ctrl-C waits for the requests in flight (here a verify whose result waits
+    for another process's lock on the catalog); a second one stops at once, with the
+    catalog closed, the waiting write given up, and no traceback."""
+    catalog = tmp_path / "c.sqlite"
+    served = Served("--catalog", str(catalog), "--solvers", "1", cwd=tmp_path)
+    locker = sqlite3.connect(catalog, isolation_level=None)
+    try:
+        locker.execute("BEGIN IMMEDIATE")
+
+        def verify() -> None:
+            with contextlib.suppress(OSError, http.client.HTTPException):  # the connection ends with the server
+                served.call("POST", "/v1/verify", {"code": "SP1-S1C-AAAAAAJ"}, timeout=30)
+
+        threading.Thread(target=verify, daemon=True).start()
+        time.sleep(2)  # the search (hundredths of a second) is done; its write waits for the lock
+        served.process.send_signal(signal.SIGINT)
+        time.sleep(1)  # inside the graceful wait (5 s)
+        assert served.process.poll() is None
+        started = time.monotonic()
+        served.process.send_signal(signal.SIGINT)
+        assert served.process.wait(STOP_TIMEOUT) == 0
+        assert time.monotonic() - started < 3
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
         served.kill()
     text = "".join(served.lines)
     assert "stopped" in text and "Traceback" not in text and "Error" not in text, text
+    assert "was not recorded" in text
 
 
 def test_sigterm_during_start_up_is_a_clean_stop(tmp_path):

@@ -22,12 +22,15 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from spider_solver import solve  # noqa: E402
 from spider_solver.catalog import Catalog  # noqa: E402
+from spider_solver.errors import CatalogError, SpiderError  # noqa: E402
 from spider_solver.export import deal_json  # noqa: E402
 from spider_solver.outcomes import Reason, Status  # noqa: E402
 from spider_solver.rules import Deal, replay  # noqa: E402
+from spider_solver.rules.codes import GameCode  # noqa: E402
 from spider_solver.service import models  # noqa: E402
 from spider_solver.service.app import Settings, create_app  # noqa: E402
 from spider_solver.service.routes import deals  # noqa: E402
+from spider_solver.service.state import LOCK_TRY_SECONDS, CatalogWriter  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -123,6 +126,26 @@ def test_deal_not_in_the_catalog_has_no_entry(client):
 def test_bad_code_is_422(client, code):
     message = error_of(client.get(f"/v1/deals/{code}"), 422, "invalid-code")
     assert code[:10] in message
+
+
+@pytest.mark.parametrize("code", ["\u017fP1-\u017f1C-AAAAAAA", "SP1-S1C-\u0131AAAAAA", "sp1-s1c-aaaaaa\u0131"])
+def test_code_is_read_as_the_cli_reads_it(client, code):
+    """Letters that str.upper() folds into ASCII ones (long s, dotless i) are not code
+    letters: refused as the CLI refuses them, never read as another deal's code."""
+    with pytest.raises(SpiderError):
+        GameCode.parse(code)
+    error_of(client.get(f"/v1/deals/{code}"), 422, "invalid-code")
+    error_of(client.post("/v1/verify", json={"code": code}), 422, "invalid-code")
+
+
+def test_bad_code_is_quoted_as_sent(client):
+    assert "'garbage'" in error_of(client.get("/v1/deals/garbage"), 422, "invalid-code")
+    assert "'garbage'" in error_of(client.post("/v1/replay", json={"code": "garbage", "actions": ""}), 422,
+                                   "invalid-code")
+
+
+def test_code_in_lower_case_with_spaces_is_the_same_deal(client):
+    assert client.get("/v1/deals/%20sp1-s4c-aaaaahq%20").json()["code"] == "SP1-S4C-AAAAAHQ"
 
 
 def test_overlong_code_is_refused_unread(client):
@@ -461,7 +484,14 @@ def test_a_query_parameter_the_endpoint_does_not_take_or_twice_is_422(client, pa
 
 def test_unknown_endpoint_and_method(client):
     error_of(client.get("/v2/health"), 404, "not-found")
-    error_of(client.get("/v1/verify"), 405, "method-not-allowed")
+    response = client.get("/v1/verify")
+    error_of(response, 405, "method-not-allowed")
+    assert response.headers["Allow"] == "POST"
+    # A GET endpoint's Allow names HEAD too, which it answers (RFC 9110, 15.5.6).
+    response = client.request("TRACE", "/v1/health")
+    error_of(response, 405, "method-not-allowed")
+    assert response.headers["Allow"] == "GET, HEAD"
+    assert client.head("/v1/health").status_code == 200
 
 
 def test_a_trailing_slash_is_404_not_a_redirect(client):
@@ -554,8 +584,12 @@ def test_a_body_that_cannot_be_parsed_is_an_invalid_request(client):
 def test_a_damaged_catalog_is_503_not_500(damaged_catalog):
     app = create_app(Settings(catalog=str(damaged_catalog), read_only=True))
     with TestClient(app, raise_server_exceptions=False) as test_client:
-        assert test_client.get("/v1/health").status_code == 200
         error_of(test_client.get("/v1/catalog/deals?limit=1000"), 503, "catalog-unavailable")
+        # The health check says so too, for monitors (HEAD: the status alone); replays,
+        # which need no catalog, are still answered.
+        assert "cannot read catalog" in error_of(test_client.get("/v1/health"), 503, "catalog-unavailable")
+        assert test_client.head("/v1/health").status_code == 503
+        assert test_client.post("/v1/replay", json={"code": STORED[0], "actions": "D"}).status_code == 200
 
 
 def test_a_write_waiting_for_the_catalog_lock_does_not_stop_the_server(catalog_path):
@@ -584,6 +618,45 @@ def test_a_write_waiting_for_the_catalog_lock_does_not_stop_the_server(catalog_p
     assert answers[0].json()["status"] == "verified" and answers[0].json()["source"] == "search"
     with Catalog(catalog_path) as db:
         assert db.get(code).status is Status.VERIFIED
+
+
+def test_the_writer_waits_for_a_lock_past_sqlite_busy_timeout(tmp_path):
+    """A write tries again after each LOCK_TRY_SECONDS until the lock is released."""
+    path = tmp_path / "c.sqlite"
+    Catalog(path).close()
+    writer = CatalogWriter(str(path))
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN IMMEDIATE")
+    result = solve("SP1-S1C-AAAAAAJ").to_dict()
+    pending = writer._thread.submit(writer._record, result, "SP1-S1C-AAAAAAJ")
+    time.sleep(4 * LOCK_TRY_SECONDS)
+    assert not pending.done()
+    locker.execute("ROLLBACK")
+    assert pending.result(timeout=30).status is Status.VERIFIED
+    writer.close()
+
+
+def test_a_write_waiting_for_a_lock_gives_up_when_the_server_stops(tmp_path, caplog):
+    """close() (the server stopping) does not wait out the write's 30 s: the write gives up
+    within a try, unrecorded, and the log says so."""
+    path = tmp_path / "c.sqlite"
+    Catalog(path).close()
+    writer = CatalogWriter(str(path))
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN IMMEDIATE")
+    try:
+        pending = writer._thread.submit(writer._record, solve("SP1-S1C-AAAAAAJ").to_dict(), "SP1-S1C-AAAAAAJ")
+        time.sleep(2 * LOCK_TRY_SECONDS)
+        started = time.monotonic()
+        writer.close()
+        assert time.monotonic() - started < 5 * LOCK_TRY_SECONDS
+        with pytest.raises(CatalogError, match="locked"):
+            pending.result(timeout=0)
+    finally:
+        locker.execute("ROLLBACK")
+    assert "was not recorded" in caplog.text
+    with Catalog(path) as db:
+        assert db.get("SP1-S1C-AAAAAAJ") is None
 
 
 def test_no_cors_by_default(read_only):
@@ -746,6 +819,28 @@ def test_a_stop_signal_inside_a_submit_does_not_wait_for_itself():
     thread.join(10)
     assert not thread.is_alive(), "the signal handler waited for a lock its own thread holds"
     assert ended == [True] and server.should_exit
+
+
+def test_a_stop_signal_ends_the_waits_for_request_bodies():
+    """SIGTERM: the server hands the body waits' end to the event loop, as the searches'."""
+    import asyncio
+    import signal
+    from types import SimpleNamespace
+
+    import uvicorn
+
+    from spider_solver.service.middleware import BodyWaits
+    from spider_solver.service.server import Server
+
+    waits = BodyWaits()
+    server = Server(uvicorn.Config(SimpleNamespace(state=SimpleNamespace(searches=None, body_waits=waits))))
+
+    async def signal_then_look() -> bool:
+        server.handle_exit(signal.SIGTERM, None)
+        await asyncio.sleep(0.05)
+        return waits.closing
+
+    assert asyncio.run(signal_then_look()) and server.should_exit
 
 
 def test_a_stop_before_the_event_loop_starts_returns_quietly(monkeypatch, tmp_path):

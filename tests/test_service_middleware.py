@@ -1,17 +1,19 @@
 """The service's ASGI middlewares on their own, with no application or engine behind them:
-the body's size and time limits, and HEAD answered as GET without the body."""
+the body's size and time limits, the end of body waits when the server stops, and HEAD
+answered as GET without the body."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 
 pytest.importorskip("fastapi")
 
 from spider_solver.service.errors import error_response  # noqa: E402
-from spider_solver.service.middleware import BodyLimit, HeadAsGet  # noqa: E402
+from spider_solver.service.middleware import BodyLimit, BodyWaits, HeadAsGet  # noqa: E402
 
 #: What the application behind the middleware was called with, in a test.
 calls: list[dict] = []
@@ -21,11 +23,18 @@ def http_scope(method: str = "POST", headers: list[tuple[bytes, bytes]] | None =
     return {"type": "http", "method": method, "path": "/v1/replay", "headers": headers or []}
 
 
-def run(app, scope: dict, chunks: list[bytes], *, stall: bool = False) -> tuple[list[dict], list[dict]]:
+def run(app, scope: dict, chunks: list[bytes], *, stall: bool = False, stop_after: float | None = None,
+        ) -> tuple[list[dict], list[dict]]:
     """Call ``app`` with a client that sends ``chunks`` (then, with ``stall``, nothing
     more, as a client that stops half-way); what it sent back, and what the inner
-    application was called with."""
+    application was called with. ``stop_after``: close ``app.waits`` (as the server does
+    when told to stop) that many seconds after the start."""
     sent: list[dict] = []
+
+    async def call() -> None:
+        if stop_after is not None:
+            asyncio.get_running_loop().call_later(stop_after, app.waits.close)
+        await asyncio.wait_for(app(scope, receive, send), 10)
 
     async def receive() -> dict:
         if chunks:
@@ -37,7 +46,7 @@ def run(app, scope: dict, chunks: list[bytes], *, stall: bool = False) -> tuple[
     async def send(message: dict) -> None:
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    asyncio.run(call())
     return sent, calls
 
 
@@ -65,6 +74,22 @@ def test_a_body_that_stalls_gets_408_and_the_connection_closed():
     assert json.loads(body)["error"]["type"] == "request-timeout"
     start = sent[0]
     assert (b"connection", b"close") in start["headers"]
+
+
+def test_a_body_still_arriving_when_the_server_stops_gets_503_stopping_at_once():
+    """Not the 408 twenty seconds later, nor uvicorn's plain-text 500 when the graceful wait
+    runs out."""
+    app = BodyLimit(echo, limit=1000, seconds=30, waits=BodyWaits())
+    started = time.monotonic()
+    sent, inner = run(app, http_scope(), [b'{"code": '], stall=True, stop_after=0.05)
+    status, body = status_and_body(sent)
+    assert status == 503 and inner == [] and time.monotonic() - started < 5
+    assert json.loads(body)["error"]["type"] == "stopping"
+    assert (b"connection", b"close") in sent[0]["headers"]
+    # Once stopping, a body that is not all there is not waited for; one that is, is read.
+    assert status_and_body(run(app, http_scope(), [b"ab"], stall=True)[0])[0] == 503
+    sent, inner = run(app, http_scope(), [b"ab", b"cd"])
+    assert status_and_body(sent)[0] == 200 and inner == [{"method": "POST", "body": b"abcd"}]
 
 
 def test_a_body_in_several_chunks_within_time_reaches_the_application_whole():

@@ -13,6 +13,7 @@ from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options
 from spider_solver.export import deal_json
 from spider_solver.outcomes import ExitStatus
 from spider_solver.rules import Deal
+from spider_solver.rules.cards import ascii_upper
 
 
 def load_deal(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: str) -> Deal:
@@ -40,7 +41,7 @@ MAX_LOG_FILE_CHARS = 16_000_000
 def read_log(code: str | None, actions: tuple[str, ...], deck_text: str | None, log_file: Any) -> tuple[
         str | None, list[str]]:
     """(CODE, the log's texts): the actions on the line, then those of --file."""
-    if deck_text is not None and code is not None and not code.strip().upper().startswith("SP"):
+    if deck_text is not None and code is not None and not ascii_upper(code.strip()).startswith("SP"):
         # With --deck there is no CODE: click put the first action there.
         actions, code = (code, *actions), None
     texts = list(actions)

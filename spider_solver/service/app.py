@@ -18,7 +18,7 @@ from fastapi import Depends, FastAPI
 
 from spider_solver.catalog import Catalog
 from spider_solver.service import errors
-from spider_solver.service.middleware import BodyLimit, Cors, EmptyQueryValues, HeadAsGet, InternalErrors
+from spider_solver.service.middleware import BodyLimit, BodyWaits, Cors, EmptyQueryValues, HeadAsGet, InternalErrors
 from spider_solver.service.models import MAX_BODY_BYTES, responses
 from spider_solver.service.routes import catalog, deals, games, health
 from spider_solver.service.searches import Searches
@@ -67,7 +67,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # 413 and 408 and the 500 of an unexpected exception included; a HEAD request's
     # answer, whichever it is, loses its body.
     app.add_middleware(InternalErrors)
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    # The server ends the body waits when it is told to stop (server.Server.handle_exit).
+    app.state.body_waits = BodyWaits()
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, waits=app.state.body_waits)
     app.add_middleware(HeadAsGet)
     app.add_middleware(EmptyQueryValues, names=lambda: query_names(app))
     if settings.cors_origins:

@@ -139,8 +139,12 @@ def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
     if message in ("Not Found", "Method Not Allowed"):  # the router's own words: say what was asked
         what = "no such endpoint" if error.status_code == 404 else "method not allowed"
         message = f"{what}: {request.method} {quote(request.url.path)}"
-    return error_response(error.status_code, kinds.get(error.status_code, "http"), message,
-                          headers=getattr(error, "headers", None))
+    headers = dict(getattr(error, "headers", None) or {})
+    allowed = [method.strip() for method in headers.get("Allow", "").split(",") if method.strip()]
+    if "GET" in allowed and "HEAD" not in allowed:
+        # Every GET is answered to HEAD too (middleware.HeadAsGet), after the router.
+        headers["Allow"] = ", ".join([*allowed, "HEAD"])
+    return error_response(error.status_code, kinds.get(error.status_code, "http"), message, headers=headers or None)
 
 
 def _catalog(request: Request, error: CatalogError) -> JSONResponse:

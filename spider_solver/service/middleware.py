@@ -1,12 +1,13 @@
 """The request body's limits (413 before the application reads a byte too many, 408 for
-a body that does not arrive in time), HEAD answered as GET without the body, empty query
-values taken as not given, CORS, and the 500 of an unexpected exception, answered inside
-the CORS middleware."""
+a body that does not arrive in time, 503 ``stopping`` for one still arriving when the server
+is told to stop), HEAD answered as GET without the body, empty query values taken as not
+given, CORS, and the 500 of an unexpected exception, answered inside the CORS middleware."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from urllib.parse import parse_qsl, urlencode
 
 from starlette.datastructures import Headers
@@ -22,13 +23,41 @@ from spider_solver.service.errors import error_response, internal_error
 BODY_SECONDS = 20.0
 
 
+class BodyWaits:
+    """The requests whose body is still arriving. When the server is told to stop it calls
+    :meth:`close` (on the event loop), which ends those waits at once: their requests get
+    ``503 stopping`` instead of holding the stop for the graceful wait and then getting
+    uvicorn's plain-text 500; a body that is not there yet after that is not waited for."""
+
+    def __init__(self) -> None:
+        self.closing = False
+        self._timers: set[asyncio.Timeout] = set()
+
+    @contextlib.contextmanager
+    def watch(self, timer: asyncio.Timeout) -> Iterator[None]:
+        self._timers.add(timer)
+        try:
+            yield
+        finally:
+            self._timers.discard(timer)
+
+    def close(self) -> None:
+        self.closing = True
+        now = asyncio.get_running_loop().time()
+        for timer in self._timers:
+            timer.reschedule(now)
+
+
 class BodyLimit:
     """Refuses a request body over ``limit`` bytes with 413: at once when its
-    Content-Length says so, else as soon as the bytes received pass the limit; and
-    one that has not arrived whole within ``seconds`` with 408."""
+    Content-Length says so, else as soon as the bytes received pass the limit; one that
+    has not arrived whole within ``seconds`` with 408; and one still arriving when the
+    server stops (``waits``) with 503 ``stopping``."""
 
-    def __init__(self, app: ASGIApp, limit: int, seconds: float = BODY_SECONDS) -> None:
+    def __init__(self, app: ASGIApp, limit: int, seconds: float = BODY_SECONDS,
+                 waits: BodyWaits | None = None) -> None:
         self.app, self.limit, self.seconds = app, limit, seconds
+        self.waits = waits or BodyWaits()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -43,12 +72,17 @@ class BodyLimit:
                 await self._too_large(scope, receive, send)
                 return
         try:
-            async with asyncio.timeout(self.seconds):
-                body, other = await self._read(receive)
+            async with asyncio.timeout(0 if self.waits.closing else self.seconds) as timer:
+                with self.waits.watch(timer):
+                    body, other = await self._read(receive)
         except TimeoutError:
-            response = error_response(408, "request-timeout",
-                                      f"the request body did not arrive within {self.seconds:g} s",
-                                      headers={"Connection": "close"})
+            if self.waits.closing:
+                response = error_response(503, "stopping", "the server is shutting down; the request body was "
+                                          "still arriving", headers={"Connection": "close"})
+            else:
+                response = error_response(408, "request-timeout",
+                                          f"the request body did not arrive within {self.seconds:g} s",
+                                          headers={"Connection": "close"})
             await response(scope, receive, send)
             return
         if other is not None:  # the client went away: the application sees that

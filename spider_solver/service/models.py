@@ -78,7 +78,7 @@ class Model(BaseModel):
 
 
 class DealRequest(Model):
-    """A deal: its game ``code``, or an explicit ``deck`` with ``suits`` and ``rule``."""
+    """A deal: exactly one of its game ``code`` and an explicit ``deck`` (with ``suits`` and ``rule``)."""
 
     code: Code | None = Field(None, description="A game code, e.g. SP1-S4C-AAAAAAD.", examples=["SP1-S4C-AAAAAAD"])
     deck: Annotated[str, StringConstraints(max_length=MAX_DECK_TEXT)] | None = Field(

@@ -2,7 +2,8 @@
 
 SIGTERM or Ctrl-C: the server stops accepting connections, the searches in flight are
 ended at once (by the event loop, right after the signal handler; their requests get 503
-``stopping``), the requests that do not search finish, and the catalog is closed. A
+``stopping``), and so are the waits for request bodies still arriving (503 ``stopping``
+too), the other requests finish, and the catalog is closed. A
 second signal stops without waiting for those requests. Every
 catalog write is one transaction, so the file is intact whenever the process stops,
 ``kill -9`` included.
@@ -46,17 +47,25 @@ class Server(uvicorn.Server):
                 signal.signal(sig, handler)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        searches = getattr(self.config.app.state, "searches", None)  # type: ignore[union-attr]
+        state = self.config.app.state  # type: ignore[union-attr]
+        searches = getattr(state, "searches", None)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
         if searches is not None:
             # The signal may have interrupted the event loop inside the pool's submit(),
             # which holds the lock that stopping the pool takes: stopping here would wait
             # for itself for ever. The loop stops them as soon as this handler returns.
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
+            if loop is None:
                 searches.stop()
             else:
                 loop.call_soon_threadsafe(searches.stop)
+        body_waits = getattr(state, "body_waits", None)
+        if body_waits is not None and loop is not None:
+            # Requests whose body is still arriving get 503 stopping now, not a 500 when the
+            # graceful wait runs out.
+            loop.call_soon_threadsafe(body_waits.close)
         super().handle_exit(sig, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:

@@ -7,6 +7,10 @@ thread, which for a lookup in ``app.state`` costs more than the lookup."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import sqlite3
+import threading
+import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -19,11 +23,14 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from spider_solver.catalog import Catalog, Entry
+from spider_solver.errors import CatalogError
 from spider_solver.rules import Deal
 from spider_solver.service.errors import ReadOnly
 from spider_solver.service.models import Budget, DealRequest
 from spider_solver.service.searches import DealSpec, Searches
 from spider_solver.verify import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
+
+log = logging.getLogger("spider_solver.service")
 
 #: Searches that may wait for a solver process, per process, beyond those running.
 QUEUE_PER_SOLVER = 4
@@ -52,22 +59,45 @@ class Settings:
         return nodes, seconds
 
 
+#: A write waits at most this long for another process's lock on the catalog, in tries of
+#: LOCK_TRY_SECONDS (SQLite's busy timeout on the writer's connection), so that a server
+#: told to stop gives up a waiting write within a try instead of at the end of the wait.
+WRITE_WAIT_SECONDS = 30.0
+LOCK_TRY_SECONDS = 0.25
+
+
 class CatalogWriter:
     """The service's writes to the catalog, off the event loop: one thread with its own
     connection. A write waits for any other process that holds the catalog's write lock
-    (a batch planning a million deals holds it for seconds), up to SQLite's busy timeout;
+    (a batch planning a million deals holds it for seconds), up to WRITE_WAIT_SECONDS;
     the event loop, which reads through its own connection (WAL: readers never wait for
-    a writer), keeps answering meanwhile."""
+    a writer), keeps answering meanwhile. :meth:`close` (the server stopping) ends a wait
+    within LOCK_TRY_SECONDS: that result is not recorded, and the log says so."""
 
     def __init__(self, path: str) -> None:
         self._path = path
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="catalog-writer")
         self._db: Catalog | None = None
+        self._closing = threading.Event()
 
     def _record(self, result: Mapping[str, Any], code: str) -> Entry | None:
         if self._db is None:  # opened in the writer's thread, which alone uses it
             self._db = Catalog(self._path, create=False)
-        self._db.record(result)
+            self._db.db.execute(f"PRAGMA busy_timeout = {round(LOCK_TRY_SECONDS * 1000)}")
+        deadline = time.monotonic() + WRITE_WAIT_SECONDS
+        while True:
+            try:
+                self._db.record(result)
+                break
+            except CatalogError as error:
+                cause = error.__context__  # the SQLite error behind it
+                locked = getattr(cause, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
+                if not locked or time.monotonic() >= deadline:
+                    raise
+                if self._closing.is_set():
+                    log.warning("the result of %s was not recorded: the catalog was still locked by another "
+                                "process when the server stopped", code)
+                    raise
         return self._db.get(code)
 
     async def record(self, result: Mapping[str, Any], code: str) -> Entry | None:
@@ -75,10 +105,12 @@ class CatalogWriter:
         return await asyncio.get_running_loop().run_in_executor(self._thread, self._record, result, code)
 
     def close(self) -> None:
+        """Close the catalog after the writes in hand; one waiting for a lock gives up."""
         def close_db() -> None:
             if self._db is not None:
                 self._db.close()
 
+        self._closing.set()
         self._thread.submit(close_db)
         self._thread.shutdown(wait=True)
 
@@ -156,14 +188,18 @@ async def optional_searches(request: Request) -> Searches | None:
 
 @lru_cache(maxsize=4096)
 def deal_by_code(code: str) -> Deal:
-    """The deal of a game code (a deal never changes: cached, since the shuffle costs)."""
+    """The deal of a game code as sent (a deal never changes: cached, since the shuffle
+    costs). The code is read as the CLI reads it (:meth:`GameCode.parse`: ASCII letters in
+    either case, spaces around), and an error quotes it as sent. Not ``str.upper()`` first:
+    that folds letters such as "ı" or "ſ" into ASCII ones, which would make a code the
+    CLI refuses name another deal."""
     return Deal.from_code(code)
 
 
 def deal_of(request: DealRequest) -> tuple[Deal, DealSpec]:
     """The deal a request names, and how a solver process rebuilds it."""
     if request.code is not None:
-        deal = deal_by_code(request.code.strip().upper())
+        deal = deal_by_code(request.code)
         return deal, DealSpec(str(deal.code), None, deal.variant.suits, deal.variant.rule)
     deal = Deal.from_text(request.deck or "", request.suits, request.rule)
     return deal, DealSpec(None, deal.text(), deal.variant.suits, deal.variant.rule)

@@ -41,7 +41,7 @@ async def get_deal(code: Annotated[str, Path(max_length=MAX_TOKEN, examples=["SP
                    catalog: Annotated[Catalog | None, Depends(state.optional_catalog)]) -> Any:
     """A deal's initial layout and deck (as ``spider-solve show --json``) and, if the
     catalog has the deal, its status, difficulty, solution length and score."""
-    canonical, layout = layout_of(code.strip().upper())
+    canonical, layout = layout_of(code)
     entry = None if catalog is None else catalog.get(canonical)
     known = b"null" if entry is None else json.dumps(summary(entry), separators=(",", ":")).encode()
     return Response(layout[:-1] + b',"catalog":' + known + b"}", media_type="application/json")

@@ -15,11 +15,14 @@ from spider_solver.version import __version__
 router = APIRouter(tags=["service"])
 
 
-@router.get("/v1/health", response_model=Health, responses=responses(422))
+@router.get("/v1/health", response_model=Health, responses=responses(422, 503))
 async def health(settings: Annotated[state.Settings, Depends(state.settings)],
                  catalog: Annotated[Catalog | None, Depends(state.optional_catalog)],
                  searches: Annotated[Searches | None, Depends(state.optional_searches)]) -> Any:
-    """Whether the server is up, its version, and its searches in flight."""
+    """Whether the server is up, its version, and its searches in flight; ``503
+    catalog-unavailable`` if its catalog cannot be read (as every lookup would then be)."""
+    if catalog is not None:
+        catalog.readable()
     return {
         "status": "stopping" if searches is not None and searches.stopping else "ok",
         "version": __version__,
