@@ -8,6 +8,10 @@ on its way out, or the command returned), a signal no longer changes its status:
 work is done. One handler serves both signals from start to end (a command that stops
 gracefully, the batch or ``serve``, installs its own for a while and puts it back), so
 no signal lands between two installs.
+
+Standard error carries messages only (progress, warnings, the error line): one that cannot
+be written (a full disk, a closed descriptor) is dropped, and the command does its work
+and ends with its own exit status (:class:`_Messages`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import os
 import signal
 import sys
 from types import FrameType
+from typing import Any, TextIO
 
 #: ExitStatus.INTERRUPTED, without importing the package's modules to read it.
 INTERRUPTED = 130
@@ -39,7 +44,65 @@ class _Signals:
         raise KeyboardInterrupt
 
 
+class _Messages:
+    """``sys.stderr`` for messages: the first write or flush that fails (ENOSPC, EBADF, EIO,
+    a closed stream) points standard error at the null device, and it and every later
+    message are dropped. Without this the failure of a progress line came out as the
+    command's own error (status 2), abandoning a batch or a found line; and text left in
+    the stream's buffer would make Python end with status 120 as it exits."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream
+        self._dropping = stream is None
+
+    def write(self, text: str) -> int:
+        if not self._dropping:
+            try:
+                return self._stream.write(text)  # type: ignore[union-attr]
+            except (OSError, ValueError):
+                self._drop()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self._dropping:
+            try:
+                self._stream.flush()  # type: ignore[union-attr]
+            except (OSError, ValueError):
+                self._drop()
+
+    def _drop(self) -> None:
+        """Drop this message and every later one; what the stream's buffer holds goes to
+        the null device (it would fail again as Python exits)."""
+        self._dropping = True
+        stream = self._stream
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, stream.fileno())  # type: ignore[union-attr]
+            os.close(null)
+            stream.flush()  # type: ignore[union-attr]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _fill_closed_descriptors() -> None:
+    """Put the null device on standard descriptors closed at start (``2>&-``): Python then
+    leaves ``sys.stderr`` None, but the next file opened would take the descriptor, and
+    whatever writes there (a worker process's error output) would write into that file."""
+    for fd, mode in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                null = os.open(os.devnull, mode)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+
+
 def main() -> None:
+    _fill_closed_descriptors()
+    sys.stderr = _Messages(sys.stderr)
     handler = _Signals()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, handler)

@@ -866,6 +866,18 @@ class Catalog:
             args.extend(difficulty)
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(args)
 
+    def require_writable(self, why: str) -> None:
+        """:class:`CatalogError` now if this catalog cannot be written (its folder or file is
+        read-only, or it was opened read-only), for a command that would otherwise find out
+        at its first write, after its work: ``why`` says what the command writes."""
+        if self.read_only:
+            reason = "its folder cannot be written" if self.frozen else "it was opened read-only"
+        elif not os.access(self.path, os.W_OK):
+            reason = "the file cannot be written"
+        else:
+            return
+        raise CatalogError(f"catalog {str(self.path)!r} cannot be written ({reason}): {why}")
+
     @_reads
     def readable(self) -> None:
         """Read the first row of ``results``, as every lookup would (a health check, far

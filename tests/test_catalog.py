@@ -760,6 +760,26 @@ def test_a_catalog_in_a_folder_that_cannot_be_written_is_read_as_it_is(catalog, 
             db.record(SolveResult("SP1-S1C-AAAAAAC", "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
 
 
+def test_require_writable_says_why_a_catalog_cannot_be_written(catalog, monkeypatch):
+    catalog.require_writable("test")  # a writable one: nothing to say
+    path = catalog.path
+    folder = path.resolve().parent
+    catalog.close()
+    real_access = os.access
+
+    def why(*, unwritable: Path | None = None, read_only: bool = False) -> str:
+        if unwritable is not None:
+            monkeypatch.setattr(os, "access", lambda where, mode: False if Path(where) == unwritable and
+                                mode == os.W_OK else real_access(where, mode))
+        with Catalog(path, create=False, read_only=read_only) as db, pytest.raises(CatalogError) as refused:
+            db.require_writable("grade writes")
+        return str(refused.value)
+
+    assert why(read_only=True).endswith("cannot be written (it was opened read-only): grade writes")
+    assert "(the file cannot be written)" in why(unwritable=path)
+    assert "(its folder cannot be written)" in why(unwritable=folder)
+
+
 def test_entries_come_by_suit_count_then_rule_then_deal(catalog):
     for code in ("SP1-S2R-AAAAAAA", "SP1-S2C-AAAAAAB", "SP1-S1C-AAAAAAC", "SP1-S2C-AAAAAAA"):
         catalog.record(SolveResult(code, "unknown", max_nodes=5, max_seconds=None, reason="nodes"))

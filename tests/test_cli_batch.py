@@ -117,6 +117,13 @@ def test_check_replays_every_verified_solution(catalog):
     assert result.stdout == ("the verified solution wins\n" if verified == 1 else f"all {verified} verified solutions win\n")
 
 
+def test_check_of_a_catalog_with_no_verified_row_says_so(tmp_path):
+    path = tmp_path / "c.sqlite"
+    Catalog(path).close()
+    result = invoke("check", "--catalog", str(path))
+    assert (result.exit_code, result.stdout) == (0, "no verified solution to check\n")
+
+
 @pytest.mark.parametrize("transform, problem", [
     (lambda actions: " ".join(actions[:-1]), "does not win"),
     (lambda actions: " ".join(["D"] * 6 + actions), "refused"),
@@ -377,3 +384,28 @@ def test_bad_input_exits_2_with_a_message(tmp_path, args, message):
 def test_batch_options_with_a_command_are_refused(args, words):
     result = invoke(*args)
     assert result.exit_code == 2 and result.stderr.splitlines()[0] == f"error: {words}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("redirect", [
+    pytest.param("2>/dev/full", marks=pytest.mark.skipif(not os.path.exists("/dev/full"), reason="Linux's /dev/full")),
+    "2>&-",
+])
+def test_messages_that_cannot_be_written_change_neither_the_work_nor_its_status(tmp_path, redirect):
+    """Standard error full (a full disk) or closed: the messages are dropped, the command
+    does its work and ends with its own status. A failed progress line used to end a batch
+    with status 2 before it solved a deal, and `verify` with its line unprinted."""
+    import shlex
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        line = " ".join(["exec", '"$0"', "-m", "spider_solver", *map(shlex.quote, args), redirect])
+        return subprocess.run(["sh", "-c", line, sys.executable], capture_output=True, cwd=tmp_path, timeout=300)
+
+    catalog = tmp_path / "c.sqlite"
+    done = run("--suits", "1", "--count", "2", "--workers", "1", "--max-nodes", "2000000", "--catalog", str(catalog))
+    assert done.returncode == 0 and results_in(catalog) == 2
+    done = run("verify", "SP1-S1C-AAAAAAD", "--max-nodes", "2000000", "--progress")
+    assert done.returncode == 0 and done.stdout.startswith(b"SP1-S1C-AAAAAAD: verified")
+    assert run("hint", "SP1-S4C-AAAAAAD", "--max-nodes", "1000").returncode == 3  # unknown
+    done = run("export", "--catalog", str(catalog), "-o", str(tmp_path / "deals.json"))
+    assert done.returncode == 0 and len(json.loads((tmp_path / "deals.json").read_text())) > 0

@@ -35,6 +35,21 @@ def catalog(tmp_path) -> Path:
     return path
 
 
+def test_grade_refuses_a_catalog_it_cannot_write_before_grading(catalog, monkeypatch):
+    """A read-only folder (a read-only mount): said at once, not after the grading."""
+    import os
+
+    import spider_solver.batch.grading as grading
+
+    folder, real_access = catalog.resolve().parent, os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: False if Path(path) == folder and mode == os.W_OK
+                        else real_access(path, mode))
+    monkeypatch.setattr(grading, "grade_all", lambda *args, **kwargs: pytest.fail("graded first"))
+    result = invoke("grade", "--catalog", str(catalog))
+    assert result.exit_code == 2
+    assert "cannot be written (its folder cannot be written): grade records the grades there" in result.stderr
+
+
 def test_grade_fills_the_verified_rows_then_only_what_is_missing(catalog):
     result = invoke("grade", "--catalog", str(catalog))
     assert result.exit_code == 0, result.output

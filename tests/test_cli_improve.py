@@ -87,6 +87,21 @@ def test_improve_refuses_bad_input(catalog, args, message):
     assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.output
 
 
+def test_improve_refuses_a_catalog_it_cannot_write_before_searching(catalog, monkeypatch):
+    """A read-only folder (a read-only mount): said at once, not after a deal's search."""
+    import os
+
+    import spider_solver.batch.improve as improving
+
+    folder, real_access = catalog.resolve().parent, os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: False if Path(path) == folder and mode == os.W_OK
+                        else real_access(path, mode))
+    monkeypatch.setattr(improving, "local_pool", lambda *args, **kwargs: pytest.fail("searched first"))
+    result = invoke("improve", "--catalog", str(catalog), *BUDGET)
+    assert result.exit_code == 2
+    assert "cannot be written (its folder cannot be written): improve records the lines" in result.stderr
+
+
 def test_improve_refuses_a_missing_catalog(tmp_path):
     result = invoke("improve", "--catalog", str(tmp_path / "none.sqlite"))
     assert result.exit_code == 2 and "no catalog at" in result.stderr

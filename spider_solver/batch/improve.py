@@ -104,6 +104,8 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
     with Catalog(options.catalog, create=False) as catalog, catch_signals(stop):
         total = catalog.count(suits=options.suits, rule=options.rule, status="verified")
         codes = _to_improve(catalog, options, __version__)
+        if codes:
+            catalog.require_writable("improve records the lines it finds and the budget spent there")
         report.planned, report.skipped = len(codes), total - len(codes)
         skipped = f" ({report.skipped} already improved at this budget)" if report.skipped else ""
         if not codes:

@@ -23,6 +23,7 @@ from spider_solver.cli.params import (
     catalog_option,
 )
 from spider_solver.outcomes import ExitStatus
+from spider_solver.stops import held
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
@@ -45,14 +46,20 @@ def check(catalog: str) -> None:
         with tqdm(total=total, unit="deal", file=sys.stderr, disable=None, leave=False) as bar:
             for entry in db.entries(status="verified"):
                 problem = check_solution(entry.code, entry.solution, moves=entry.moves, score=entry.score)
-                if problem is not None:
-                    failed += 1
-                    bar.write(f"{entry.code}: {problem}", file=sys.stdout)
-                bar.update(1)
+                # A Ctrl-C inside tqdm's lock would leave it half released (its RuntimeError
+                # traceback, status 1): the bar's calls take it after they end.
+                with held():
+                    if problem is not None:
+                        failed += 1
+                        bar.write(f"{entry.code}: {problem}", file=sys.stdout)
+                    bar.update(1)
     if failed:
         click.echo(f"{failed} of {plural(total, 'verified solution')} {'does' if failed == 1 else 'do'} not win")
         sys.exit(ExitStatus.NOT_WON)
-    click.echo("the verified solution wins" if total == 1 else f"all {plural(total, 'verified solution')} win")
+    if total == 0:
+        click.echo("no verified solution to check")
+    else:
+        click.echo("the verified solution wins" if total == 1 else f"all {plural(total, 'verified solution')} win")
     sys.exit(ExitStatus.OK)
 
 
@@ -160,6 +167,8 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
     with Catalog(catalog, create=False) as db:
         codes = db.to_grade(version=GRADER_VERSION, suits=None if suits is None else int(suits),
                             rule=rule and rule.lower(), regrade=regrade)
+        if codes:
+            db.require_writable("grade records the grades there")
         bar = progress_bar(len(codes), sys.stderr, quiet=not codes)
         try:
             grading = grade_all(db, codes, workers=workers or os.cpu_count() or 1, bar=bar,
