@@ -126,6 +126,7 @@ def test_a_lost_game_exits_1_and_says_where_it_was_lost():
     assert result.exit_code == 1, result.output
     lines = result.stdout.splitlines()
     assert lines[1].startswith("position: no longer winnable, every action from here was searched")
+    assert " nodes with the search for where it was lost, " in lines[1]  # not the proof's alone
     assert lines[2].startswith("lost at: action ")
     data = json.loads(run("analyze", str(deal.code), *log, "--max-nodes", "5000000", "--json").stdout)
     index = data["lost_at"]

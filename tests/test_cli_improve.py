@@ -75,6 +75,28 @@ def test_improve_shortens_records_and_skips_on_a_rerun(catalog):
     assert exported[0]["improve_nodes"] == 200_000
 
 
+def test_a_row_that_cannot_be_read_is_reported_and_the_others_improved(catalog):
+    """A row no command wrote (its code edited by hand): reported, exit 1, the other
+    deals improved as without it (grade and check treat such a row alike)."""
+    import sqlite3
+
+    with Catalog(catalog, create=False) as db:
+        entry = db.get(CODE)
+    line = tuple(entry.solution)
+    with Catalog(catalog, create=False) as db:
+        db.record(SolveResult("SP1-S1C-AAAAAAA", "verified", line, moves=len(line), score=1300 - len(line),
+                              nodes=10, max_nodes=100))
+    edit = sqlite3.connect(catalog)
+    edit.execute("UPDATE results SET code = 'garbage' WHERE code = 'SP1-S1C-AAAAAAA'")
+    edit.commit()
+    edit.close()
+    result = invoke("improve", "--catalog", str(catalog), "--workers", "1", *BUDGET)
+    assert result.exit_code == 1, result.output
+    assert "error: 'garbage' cannot be improved: invalid game code 'garbage'" in result.stderr
+    with Catalog(catalog, create=False) as db:
+        assert db.get(CODE).improve_nodes == 200_000
+
+
 @pytest.mark.parametrize("args, message", [
     (("--max-nodes", "0"), "0 is not in the range 1 to"),
     (("--max-nodes", "x"), "'x' is not a whole number"),

@@ -26,6 +26,7 @@ from spider_solver.batch.report import progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
+from spider_solver.errors import CatalogError, SpiderError
 from spider_solver.rules.variant import SUIT_COUNTS
 from spider_solver.verify import IMPROVE_MAX_SECONDS, describe_improve_nodes, improve_nodes
 
@@ -176,7 +177,14 @@ def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, optio
 
     def jobs() -> Iterator[tuple[Callable[..., dict], tuple, tuple[str, tuple[str, ...]]]]:
         for code in codes:  # each stored line read as its deal is submitted
-            entry = catalog.get(code)
+            try:
+                entry = catalog.get(code)
+            except CatalogError:
+                raise  # the file itself cannot be read: nothing further can be
+            except SpiderError as error:  # a row no command wrote (its code, say): report it, go on
+                report.failed.append(code)
+                warn(f"error: {code!r} cannot be improved: {error}")
+                continue
             if entry is None or not entry.solution:  # gone from the catalog since the plan
                 report.planned -= 1
                 continue

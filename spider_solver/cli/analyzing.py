@@ -109,7 +109,10 @@ def exit_status(analysis) -> ExitStatus:
 
 def position_words(analysis) -> str:
     """The status of the position in a few words."""
-    figures = f"{analysis.nodes:,} node{'' if analysis.nodes == 1 else 's'}, {analysis.seconds:.2f} s"
+    searched = f"{analysis.nodes:,} node{'' if analysis.nodes == 1 else 's'}"
+    if analysis.status is Status.UNWINNABLE and analysis.effective and analysis.probes:
+        searched += " with the search for where it was lost"  # its probes are counted too
+    figures = f"{searched}, {analysis.seconds:.2f} s"
     if analysis.status is Status.VERIFIED:
         if analysis.source == "won":
             return "won"
