@@ -92,6 +92,9 @@ def test_defaults():
     (["--max-seconds", "nan"], "'nan' is not a number of seconds"),
     (["--max-seconds", "inf"], "'inf' is not a number of seconds"),
     (["--max-seconds", "1e999"], "'1e999' is not a number of seconds"),
+    (["--max-seconds", "1e8"], "'1e8' is not a number of seconds from 0 (no limit) to 10,000,000"),
+    (["--max-seconds", "1_0"], "'1_0' is not a number of seconds"),  # as --max-nodes 1_0
+    (["--max-nodes", "1_0"], "'1_0' is not a whole number"),
     (["--start", "-5"], "-5 is not in the range 0 to 34,359,738,367"),
     (["--start", str(2**35 - 2), "--count", "5"], "goes past the last deal number 34359738367"),
     (["--scheduler", " "], "expected an address such as tcp://HOST:8786"),
@@ -103,6 +106,14 @@ def test_bad_options_are_refused_with_one_line(tmp_path, args, message):
     assert lines[0].startswith("error: ") and message in lines[0], result.output
     assert len(lines) <= 2 and "Traceback" not in result.output
     assert not (tmp_path / "c.sqlite").exists()
+
+
+def test_spaces_around_a_choice_are_ignored_as_around_a_number(tmp_path, monkeypatch):
+    seen = []
+    monkeypatch.setattr("spider_solver.batch.run_batch", lambda options: seen.append(options) or Report())
+    assert batch("--suits", " 2 ", "--rule", " Relaxed", "--count", " 3", "--catalog", str(tmp_path / "c.sqlite")
+                 ).exit_code == 0
+    assert (seen[0].variant.suits, seen[0].variant.rule, seen[0].count) == (2, "relaxed", 3)
 
 
 def test_zero_seconds_means_no_time_limit(tmp_path, monkeypatch):

@@ -117,6 +117,18 @@ def test_check_replays_every_verified_solution(catalog):
     assert result.stdout == ("the verified solution wins\n" if verified == 1 else f"all {verified} verified solutions win\n")
 
 
+@pytest.mark.parametrize("args, first, hint", [
+    (["--suits"], "error: option '--suits' requires an argument", "try 'spider-solve --help'"),
+    (["verify", "--max-nodes"], "error: option '--max-nodes' requires an argument", "try 'spider-solve verify --help'"),
+    (["verify", "--bogus"], "error: no such option '--bogus'", "try 'spider-solve verify --help'"),
+])
+def test_a_usage_error_is_one_line_then_the_help_to_read(args, first, hint):
+    """Also for the errors click's option parser gives without a context (a missing value),
+    and without click's full stop."""
+    result = CliRunner().invoke(cli, args, prog_name="spider-solve")
+    assert result.exit_code == 2 and result.stderr.splitlines() == [first, hint]
+
+
 def test_check_of_a_catalog_with_no_verified_row_says_so(tmp_path):
     path = tmp_path / "c.sqlite"
     Catalog(path).close()

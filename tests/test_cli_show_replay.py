@@ -256,6 +256,19 @@ def test_a_closed_standard_input_reads_as_empty():
     assert done.returncode == 1 and done.stderr == b"" and done.stdout.startswith(b"not won: 0 moves")
 
 
+@pytest.mark.parametrize("command", ["replay", "hint", "analyze"])
+def test_file_given_twice_is_refused_not_half_read(tmp_path, command):
+    """click would keep the last --file without a word, and replay half the game."""
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("D\n")
+    second.write_text("D D\n")
+    result = run(command, CODE, "--file", str(first), "--file", str(second))
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == ("error: invalid value for '--file': given more than once: give one file "
+                                             "(join the logs into one first)")
+    assert run("replay", CODE, "--file", str(second)).stdout.startswith("not won: 2 moves")
+
+
 def test_replay_a_missing_file(tmp_path):
     result = run("replay", CODE, "--file", str(tmp_path / "nope.txt"))
     assert result.exit_code == 2

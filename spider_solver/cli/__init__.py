@@ -111,10 +111,10 @@ class SpiderGroup(click.Group):
             status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as error:
             message = error.format_message()
+            if message.endswith(".") and not message.endswith(".."):
+                message = message[:-1]  # click's sentences; the command's own lines have no full stop
             error_line(message[:1].lower() + message[1:])
-            context = getattr(error, "ctx", None)
-            if context is not None:
-                click.echo(f"try '{context.command_path} --help'", err=True)
+            click.echo(f"try '{self._usage_path(error, args, prog_name)} --help'", err=True)
             sys.exit(ExitStatus.BAD_INPUT)
         except click.Abort:
             click.echo("interrupted", err=True)
@@ -123,6 +123,19 @@ class SpiderGroup(click.Group):
             os_error_line(error)
             sys.exit(ExitStatus.BAD_INPUT)
         sys.exit(status if isinstance(status, int) else ExitStatus.OK)
+
+
+    def _usage_path(self, error: click.ClickException, args: Sequence[str] | None, prog_name: str | None) -> str:
+        """The command a usage error is about ("spider-solve verify"): the error's context,
+        or, for the errors click's option parser raises without one (an option's missing
+        value), the first command named in the arguments."""
+        context = getattr(error, "ctx", None)
+        if context is not None:
+            return str(context.command_path)
+        given = sys.argv[1:] if args is None else list(args)
+        named = next((arg for arg in given if arg in self.commands), None)
+        program = prog_name or "spider-solve"
+        return f"{program} {named}" if named else program
 
 
 def hold_signals() -> dict[int, Any] | None:

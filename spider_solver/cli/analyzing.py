@@ -10,7 +10,14 @@ from typing import Any
 import click
 
 from spider_solver.cli import UNKNOWN_BECAUSE, cli, echo_json, plural
-from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, FilePath, deal_options, interactive_budget_options
+from spider_solver.cli.params import (
+    CONTEXT_SETTINGS,
+    UNDO_LIMIT,
+    FilePath,
+    deal_options,
+    interactive_budget_options,
+    log_file_option,
+)
 from spider_solver.cli.play import load_deal, read_log, undo_limit_of
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
@@ -22,8 +29,7 @@ def game_options(func: Callable) -> Callable:
         click.argument("code", required=False),
         click.argument("actions", nargs=-1),
         deal_options,
-        click.option("--file", "log_file", type=click.File("r", encoding="utf-8"),
-                     help="Read the actions from a file ('-' for standard input), after those on the line."),
+        log_file_option,
         click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty."),
         click.option("--undo-limit", type=UNDO_LIMIT, default=DEFAULT_UNDO_LIMIT, show_default=True,
                      help="Actions that can be undone, 0 (none) to 1,000,000."),

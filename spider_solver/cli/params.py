@@ -74,12 +74,12 @@ class Seconds(click.ParamType):
         if value is None or (isinstance(value, float) and 0 < value <= MAX_SECONDS_LIMIT):
             return value
         text = str(value).strip()
-        try:
-            number = float(text) if len(text) <= MAX_NUMBER_TEXT and text.isascii() else math.nan
+        try:  # in decimal, as --max-nodes: float() would also take "1_0"
+            number = float(text) if len(text) <= MAX_NUMBER_TEXT and text.isascii() and "_" not in text else math.nan
         except ValueError:
             number = math.nan
         if not math.isfinite(number) or not 0 <= number <= MAX_SECONDS_LIMIT:
-            self.fail(f"{quote(str(value))} is not a number of seconds from 0 (no limit) to {MAX_SECONDS_LIMIT:g}",
+            self.fail(f"{quote(str(value))} is not a number of seconds from 0 (no limit) to {MAX_SECONDS_LIMIT:,.0f}",
                       param, ctx)
         if number == 0 and decimal.Decimal(text) != 0:  # 1e-400 is not 0, which would mean no limit
             self.fail(f"{quote(str(value))} is too small a number of seconds: give 0 for no limit", param, ctx)
@@ -124,11 +124,12 @@ class DifficultyRange(click.ParamType):
 
 
 class Choice(click.Choice):
-    """click's Choice, whose message quotes at most the first characters of the value."""
+    """click's Choice, with spaces around the value ignored, whose message quotes at most
+    the first characters of the value."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        try:
-            return super().convert(value, param, ctx)
+        try:  # spaces around ignored, as in numbers (" 4" from a script's variable)
+            return super().convert(value.strip() if isinstance(value, str) else value, param, ctx)
         except click.BadParameter:
             self.fail(f"{quote(str(value))} is not one of {', '.join(map(repr, self.choices))}", param, ctx)
 
@@ -166,6 +167,20 @@ def budget_options_of(nodes: int, seconds: float) -> Callable[[Callable], Callab
 #: budget of what a person waits for (analyze, hint).
 budget_options = budget_options_of(DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS)
 interactive_budget_options = budget_options_of(INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS)
+
+
+def _one_log_file(ctx: click.Context, param: click.Parameter, value: tuple[Any, ...]) -> Any:
+    """``--file`` once at most: given twice, click would keep the last without a word."""
+    if len(value) > 1:
+        raise click.BadParameter("given more than once: give one file (join the logs into one first)",
+                                 ctx=ctx, param=param)
+    return value[0] if value else None
+
+
+#: ``--file`` of the commands that replay a game log (replay, hint, analyze).
+log_file_option = click.option(
+    "--file", "log_file", type=click.File("r", encoding="utf-8"), multiple=True, callback=_one_log_file,
+    help="Read the actions from a file ('-' for standard input), after those on the line.")
 
 
 def deal_options(func: Callable) -> Callable:

@@ -9,7 +9,7 @@ import click
 from click.core import ParameterSource
 
 from spider_solver.cli import cli, echo_json, plural
-from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options
+from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options, log_file_option
 from spider_solver.export import deal_json
 from spider_solver.outcomes import ExitStatus
 from spider_solver.rules import Deal
@@ -106,8 +106,7 @@ def show(code: str, as_deck: bool, as_words: bool, as_json: bool) -> None:
 @click.argument("code", required=False)
 @click.argument("actions", nargs=-1)
 @deal_options
-@click.option("--file", "log_file", type=click.File("r", encoding="utf-8"),
-              help="Read the actions from a file ('-' for standard input), after those on the line.")
+@log_file_option
 @click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty.")
 @click.option("--undo-limit", type=UNDO_LIMIT, default=100, show_default=True,
               help="Actions that can be undone, 0 (none) to 1,000,000.")
