@@ -471,7 +471,8 @@ class Catalog:
             whose = "catalog" if int.from_bytes(header[68:72], "big") == APPLICATION_ID else "SQLite database"
             if getattr(error, "sqlite_errorcode", 0) & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB):
                 return f"{whose} {shown!r} is damaged ({error}): restore it from a copy"
-            return f"cannot read {whose} {shown!r}: {error}"  # locked past the wait, an I/O error, ...
+            # Locked past the wait, an I/O error (a full disk: opening writes the -shm file), ...
+            return f"cannot open {whose} {shown!r}: {error}"
         return f"{shown!r} is not a spider-solver catalog (not an SQLite database: {error})"
 
     def _prepare(self, shown: str, create: bool) -> None:

@@ -148,7 +148,7 @@ def test_a_locked_catalog_is_not_called_damaged(tmp_path, monkeypatch):
     connect = sqlite3.connect
     monkeypatch.setattr(sqlite3, "connect", lambda *args, **kwargs: connect(*args, **{**kwargs, "timeout": 0.1}))
     try:
-        with pytest.raises(CatalogError, match=r"^cannot read catalog '.*x\.sqlite': database is locked$"):
+        with pytest.raises(CatalogError, match=r"^cannot open catalog '.*x\.sqlite': database is locked$"):
             Catalog(path)
     finally:
         holder.close()

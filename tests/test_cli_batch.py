@@ -129,6 +129,16 @@ def test_a_usage_error_is_one_line_then_the_help_to_read(args, first, hint):
     assert result.exit_code == 2 and result.stderr.splitlines() == [first, hint]
 
 
+def test_a_default_catalog_that_is_a_folder_says_it_is_the_default(tmp_path, monkeypatch):
+    """No --catalog given: the message must not leave the user looking for one they gave."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "spider-catalog.sqlite").mkdir()
+    result = invoke("check")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == ("error: invalid value for '--catalog': File 'spider-catalog.sqlite' is "
+                                             "a directory (--catalog defaults to it: name another with --catalog)")
+
+
 def test_check_of_a_catalog_with_no_verified_row_says_so(tmp_path):
     path = tmp_path / "c.sqlite"
     Catalog(path).close()

@@ -100,7 +100,15 @@ class FilePath(click.Path):
         if isinstance(value, str) and not value.strip():
             self.fail("expected a file name" + (", or '-' for standard output" if self.allow_dash else "")
                       + ", got an empty one", param, ctx)
-        return super().convert(value, param, ctx)
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as error:
+            if param is None or not param.opts or value != param.default:
+                raise
+            # Perhaps no file was named (click tells the source only after converting):
+            # say where the name came from, and how to name another.
+            option = param.opts[0]
+            self.fail(f"{error.message.rstrip('.')} ({option} defaults to it: name another with {option})", param, ctx)
 
 
 class DifficultyRange(click.ParamType):
