@@ -57,7 +57,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from spider_solver.errors import QUOTE_LIMIT, CatalogError, InvalidOptionError, quote
+from spider_solver.errors import QUOTE_LIMIT, CatalogError, CatalogLocked, InvalidOptionError, quote
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
 from spider_solver.rules import MAX_DEAL, GameCode, Rule, Variant
 from spider_solver.verify import SolveResult
@@ -66,7 +66,7 @@ SCHEMA_VERSION = 4
 #: ``PRAGMA application_id`` of a catalog: "SP1C" in ASCII.
 APPLICATION_ID = 0x53503143
 #: SQLite's primary result codes for a damaged file (https://www.sqlite.org/rescode.html).
-SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
+SQLITE_BUSY, SQLITE_CORRUPT, SQLITE_NOTADB = 5, 11, 26
 DEFAULT_CATALOG = "spider-catalog.sqlite"
 
 
@@ -193,6 +193,13 @@ def utc_now() -> str:
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+
+def _write_failed(what: str, error: sqlite3.Error) -> CatalogError:
+    """The error of a write that failed (``what`` it was): :class:`CatalogLocked` when another
+    process held the catalog's lock past SQLite's wait, which a caller may try again."""
+    locked = getattr(error, "sqlite_errorcode", 0) & 0xFF == SQLITE_BUSY
+    return (CatalogLocked if locked else CatalogError)(f"{what}: {error}")
 
 
 def _reads(method: Callable[P, T]) -> Callable[P, T]:
@@ -606,7 +613,7 @@ class Catalog:
                 changed = db.execute(UPSERT, values).rowcount > 0
                 db.execute("DELETE FROM pending WHERE code = ?", (values["code"],))
         except sqlite3.Error as error:
-            raise CatalogError(f"cannot write {values['code']!r} to catalog {str(self.path)!r}: {error}") from None
+            raise _write_failed(f"cannot write {values['code']!r} to catalog {str(self.path)!r}", error) from None
         return changed
 
     def plan(
@@ -632,7 +639,7 @@ class Catalog:
         try:
             return self._plan(variant.suits, variant.rule, count, start, max_nodes, max_seconds)
         except sqlite3.Error as error:
-            raise CatalogError(f"cannot plan a batch in catalog {str(self.path)!r}: {error}") from None
+            raise _write_failed(f"cannot plan a batch in catalog {str(self.path)!r}", error) from None
 
     def _plan(self, suits: int, rule: Rule, count: int, start: int | None, max_nodes: int,
               max_seconds: float | None) -> Plan:
@@ -798,7 +805,7 @@ class Catalog:
                     values | {"code": code},
                 ).rowcount > 0
         except sqlite3.Error as error:
-            raise CatalogError(f"cannot write the grade of {code!r} to catalog {str(self.path)!r}: {error}") from None
+            raise _write_failed(f"cannot write the grade of {code!r} to catalog {str(self.path)!r}", error) from None
         return changed
 
     @_reads
@@ -838,8 +845,8 @@ class Catalog:
                     db.execute("UPDATE results SET " + record
                                + " WHERE code = :code AND status = 'verified' AND solution = :before", values)
         except sqlite3.Error as error:
-            raise CatalogError(f"cannot write the improved line of {code!r} to catalog {str(self.path)!r}: {error}"
-                               ) from None
+            raise _write_failed(f"cannot write the improved line of {code!r} to catalog {str(self.path)!r}",
+                                error) from None
         return replaced
 
     @_reads

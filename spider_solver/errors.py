@@ -81,5 +81,9 @@ class CatalogError(SpiderError):
     """A catalog file cannot be opened, is not a catalog, or is of a newer schema."""
 
 
+class CatalogLocked(CatalogError):
+    """A write to the catalog waited for another process's lock on it past SQLite's wait."""
+
+
 class SchedulerError(SpiderError):
     """A cluster scheduler cannot be reached or used."""

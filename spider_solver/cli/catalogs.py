@@ -23,7 +23,6 @@ from spider_solver.cli.params import (
     catalog_option,
 )
 from spider_solver.outcomes import ExitStatus
-from spider_solver.stops import held
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
@@ -38,21 +37,26 @@ def check(catalog: str) -> None:
     """
     from tqdm import tqdm
 
+    from spider_solver.batch.signals import StopRequest, catch_signals
     from spider_solver.catalog import Catalog
     from spider_solver.verify import check_solution
 
-    with Catalog(catalog, create=False) as db:
+    # A Ctrl-C asks the loop to stop between two solutions, as in the batch: one raised
+    # inside tqdm's lock left it half released (its RuntimeError traceback, status 1).
+    stop = StopRequest()
+    with Catalog(catalog, create=False) as db, catch_signals(stop):
         total, failed = db.count(status="verified"), 0
         with tqdm(total=total, unit="deal", file=sys.stderr, disable=None, leave=False) as bar:
             for entry in db.entries(status="verified"):
+                if stop:
+                    break
                 problem = check_solution(entry.code, entry.solution, moves=entry.moves, score=entry.score)
-                # A Ctrl-C inside tqdm's lock would leave it half released (its RuntimeError
-                # traceback, status 1): the bar's calls take it after they end.
-                with held():
-                    if problem is not None:
-                        failed += 1
-                        bar.write(f"{entry.code}: {problem}", file=sys.stdout)
-                    bar.update(1)
+                if problem is not None:
+                    failed += 1
+                    bar.write(f"{entry.code}: {problem}", file=sys.stdout)
+                bar.update(1)
+    if stop:
+        raise KeyboardInterrupt  # "interrupted", status 130 (SpiderGroup)
     if failed:
         click.echo(f"{failed} of {plural(total, 'verified solution')} {'does' if failed == 1 else 'do'} not win")
         sys.exit(ExitStatus.NOT_WON)

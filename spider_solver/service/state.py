@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import threading
 import time
 from collections.abc import Mapping
@@ -23,7 +22,7 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from spider_solver.catalog import Catalog, Entry
-from spider_solver.errors import CatalogError
+from spider_solver.errors import CatalogLocked
 from spider_solver.rules import Deal
 from spider_solver.service.errors import ReadOnly
 from spider_solver.service.models import Budget, DealRequest
@@ -89,10 +88,8 @@ class CatalogWriter:
             try:
                 self._db.record(result)
                 break
-            except CatalogError as error:
-                cause = error.__context__  # the SQLite error behind it
-                locked = getattr(cause, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
-                if not locked or time.monotonic() >= deadline:
+            except CatalogLocked:
+                if time.monotonic() >= deadline:
                     raise
                 if self._closing.is_set():
                     log.warning("the result of %s was not recorded: the catalog was still locked by another "
