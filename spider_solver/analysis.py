@@ -55,14 +55,14 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from spider_solver.errors import SpiderError
 from spider_solver.outcomes import Reason, Status
-from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal, GameCode, replay, split_actions
-from spider_solver.rules.replay import ReplayResult
+from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal, GameCode, replay
+from spider_solver.rules.replay import ReplayResult, log_tokens, play_on, replay_board
 from spider_solver.verify import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS, check_budget, coerce_deal
 
 #: Positions with at most this many deals left in the stock get an early exhaustive
@@ -162,8 +162,9 @@ def analyze(
     undo_limit: int | None = DEFAULT_UNDO_LIMIT,
     max_nodes: int = INTERACTIVE_MAX_NODES,
     max_seconds: float | None = INTERACTIVE_MAX_SECONDS,
-    known_line: str | Sequence[str] | None = None,
+    known_line: KnownLine = None,
     find_lost_at: bool = True,
+    before_search: Callable[[], object] | None = None,
 ) -> Analysis:
     """Replay ``actions`` on ``deal`` and say whether the position reached can still be won.
 
@@ -172,8 +173,17 @@ def analyze(
     texts), replayed as RULES.md §12 Replay says, with the options ``deal_on_empty``
     (RULES.md §6 Deals) and ``undo_limit`` (RULES.md §8.2 Undo). ``known_line`` is a
     winning line of the deal from its initial layout (the catalog's solution): when
-    the position reached lies on it, the hint comes from it without a search.
-    ``find_lost_at=False`` skips the search for ``lost_at`` (it stays None).
+    the position reached lies on it, the hint comes from it without a search. It may
+    be a function that returns the line (or None), called only once the log is
+    replayed without a refused action and without a win: a refused log is then
+    answered before the line is looked up. ``find_lost_at=False`` skips the search
+    for ``lost_at`` (it stays None). ``before_search`` is called once, before the
+    first search, and never when none is needed (the command line loads the search
+    engine there, and says so); its time is counted neither in the budget nor in
+    ``seconds``.
+
+    The log is replayed once; a line found is checked by the rules engine from the
+    position the log reached, as the log left it.
 
     The budget (``max_nodes`` first, ``max_seconds`` second, None for no time limit)
     covers the whole analysis. A budget out of range raises
@@ -181,7 +191,8 @@ def analyze(
     """
     started = time.perf_counter()
     check_budget(max_nodes, max_seconds)
-    start = _Start(coerce_deal(deal), actions, deal_on_empty, undo_limit, max_nodes, max_seconds, known_line, started)
+    start = _Start(coerce_deal(deal), actions, deal_on_empty, undo_limit, max_nodes, max_seconds, known_line, started,
+                   before_search)
     if start.answer is not None:
         return start.answer
     session, effective, tokens = start.session, start.effective, start.tokens
@@ -195,14 +206,14 @@ def analyze(
             lost_at, lost_at_line, probes = _find_lost_at(session, effective, start.known)
         else:  # no action in effect: the position proved unwinnable is the initial layout
             probes = ({"position": 0, "status": str(status), "reason": str(reason), "source": source,
-                       "nodes": session.nodes, "seconds": round(time.perf_counter() - clock, 4)},)
+                       "nodes": session.nodes, "seconds": round(time.perf_counter() - clock - session.excluded, 4)},)
     return _finish(
         replace(
             start.base, status=status, reason=reason, hint=line[0] if line else None, line=line, source=source,
             lost_at=lost_at, lost_at_action=None if lost_at is None else tokens[lost_at], lost_at_line=lost_at_line,
             nodes=session.nodes, probes=probes,
         ),
-        started,
+        started + session.excluded,
     )
 
 
@@ -214,7 +225,7 @@ def analyze_without_search(
     undo_limit: int | None = DEFAULT_UNDO_LIMIT,
     max_nodes: int = INTERACTIVE_MAX_NODES,
     max_seconds: float | None = INTERACTIVE_MAX_SECONDS,
-    known_line: str | Sequence[str] | None = None,
+    known_line: KnownLine = None,
 ) -> Analysis | None:
     """What :func:`analyze` answers when it needs no search (the log has a refused action,
     or wins, or the position lies on ``known_line``), with no engine loaded; None when
@@ -244,10 +255,10 @@ class _Start:
     history, the position reached, and the answer when no search is needed (``answer``)."""
 
     def __init__(self, deal: Deal, actions: str | Iterable[str], deal_on_empty: bool, undo_limit: int | None,
-                 max_nodes: int, max_seconds: float | None, known_line: str | Sequence[str] | None,
-                 started: float) -> None:
-        self.tokens = _tokens(actions)
-        replayed = replay(deal, self.tokens, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
+                 max_nodes: int, max_seconds: float | None, known_line: KnownLine, started: float,
+                 before_search: Callable[[], object] | None = None) -> None:
+        self.tokens = log_tokens(actions)
+        replayed, board = replay_board(deal, self.tokens, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
         self.effective = _effective_history(replayed.played)
         self.base = Analysis(code=str(deal.code) if deal.code else None, replay=replayed, status=None, reason=None,
                              effective=len(self.effective), max_nodes=max_nodes, max_seconds=max_seconds)
@@ -259,12 +270,13 @@ class _Start:
             self.answer = _finish(replace(self.base, status=Status.VERIFIED, reason=Reason.WON, source="won"),
                                   started)
             return
-        self.session = _Session(deal, deal_on_empty, max_nodes, max_seconds, started)
-        self.known = _KnownLine.build(deal, known_line, deal_on_empty)
-        self.board = self.session.board_after([action for _, action in self.effective])
+        self.session = _Session(deal, deal_on_empty, max_nodes, max_seconds, started, before_search)
+        self.known = _KnownLine.build(deal, known_line() if callable(known_line) else known_line, deal_on_empty)
+        self.board = board
         rest = None if self.known is None else self.known.rest_from(self.board)
         if rest is not None:
-            status, reason, line, source = self.session.check_line(self.tokens, rest, undo_limit, "known-line")
+            status, reason, line, source = self.session.check_line(self.tokens, rest, undo_limit, "known-line",
+                                                                   after=self.board)
             self.answer = _finish(replace(self.base, status=status, reason=reason, hint=line[0] if line else None,
                                           line=line, source=source, nodes=self.session.nodes), started)
 
@@ -273,15 +285,11 @@ class _Start:
 # The parts
 # --------------------------------------------------------------------------- #
 
+#: A winning line from the initial layout, or a function that returns one (or None).
+KnownLine = str | Sequence[str] | Callable[[], Sequence[str] | None] | None
+
 #: (status, reason, line, source) of one position.
 _Found = tuple[Status, Reason, tuple[str, ...], Source | None]
-
-
-def _tokens(actions: str | Iterable[str]) -> list[str]:
-    """The log's tokens, split as :func:`replay` splits them (so that indices agree)."""
-    if isinstance(actions, str):
-        return split_actions(actions)
-    return [token for item in actions for token in split_actions(item)]
 
 
 def _effective_history(played: Sequence[str]) -> list[tuple[int, str]]:
@@ -323,7 +331,7 @@ class _KnownLine:
         """The line's positions; None if there is no line, or if it does not win on this deal."""
         if line is None:
             return None
-        tokens = _tokens(line)
+        tokens = log_tokens(line)
         board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=0)
         where = {_key(board): 0}
         actions = []
@@ -351,8 +359,11 @@ class _Session:
     """One analysis: the deal, its options and the budget every search shares."""
 
     def __init__(self, deal: Deal, deal_on_empty: bool, max_nodes: int, max_seconds: float | None,
-                 started: float) -> None:
+                 started: float, before_search: Callable[[], object] | None = None) -> None:
         self.deal = deal
+        self.before_search = before_search
+        #: Seconds spent in ``before_search``.
+        self.excluded = 0.0
         self.deal_on_empty = deal_on_empty
         self.max_nodes = max_nodes
         self.deadline = None if max_seconds is None else started + max_seconds
@@ -366,13 +377,22 @@ class _Session:
         return board
 
     def check_line(self, prefix: Sequence[str], line: Sequence[str], undo_limit: int | None,
-                   source: Source) -> _Found:
-        """Replay ``prefix`` then ``line`` from the initial layout: verified only if it wins."""
+                   source: Source, after: Board | None = None) -> _Found:
+        """Replay ``prefix`` then ``line`` from the initial layout: verified only if it wins.
+
+        ``after`` is the board ``prefix`` left, if the caller has it: the line is then
+        played on a copy of it rather than after a second replay of the prefix.
+        """
         if _UNDO in line:  # pragma: no cover - the engine and a winning line never undo
             return Status.UNKNOWN, Reason.REJECTED, (), None
-        result = replay(self.deal, [*prefix, *line], deal_on_empty=self.deal_on_empty, undo_limit=undo_limit)
+        if after is None:
+            result = replay(self.deal, [*prefix, *line], deal_on_empty=self.deal_on_empty, undo_limit=undo_limit)
+            played = result.played[len(prefix):]
+        else:
+            result = play_on(after.copy(), line)
+            played = result.played
         if result.won and result.error is None:
-            return Status.VERIFIED, Reason.WON, tuple(result.played[len(prefix):]), source
+            return Status.VERIFIED, Reason.WON, tuple(played), source
         if source == "search":  # pragma: no cover - the engines disagree; never call that verified
             print(f"warning: {self.deal.name}: the engine's line was refused by the rules engine: {result.error}",
                   file=sys.stderr)
@@ -404,11 +424,18 @@ class _Session:
             proof = max(EARLY_PROOF_NODES, nodes // EARLY_PROOF_SHARE)
         elif board.deals_left <= EARLY_PROOF_DEALS_LEFT:
             proof = EARLY_PROOF_NODES
+        if self.before_search is not None:  # not counted in the budget, nor in the seconds
+            clock = time.perf_counter()
+            self.before_search()
+            self.before_search = None
+            self.excluded = time.perf_counter() - clock
+            if self.deadline is not None:
+                self.deadline += self.excluded
         found = run_search(Game.from_board(board, deal_on_empty=self.deal_on_empty), max_nodes=nodes,
                            max_seconds=seconds, proof_nodes=proof, final_proof=True)
         self.nodes += found.nodes
         if found.actions is not None:
-            return self.check_line(prefix, found.actions, undo_limit, "search")
+            return self.check_line(prefix, found.actions, undo_limit, "search", after=board)
         if found.reason is Reason.EXHAUSTED:
             return Status.UNWINNABLE, Reason.EXHAUSTED, (), None
         return Status.UNKNOWN, found.reason, (), None

@@ -353,3 +353,64 @@ def test_to_dict_is_json_with_enums_as_strings(lines):
     assert set(data["replay"]) == {"won", "moves", "score", "runs_removed", "stock_left", "error"}
     assert (data["status"], data["reason"], data["source"]) == ("verified", "won", "known-line")
     assert data["line"] == list(analysis.line) and data["hint"] == data["line"][0]
+
+
+def count_plays(monkeypatch) -> list[int]:
+    """Count the actions the rules engine plays (Board.play), from now on."""
+    played = [0]
+    play = Board.play
+
+    def counting(self, action):
+        played[0] += 1
+        return play(self, action)
+
+    monkeypatch.setattr(Board, "play", counting)
+    return played
+
+
+def test_the_log_is_replayed_once(lines, monkeypatch):
+    line = lines[FOUR_SUITS]
+    # A long log: detours undone, then the first 30 actions of the line.
+    log = [token for action in line[:30] for token in (action, "U", action)]
+    played = count_plays(monkeypatch)
+    on_line = analyze(FOUR_SUITS, log, known_line=line)
+    assert on_line.source == "known-line" and on_line.hint == line[30]
+    # The log once (90 actions), then the rest of the line once, from the position reached.
+    assert played[0] == len(log) + len(line) - 30
+    played[0] = 0
+    searched = analyze(FOUR_SUITS, log, max_nodes=BUDGET, max_seconds=None)
+    assert searched.source == "search" and searched.status is Status.VERIFIED
+    assert played[0] == len(log) + len(searched.line)
+    assert_line_wins(Deal.from_code(FOUR_SUITS), log, searched)
+
+
+def test_the_known_line_is_looked_up_only_for_an_accepted_log_and_before_search_only_before_a_search(lines):
+    line = lines[FOUR_SUITS]
+    calls: list[str] = []
+
+    def known():
+        calls.append("known")
+        return line
+
+    def before():
+        calls.append("before")
+
+    assert analyze(FOUR_SUITS, "9>4 D 1>2", known_line=known, before_search=before).replay.error is not None
+    assert analyze(ONE_SUIT, lines[ONE_SUIT], known_line=known, before_search=before).source == "won"
+    assert calls == []
+    assert analyze(FOUR_SUITS, line[:10], known_line=known, before_search=before).source == "known-line"
+    assert calls == ["known"]
+    calls.clear()
+    off = analyze(FOUR_SUITS, line[:10], known_line=lambda: None, before_search=before, max_nodes=BUDGET,
+                  max_seconds=None)
+    assert off.source == "search" and calls == ["before"]
+
+
+def test_the_time_before_the_search_is_not_in_the_budget(lines):
+    import time
+
+    # A second of loading before a search whose budget is half of one: the search still
+    # gets its half second, and the seconds reported leave the loading out.
+    analysis = analyze(FOUR_SUITS, lines[FOUR_SUITS][:100], max_nodes=BUDGET, max_seconds=0.5,
+                       before_search=lambda: time.sleep(1.0))
+    assert analysis.nodes > 0 and analysis.seconds < 0.9

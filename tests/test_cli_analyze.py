@@ -232,3 +232,30 @@ def test_a_hint_from_the_catalog_line_loads_no_engine(solved, tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path,
                           check=False)
     assert done.stdout.split() == [solved.solution[30], "False"], done.stderr
+
+
+@pytest.mark.parametrize("command", ["hint", "analyze"])
+def test_the_command_replays_the_log_once(solved, tmp_path, monkeypatch, command):
+    """A long log costs one replay, whether the answer comes from the catalog or a search."""
+    from spider_solver.rules import Board
+
+    log = [token for action in solved.solution[:30] for token in (action, "U", action)]
+    played = [0]
+    play = Board.play
+
+    def counting(self, action):
+        played[0] += 1
+        return play(self, action)
+
+    monkeypatch.setattr(Board, "play", counting)
+    path = tmp_path / "catalog.sqlite"
+    with Catalog(path) as db:
+        db.record(solved)
+    stored = run(command, CODE, *log, "--catalog", path, "--json")
+    assert stored.exit_code == 0 and json.loads(stored.stdout)["source"] == "known-line"
+    assert played[0] == len(log) + len(solved.solution) - 30
+    played[0] = 0
+    searched = run(command, CODE, *log, "--json")
+    data = json.loads(searched.stdout)
+    assert searched.exit_code == 0 and data["source"] == "search"
+    assert played[0] == len(log) + len(data["line"])

@@ -74,29 +74,25 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
                  as_json: bool = False):
     """Load the deal, the log and the stored line; analyse; exit 2 on a refused action
     (with ``as_json``, after printing the analysis, whose replay names the action)."""
-    from spider_solver.analysis import Analysis, analyze, analyze_without_search
-    from spider_solver.rules import replay
+    from spider_solver.analysis import Analysis, analyze
     from spider_solver.verify import load_engine
 
     code, texts = read_log(code, actions, deck_text, log_file)
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
     limit = undo_limit_of(undo_limit, unlimited_undo)
-    # The log is checked before the catalog is read or anything is compiled or searched.
-    replayed = replay(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit)
-    if replayed.error is not None:
-        refused = replayed.error
+    # The log is replayed once, before the catalog is read (only if the log is accepted
+    # and does not win) and before the engine is compiled or loaded (only for a search).
+    analysis = analyze(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit, max_nodes=max_nodes,
+                       max_seconds=max_seconds, known_line=lambda: stored_line(deal, catalog),
+                       find_lost_at=find_lost_at,
+                       before_search=lambda: load_engine(lambda message: click.echo(message + "...", err=True)))
+    refused = analysis.replay.error
+    if refused is not None:
         if as_json:
-            echo_json(Analysis(str(deal.code) if deal.code else None, replayed, None, None,
+            echo_json(Analysis(analysis.code, analysis.replay, None, None,
                                max_nodes=max_nodes, max_seconds=max_seconds).to_dict())
         click.echo(f"error: {refused}", err=True)
         sys.exit(ExitStatus.BAD_INPUT)
-    known = stored_line(deal, catalog)
-    analysis = analyze_without_search(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit,
-                                      max_nodes=max_nodes, max_seconds=max_seconds, known_line=known)
-    if analysis is None:  # a search will run: compile or load the engine first
-        load_engine(lambda message: click.echo(message + "...", err=True))
-        analysis = analyze(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit, max_nodes=max_nodes,
-                           max_seconds=max_seconds, known_line=known, find_lost_at=find_lost_at)
     # Interrupted in the search of the position, or later in the search for lost_at.
     if Reason.INTERRUPTED in (analysis.reason, *(probe["reason"] for probe in analysis.probes)):
         click.echo("interrupted", err=True)

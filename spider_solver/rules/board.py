@@ -162,6 +162,18 @@ class Board:
             moves=self.moves,
         )
 
+    def copy(self) -> Board:
+        """The same position, score and counter as a new game with nothing to undo and
+        undo off: for trying a line from here without touching this game."""
+        other = Board(self.deal, deal_on_empty=self.deal_on_empty, undo_limit=0)
+        other.columns = [list(column) for column in self.columns]
+        other.down = list(self.down)
+        other.dealt = self.dealt
+        other.removed = list(self.removed)
+        other.score = self.score
+        other.moves = self.moves
+        return other
+
     # -- checking actions ----------------------------------------------------
 
     def check(self, action: Action) -> Action:

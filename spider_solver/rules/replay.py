@@ -60,18 +60,34 @@ def replay(
     the result then carries that action's index and the rule in words. A log that
     goes on after the game is won is refused at the first action past the win.
     """
+    return replay_board(deal, actions, deal_on_empty=deal_on_empty, undo_limit=undo_limit)[0]
+
+
+def replay_board(
+    deal: Deal | GameCode | str,
+    actions: str | Iterable[str],
+    *,
+    deal_on_empty: bool = False,
+    undo_limit: int | None = DEFAULT_UNDO_LIMIT,
+) -> tuple[ReplayResult, Board]:
+    """:func:`replay`, and the board it leaves: the position after the last action
+    played (before the refused one, if any), for what comes after the log. Its undo
+    history is kept only if the log undoes."""
     check_play_options(deal_on_empty, undo_limit)
-    if isinstance(actions, str):
-        tokens = split_actions(actions)
-    else:
-        tokens = [token for item in actions for token in split_actions(item)]
+    tokens = log_tokens(actions)
     # A log without an undo never asks for an earlier position: keep none (it is faster).
     if not any(ascii_upper(token) == "U" for token in tokens):
         undo_limit = 0
     board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
+    return play_on(board, tokens), board
+
+
+def play_on(board: Board, actions: str | Iterable[str]) -> ReplayResult:
+    """Play ``actions`` on ``board`` from its position, as :func:`replay` plays a log
+    from the initial layout (``played`` holds the actions played here only)."""
     played: list[str] = []
     error = None
-    for index, token in enumerate(tokens):
+    for index, token in enumerate(log_tokens(actions)):
         try:
             if board.is_won():
                 raise SpiderError(f"the game is already won; {quote(token)} comes after the last run left")
@@ -89,3 +105,10 @@ def replay(
         played=tuple(played),
         error=error,
     )
+
+
+def log_tokens(actions: str | Iterable[str]) -> list[str]:
+    """A log's tokens, as :func:`replay` reads them: a text split, or each item of a list split."""
+    if isinstance(actions, str):
+        return split_actions(actions)
+    return [token for item in actions for token in split_actions(item)]

@@ -5,7 +5,8 @@ import pytest
 from spider_solver.rules.board import Board
 from spider_solver.rules.cards import parse_cards
 from spider_solver.rules.deal import Deal
-from spider_solver.rules.replay import ReplayError, ReplayResult, replay
+from spider_solver.rules.notation import Undo
+from spider_solver.rules.replay import ReplayError, ReplayResult, play_on, replay, replay_board
 from spider_solver.rules.variant import Variant
 from tests.rules.scripted_win import DECK_TEXT, LAYOUT, STOCK, WIN, WIN_TEXT, WITH_UNDOS
 
@@ -169,3 +170,33 @@ def test_to_dict_fields():
                   "message": "invalid action '99>1': source column 99 does not exist (columns are 1 to 10)"},
     }
     assert replay(Deal.from_code("SP1-S4C-AAAAAAD"), []).to_dict()["error"] is None
+
+
+@pytest.mark.parametrize("split", [0, 40, 116])
+def test_a_log_replayed_in_two_parts_ends_as_in_one(deal, split):
+    """replay_board's board, then play_on from it (on a copy), give replay's end."""
+    first, board = replay_board(deal, WIN[:split])
+    assert first == replay(deal, WIN[:split])
+    trial = board.copy()
+    rest = play_on(trial, WIN[split:])
+    whole = replay(deal, WIN)
+    assert (rest.won, rest.moves, rest.score, rest.runs_removed, rest.stock_left) == (
+        whole.won, whole.moves, whole.score, whole.runs_removed, whole.stock_left)
+    assert rest.played == whole.played[split:] and rest.error is None
+    assert board.moves == split and not board.is_won()  # the copy was played on, not the board
+
+
+def test_play_on_counts_a_refusal_from_its_own_first_action(deal):
+    _, board = replay_board(deal, WIN[:10])
+    result = play_on(board, [WIN[10], "1>1"])
+    assert result.played == (WIN[10],) and result.error is not None and result.error.index == 1
+    assert result.moves == 11
+
+
+def test_a_copy_keeps_the_position_and_undoes_nothing(deal):
+    _, board = replay_board(deal, [*WIN[:20], "U", WIN[19]])
+    copy = board.copy()
+    assert copy.position() == board.position() and copy.stock_left == board.stock_left
+    assert board.is_legal(Undo()) and not copy.is_legal(Undo())
+    copy.push_notation(WIN[20])
+    assert copy.position() != board.position() and board.moves == 20
