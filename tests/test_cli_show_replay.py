@@ -218,6 +218,21 @@ def test_a_closed_pipe_ends_quietly():
     assert done.returncode == 1 and done.stderr == b""
 
 
+@pytest.mark.parametrize("args", [["replay", CODE, "9>4", "1>2"], ["replay", CODE, "9>4", "1>2", "--json"],
+                                  ["analyze", CODE, "9>4", "1>2", "--json"]])
+def test_a_refused_action_is_said_when_the_reader_is_gone(args):
+    """``spider-solve replay CODE LOG | head -0``: the output is lost, the refusal is not."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-m", "spider_solver", *args], stdout=write,
+                              stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write)
+    assert done.returncode == 1
+    assert done.stderr.decode().startswith("error: action 2 (index 1: '1>2') refused: "), done.stderr
+
+
 def spider_solve(*args: str, shell_suffix: str = "", **env: str) -> subprocess.CompletedProcess:
     """The real ``spider-solve`` process (as ``python -m spider_solver``), its standard
     streams redirected by ``shell_suffix`` (``>&-`` closes standard output)."""

@@ -88,10 +88,12 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
                        before_search=lambda: load_engine(lambda message: click.echo(message + "...", err=True)))
     refused = analysis.replay.error
     if refused is not None:
-        if as_json:
-            echo_json(Analysis(analysis.code, analysis.replay, None, None,
-                               max_nodes=max_nodes, max_seconds=max_seconds).to_dict())
-        click.echo(f"error: {refused}", err=True)
+        try:
+            if as_json:
+                echo_json(Analysis(analysis.code, analysis.replay, None, None,
+                                   max_nodes=max_nodes, max_seconds=max_seconds).to_dict())
+        finally:  # said even when the output's reader has gone (| head)
+            click.echo(f"error: {refused}", err=True)
         sys.exit(ExitStatus.BAD_INPUT)
     # Interrupted in the search of the position, or later in the search for lost_at.
     if Reason.INTERRUPTED in (analysis.reason, *(probe["reason"] for probe in analysis.probes)):

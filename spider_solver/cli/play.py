@@ -126,15 +126,17 @@ def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
     code, tokens = read_log(code, actions, deck_text, log_file)
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
     result = replay_log(deal, tokens, deal_on_empty=deal_on_empty, undo_limit=undo_limit_of(undo_limit, unlimited_undo))
-    if as_json:
-        echo_json({"code": str(deal.code) if deal.code else None, **result.to_dict()})
-    else:
-        click.echo(
-            f"{'won' if result.won else 'not won'}: {plural(result.moves, 'move')}, score {result.score}, "
-            f"{plural(result.runs_removed, 'run')} removed, {plural(result.stock_left, 'card')} in stock"
-        )
+    try:
+        if as_json:
+            echo_json({"code": str(deal.code) if deal.code else None, **result.to_dict()})
+        else:
+            click.echo(
+                f"{'won' if result.won else 'not won'}: {plural(result.moves, 'move')}, score {result.score}, "
+                f"{plural(result.runs_removed, 'run')} removed, {plural(result.stock_left, 'card')} in stock"
+            )
+    finally:  # the refusal is said even when the output's reader has gone (| head)
+        if result.error is not None:
+            click.echo(f"error: {result.error}", err=True)
     if result.error is not None:
-        refused = result.error
-        click.echo(f"error: {refused}", err=True)
         sys.exit(ExitStatus.BAD_INPUT)
     sys.exit(ExitStatus.OK if result.won else ExitStatus.NOT_WON)
