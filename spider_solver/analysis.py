@@ -154,6 +154,10 @@ class Analysis:
         }
 
 
+#: A winning line from the initial layout, or a function that returns one (or None).
+KnownLine = str | Sequence[str] | Callable[[], Sequence[str] | None] | None
+
+
 def analyze(
     deal: Deal | GameCode | str,
     actions: str | Iterable[str] = (),
@@ -284,9 +288,6 @@ class _Start:
 # --------------------------------------------------------------------------- #
 # The parts
 # --------------------------------------------------------------------------- #
-
-#: A winning line from the initial layout, or a function that returns one (or None).
-KnownLine = str | Sequence[str] | Callable[[], Sequence[str] | None] | None
 
 #: (status, reason, line, source) of one position.
 _Found = tuple[Status, Reason, tuple[str, ...], Source | None]

@@ -166,12 +166,7 @@ class Board:
         """The same position, score and counter as a new game with nothing to undo and
         undo off: for trying a line from here without touching this game."""
         other = Board(self.deal, deal_on_empty=self.deal_on_empty, undo_limit=0)
-        other.columns = [list(column) for column in self.columns]
-        other.down = list(self.down)
-        other.dealt = self.dealt
-        other.removed = list(self.removed)
-        other.score = self.score
-        other.moves = self.moves
+        other._restore(self.position())
         return other
 
     # -- checking actions ----------------------------------------------------
@@ -434,7 +429,10 @@ class Board:
         RULES.md §8.2 Undo.
         """
         self._check_undo()
-        position = self._history.pop()
+        self._restore(self._history.pop())
+
+    def _restore(self, position: Position) -> None:
+        """Set the cards, face-down counts, deals, runs removed, score and counter."""
         self.columns = [list(column) for column in position.columns]
         self.down = list(position.down)
         self.dealt = position.dealt
