@@ -87,3 +87,7 @@ class CatalogLocked(CatalogError):
 
 class SchedulerError(SpiderError):
     """A cluster scheduler cannot be reached or used."""
+
+
+class EngineUnavailableError(SpiderError):
+    """The search engine cannot run in this process: numba's compiler is turned off."""

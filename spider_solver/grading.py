@@ -147,6 +147,7 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
     """Let the fair player play ``games`` games of ``deal``; also the first ``trace``
     actions of each game (move codes, -1 past the end). ``seeds`` gives each game's
     noise seed outright (tests: two deals played with the same noise)."""
+    from spider_solver.engine.cache import require_jit
     from spider_solver.engine.fair import (
         FAIR_PARAMS,
         FAIR_WEIGHTS,
@@ -162,6 +163,8 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
     from spider_solver.engine.game import Game
     from spider_solver.engine.position import new_position
     from spider_solver.engine.types import MAX_COLUMNS, MAX_MOVES
+
+    require_jit()
 
     games = games_of(deal.variant) if games is None else games
     if games < 1:

@@ -215,3 +215,32 @@ def test_an_unwinnable_deal_exits_1(monkeypatch):
     assert result.stdout.startswith(f"{CODE}: unwinnable, the whole game was searched (12 nodes")
     data = run(CODE, "--json")
     assert data.exit_code == 1 and json.loads(data.stdout)["status"] == "unwinnable"
+
+
+def test_numba_disable_jit_is_refused_in_one_line_and_the_rules_still_work(tmp_path):
+    """The kernels use LLVM intrinsics that have no Python version: with NUMBA_DISABLE_JIT a
+    search would fail deep inside numba. The commands that search say so, and exit 2;
+    the API raises EngineUnavailableError; the rules engine does not need numba at all."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+
+    def run_python(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, cwd=tmp_path,
+                              timeout=120)
+
+    for args in (["verify", "SP1-S1C-AAAAAAB"], ["hint", "SP1-S1C-AAAAAAB"], ["analyze", "SP1-S1C-AAAAAAB", "D"]):
+        done = run_python("-m", "spider_solver", *args)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines()[-1].startswith("error: the search engine cannot run with NUMBA_DISABLE_JIT")
+        assert "Traceback" not in done.stderr
+    script = ("from spider_solver import solve\nfrom spider_solver.grading import grade\n"
+              "from spider_solver.errors import EngineUnavailableError\n"
+              "for call in (lambda: solve('SP1-S1C-AAAAAAB'), lambda: grade('SP1-S1C-AAAAAAB')):\n"
+              "    try:\n        call()\n    except EngineUnavailableError:\n        print('refused')\n")
+    done = run_python("-c", script)
+    assert done.stdout.split() == ["refused", "refused"], done.stderr
+    done = run_python("-m", "spider_solver", "replay", "SP1-S1C-AAAAAAB", "D")
+    assert (done.returncode, done.stderr) == (1, "")  # legal, not won: the rules need no numba

@@ -67,7 +67,12 @@ def load_kernels(warm: Callable[[], None], *, fair: bool = False, say: Callable[
     Loading cached kernels (about a second) holds a Ctrl-C or SIGTERM until it is done
     (:func:`spider_solver.stops.held`): numba loads them through llvmlite's callbacks,
     where a KeyboardInterrupt is lost (the command ran on and exited 0) or leaves the
-    process to crash (seen: a segmentation fault, status 139). A compile is not held."""
+    process to crash (seen: a segmentation fault, status 139). A compile is not held.
+
+    With ``NUMBA_DISABLE_JIT`` set the kernels cannot run at all (their LLVM intrinsics
+    have no Python version): :class:`~spider_solver.errors.EngineUnavailableError`
+    says so before anything is announced or started."""
+    _cache.require_jit()
     with held():
         compiled = is_compiled(fair=fair)
     if not compiled and say is not None:

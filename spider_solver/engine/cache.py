@@ -28,11 +28,23 @@ import hashlib
 import os
 from pathlib import Path
 
+from spider_solver.errors import EngineUnavailableError
+
 #: This package's directory: the locator takes the functions defined in its files.
 ENGINE_DIR = Path(__file__).resolve().parent
 
 
 @functools.cache
+def require_jit() -> None:
+    """Refuse to run the kernels with ``NUMBA_DISABLE_JIT`` set: their LLVM intrinsics
+    have no Python version, so they would fail deep inside a search."""
+    from numba.core import config
+
+    if config.DISABLE_JIT:  # type: ignore[attr-defined]
+        raise EngineUnavailableError("the search engine cannot run with NUMBA_DISABLE_JIT set (its kernels use "
+                                     "LLVM intrinsics that have no Python version); unset it")
+
+
 def _digest() -> str:
     digest = hashlib.sha256()
     for path in sorted(ENGINE_DIR.glob("*.py")):

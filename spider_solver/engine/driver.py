@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from spider_solver.engine.cache import require_jit
 from spider_solver.engine.evaluate import DEFAULT_WEIGHTS, weights_for
 from spider_solver.engine.game import Game
 from spider_solver.engine.search import (
@@ -376,6 +377,7 @@ def run_search(deal, *, max_nodes: int, max_seconds: float | None, deal_on_empty
     ``selection`` is how the schedule's beams choose a level's positions (default:
     ``SELECTION`` of the deal's suit count).
     """
+    require_jit()
     started = time.perf_counter()
     game = deal if isinstance(deal, Game) else Game.from_deal(deal, deal_on_empty=deal_on_empty)
     if weights is None:
