@@ -62,7 +62,8 @@ from typing import Literal
 from spider_solver.errors import SpiderError
 from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal, GameCode, replay
-from spider_solver.rules.replay import ReplayResult, log_tokens, play_on, replay_board
+from spider_solver.rules.notation import log_tokens
+from spider_solver.rules.replay import ReplayResult, play_on, replay_board
 from spider_solver.verify import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS, check_budget, coerce_deal
 
 #: Positions with at most this many deals left in the stock get an early exhaustive
@@ -195,6 +196,8 @@ def analyze(
     """
     started = time.perf_counter()
     check_budget(max_nodes, max_seconds)
+    if not isinstance(find_lost_at, bool):
+        raise TypeError(f"find_lost_at must be a bool, not {type(find_lost_at).__name__}")
     start = _Start(coerce_deal(deal), actions, deal_on_empty, undo_limit, max_nodes, max_seconds, known_line, started,
                    before_search)
     if start.answer is not None:

@@ -46,6 +46,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
+import numbers
 import os
 import random
 import re
@@ -57,9 +59,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from spider_solver.errors import QUOTE_LIMIT, CatalogError, CatalogLocked, InvalidOptionError, quote
+from spider_solver.errors import QUOTE_LIMIT, CatalogError, CatalogLocked, InvalidOptionError, quote, whole_number
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
-from spider_solver.rules import MAX_DEAL, GameCode, Rule, Variant
+from spider_solver.rules import MAX_DEAL, GameCode, Rule, Variant, parse_rule, parse_suits
 from spider_solver.verify import SolveResult
 
 SCHEMA_VERSION = 4
@@ -68,6 +70,8 @@ APPLICATION_ID = 0x53503143
 #: SQLite's primary result codes for a damaged file (https://www.sqlite.org/rescode.html).
 SQLITE_BUSY, SQLITE_CORRUPT, SQLITE_NOTADB = 5, 11, 26
 DEFAULT_CATALOG = "spider-catalog.sqlite"
+#: The most rows :meth:`Catalog.page` gives at once.
+MAX_PAGE = 1_000_000
 
 
 def _sql_list(values: Iterable[str]) -> str:
@@ -291,9 +295,18 @@ class Plan:
 
 
 def row_values(result: SolveResult | Mapping[str, Any], *, solver_version: str, solved_at: str) -> dict:
-    """Check a result and turn it into the column values of ``results``."""
+    """Check a result's shape and turn it into the column values of ``results``: the
+    status and reason agree, a verified result has a line, its move count is the line's
+    length, and the figures are numbers in range (:class:`CatalogError` names what is
+    wrong). Whether the line wins is not replayed here: :func:`~spider_solver.verify.solve`
+    and :func:`~spider_solver.verify.improve` replay every line they return, and
+    ``spider-solve check`` (:func:`~spider_solver.verify.check_solution`) replays what a
+    catalog holds."""
     data = result.to_dict() if isinstance(result, SolveResult) else dict(result)
-    code = GameCode.parse(data.get("code") or "")
+    if not data.get("code"):
+        raise CatalogError("a result without a game code (an explicit deck) cannot be recorded: "
+                           "the catalog keeps deals by their codes")
+    code = GameCode.parse(data["code"])
     try:
         status = Status(str(data.get("status")))
     except ValueError:
@@ -318,20 +331,48 @@ def row_values(result: SolveResult | Mapping[str, Any], *, solver_version: str, 
     if status is Status.VERIFIED:
         if not solution or score is None:
             raise CatalogError(f"verified result for {str(code)!r} has no solution or no score")
-        moves = len(solution) if moves is None else int(moves)
+        if moves is not None and whole_number(moves) != len(solution):
+            raise CatalogError(f"invalid moves {quote(moves)} for {str(code)!r}: its line has {len(solution)} actions")
+        moves = len(solution)
+        score = _figure(score, "score", code, whole=True)
     else:
         solution, moves, score = [], None, None
+    nodes = _figure(data.get("nodes") or 0, "nodes", code, whole=True)
+    seconds = _figure(data.get("seconds") or 0.0, "seconds", code)
+    max_nodes = _figure(data.get("max_nodes"), "max_nodes", code, whole=True, low=1)
     max_seconds = data.get("max_seconds")
+    if max_seconds is not None:
+        max_seconds = _figure(max_seconds, "max_seconds", code)
     grade = grade_values(data, status, str(code))
     return grade | dict.fromkeys(IMPROVE_COLUMNS) | {
         "par": None if score is None else int(score),
         "code": str(code), "suits": code.suits, "rule": code.rule, "deal": code.number, "status": str(status),
         "solution": " ".join(solution), "moves": moves, "score": None if score is None else int(score),
-        "nodes": int(data.get("nodes") or 0), "seconds": float(data.get("seconds") or 0.0),
-        "max_nodes": int(data["max_nodes"]), "max_seconds": None if max_seconds is None else float(max_seconds),
+        "nodes": nodes, "seconds": seconds, "max_nodes": max_nodes, "max_seconds": max_seconds,
         "reason": str(reason), "solver_version": str(data.get("solver_version") or solver_version),
         "solved_at": str(data.get("solved_at") or solved_at),
     }
+
+
+def _number(value: object) -> float | None:
+    """``value`` as a finite float if it is a real number (not a bool, not text), else None."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _figure(value: object, name: str, code: GameCode, *, whole: bool = False, low: float = 0) -> Any:
+    """A result's count or seconds, checked: a whole number (``whole``) or a finite
+    number, at least ``low``; :class:`CatalogError` naming the field otherwise."""
+    number = whole_number(value) if whole else _number(value)
+    if number is None or number < low:
+        kind = "a whole number" if whole else "a number of seconds"
+        raise CatalogError(f"invalid {name} {quote(value)} for {str(code)!r}: expected {kind} from {low:g} up")
+    return number
 
 
 def grade_values(data: Mapping[str, Any], status: Status, code: str) -> dict:
@@ -344,18 +385,43 @@ def grade_values(data: Mapping[str, Any], status: Status, code: str) -> dict:
         raise CatalogError(f"grade of {code!r} needs difficulty, difficulty_raw and grader_version together")
     if status is not Status.VERIFIED:
         raise CatalogError(f"a {status} result of {code!r} cannot carry a difficulty: only verified deals are graded")
-    grade = values["difficulty"]
-    if isinstance(grade, bool) or not isinstance(grade, int) or not 1 <= grade <= 5:
-        raise CatalogError(f"invalid difficulty {grade!r} for {code!r}: expected a whole number from 1 to 5")
-    raw = float(values["difficulty_raw"])  # type: ignore[arg-type]  # not None: checked above
-    if not 0.0 <= raw <= 100.0:
-        raise CatalogError(f"invalid difficulty_raw {raw!r} for {code!r}: expected 0 to 100")
+    grade = whole_number(values["difficulty"])
+    if grade is None or not 1 <= grade <= 5:
+        raise CatalogError(f"invalid difficulty {quote(values['difficulty'])} for {code!r}: "
+                           "expected a whole number from 1 to 5")
+    raw = _number(values["difficulty_raw"])
+    if raw is None or not 0.0 <= raw <= 100.0:
+        raise CatalogError(f"invalid difficulty_raw {quote(values['difficulty_raw'])} for {code!r}: expected 0 to 100")
     return {"difficulty": grade, "difficulty_raw": raw, "grader_version": str(values["grader_version"])}
 
 
 #: Grades go from 1 (very easy) to 5 (very hard).
 GRADES = (1, 5)
 _GRADE_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def _parse_status(value: object) -> str:
+    """A status filter: a :class:`Status` or its name in any case."""
+    text = str(value).strip().lower() if isinstance(value, str) else None
+    for status in Status:
+        if value is status or text == str(status):
+            return str(status)
+    raise InvalidOptionError(f"unknown status {quote(value)}: expected one of {', '.join(Status)}")
+
+
+def _parse_difficulty(value: object) -> tuple[int, int]:
+    """A difficulty filter: ``(low, high)`` grades, one grade, or text as :func:`parse_grades` reads it."""
+    if isinstance(value, str):
+        return parse_grades(value)
+    grade = whole_number(value)
+    if grade is not None:
+        return parse_grades(str(grade))
+    if isinstance(value, tuple | list) and len(value) == 2:
+        low, high = (whole_number(part) for part in value)
+        if low is not None and high is not None:
+            return parse_grades(f"{low}-{high}")
+    raise InvalidOptionError(f"invalid difficulty {quote(value)}: expected a grade from {GRADES[0]} to "
+                             f"{GRADES[1]}, or (low, high)")
 
 
 def parse_grades(text: str) -> tuple[int, int]:
@@ -367,12 +433,12 @@ def parse_grades(text: str) -> tuple[int, int]:
     parts = value.split("-") if len(value) <= QUOTE_LIMIT else []  # longer text is refused unread
     if not 1 <= len(parts) <= 2 or not all(_GRADE_TEXT.fullmatch(part.strip()) for part in parts):
         raise InvalidOptionError(f"{quote(str(text))} is not a grade: {expected}")
-    numbers = [int(part) for part in parts]
-    for number in numbers:
-        if not low_grade <= number <= high_grade:
-            raise InvalidOptionError(f"{number} is not a grade: grades go from {low_grade} (very easy) to "
+    grades = [int(part) for part in parts]
+    for grade in grades:
+        if not low_grade <= grade <= high_grade:
+            raise InvalidOptionError(f"{grade} is not a grade: grades go from {low_grade} (very easy) to "
                                      f"{high_grade} (very hard)")
-    low, high = numbers[0], numbers[-1]
+    low, high = grades[0], grades[-1]
     if low > high:
         raise InvalidOptionError(f"{quote(value)} is an empty range: give the lower grade first, e.g. {high}-{low}")
     return low, high
@@ -601,7 +667,9 @@ class Catalog:
         One transaction stores the result and removes the deal from ``pending``.
         Returns True if the row was added or replaced. ``result`` is a
         :class:`SolveResult` or its ``to_dict()`` form; a ``solver_version`` key in
-        the mapping (set by the worker that solved it) wins over the argument.
+        the mapping (set by the worker that solved it) wins over the argument. Its shape
+        and figures are checked (:func:`row_values`), not whether its line wins: that is
+        :func:`~spider_solver.verify.solve`'s replay, and ``spider-solve check``'s.
         """
         if solver_version is None:
             from spider_solver.version import __version__
@@ -763,8 +831,12 @@ class Catalog:
             code = GameCode.parse(after)
             where += (" AND " if where else " WHERE ") + "(suits, rule, deal) > (?, ?, ?)"
             args += (code.suits, code.rule, code.number)
+        size = whole_number(limit)
+        if size is None or not 1 <= size <= MAX_PAGE:
+            raise InvalidOptionError(f"invalid limit {quote(limit)}: expected a whole number from 1 to {MAX_PAGE:,}")
         rows = self.db.execute(f"SELECT * FROM results{where} ORDER BY suits, rule, deal LIMIT ?",
-                               args + (limit + 1,)).fetchall()
+                               args + (size + 1,)).fetchall()
+        limit = size
         entries = [Entry.from_row(row) for row in rows[:limit]]
         return entries, (entries[-1].code if len(rows) > limit else None)
 
@@ -863,8 +935,18 @@ class Catalog:
     @staticmethod
     def _filter(suits: int | None, rule: str | None, status: str | None,
                 difficulty: tuple[int, int] | None = None) -> tuple[str, tuple]:
+        """The WHERE clause of the filters given, each checked as the command line checks
+        it (a value that matches nothing by its spelling is refused, not searched for)."""
         clauses: list[str] = []
         args: list[Any] = []
+        if suits is not None:
+            suits = parse_suits(suits)
+        if rule is not None:
+            rule = parse_rule(rule)
+        if status is not None:
+            status = _parse_status(status)
+        if difficulty is not None:
+            difficulty = _parse_difficulty(difficulty)
         for name, value in (("suits", suits), ("rule", rule), ("status", status)):
             if value is not None:
                 clauses.append(f"{name} = ?")

@@ -10,6 +10,8 @@ RULES.md §13.5 Errors lists which rules raise which error.
 
 from __future__ import annotations
 
+import numbers
+
 #: A message quotes at most this many characters (or digits) of an input.
 QUOTE_LIMIT = 40
 
@@ -32,6 +34,14 @@ def quote(value: object) -> str:
         return text if len(text.lstrip("-")) <= QUOTE_LIMIT else text[: QUOTE_LIMIT + (value < 0)] + "..."
     text = repr(value)
     return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "..."
+
+
+def whole_number(value: object) -> int | None:
+    """``value`` as an ``int`` if it is a whole number: a Python or numpy integer, not a
+    bool (nor a float, even 4.0). None otherwise, for the caller to refuse by name."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return None
+    return int(value)
 
 
 #: Ints up to this many bits (about 4200 digits) can always be printed with str().
@@ -87,6 +97,10 @@ class CatalogLocked(CatalogError):
 
 class SchedulerError(SpiderError):
     """A cluster scheduler cannot be reached or used."""
+
+
+class InvalidGradeError(SpiderError):
+    """A grade or a range of grades that is not 1 to 5, or boundaries that do not fit."""
 
 
 class EngineUnavailableError(SpiderError):

@@ -28,15 +28,16 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 
 import numpy as np
 
-from spider_solver.errors import SpiderError
+from spider_solver.errors import InvalidGradeError, quote, whole_number
 from spider_solver.rules import CLASSIC, Deal, GameCode, Variant
+from spider_solver.rules.board import check_play_options
 from spider_solver.rules.codes import MASK64, splitmix64
 
 #: The grader's version: stored with every grade; a catalog row graded by another
@@ -58,10 +59,6 @@ GRADE_NAMES = {1: "very easy", 2: "easy", 3: "medium", 4: "hard", 5: "very hard"
 MAX_LOST_PROGRESS = 0.95
 #: The package file that holds the boundaries.
 BOUNDARIES_FILE = "difficulty.json"
-
-
-class InvalidGradeError(SpiderError, ValueError):
-    """A grade or a range of grades that is not 1 to 5, or boundaries that do not fit."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +111,8 @@ class Grade:
     raw: float
     version: str
     win_rate: float
-    seconds: float
+    #: How long the grading took: not part of what two grades compare.
+    seconds: float = field(compare=False)
 
     @property
     def name(self) -> str:
@@ -248,10 +246,17 @@ def grade_of(raw: float, variant: Variant) -> int:
 
 
 def grade(deal: Deal | GameCode | str, *, seed: int = GRADE_SEED, deal_on_empty: bool = False) -> Grade:
-    """The difficulty of ``deal`` for a person: grade 1..5 and the raw figure behind it."""
+    """The difficulty of ``deal`` for a person: grade 1..5 and the raw figure behind it.
+
+    ``seed`` (a whole number) varies the fair player's noise; the catalog's grades use
+    :data:`GRADE_SEED`. ``deal_on_empty`` is RULES.md §6 Deals' option, a bool."""
+    check_play_options(deal_on_empty, None)
+    number = whole_number(seed)
+    if number is None:
+        raise ValueError(f"invalid seed {quote(seed)}: expected a whole number")
     if not isinstance(deal, Deal):
         deal = Deal.from_code(deal)
-    figures, _ = play(deal, seed=seed, deal_on_empty=deal_on_empty)
+    figures, _ = play(deal, seed=number, deal_on_empty=deal_on_empty)
     raw = figures.raw()
     return Grade(grade_of(raw, deal.variant), raw, GRADER_VERSION, figures.win_rate(), figures.seconds)
 

@@ -12,12 +12,13 @@ catalog.
 from __future__ import annotations
 
 import math
+import numbers
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import cast
 
-from spider_solver.errors import InvalidBudgetError, SpiderError
+from spider_solver.errors import InvalidBudgetError, SpiderError, whole_number
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
 from spider_solver.rules import Deal, GameCode, replay
 from spider_solver.rules.board import check_play_options
@@ -54,13 +55,14 @@ MAX_SECONDS_LIMIT = 1e7
 def check_budget(max_nodes: int, max_seconds: float | None) -> None:
     """Refuse a budget out of range (InvalidBudgetError): nodes from 1 to
     ``MAX_NODES_LIMIT``, seconds finite and positive up to ``MAX_SECONDS_LIMIT`` or None."""
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or not 1 <= max_nodes <= MAX_NODES_LIMIT:
+    nodes = whole_number(max_nodes)
+    if nodes is None or not 1 <= nodes <= MAX_NODES_LIMIT:
         raise InvalidBudgetError(
             f"invalid max_nodes {max_nodes!r}: expected a whole number from 1 to {MAX_NODES_LIMIT}"
         )
     if max_seconds is not None and (
-        isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
-        or not math.isfinite(max_seconds) or not 0 < max_seconds <= MAX_SECONDS_LIMIT
+        isinstance(max_seconds, bool) or not isinstance(max_seconds, numbers.Real)
+        or not 0 < max_seconds <= MAX_SECONDS_LIMIT or not math.isfinite(max_seconds)
     ):
         raise InvalidBudgetError(
             f"invalid max_seconds {max_seconds!r}: expected a number of seconds above 0 and at most "
@@ -140,6 +142,8 @@ def solve(
 
     check_budget(max_nodes, max_seconds)
     check_play_options(deal_on_empty, None)
+    if not isinstance(progress, bool):
+        raise TypeError(f"progress must be a bool, not {type(progress).__name__}")
     deal = coerce_deal(deal)
     found = run_search(deal, max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty,
                        progress=progress)
@@ -183,8 +187,11 @@ IMPROVE_MAX_SECONDS = 120.0
 
 
 def improve_nodes(suits: int) -> int:
-    """``improve``'s default node budget for a deal of ``suits`` suits (IMPROVE_MAX_NODES)."""
-    return IMPROVE_MAX_NODES[suits]
+    """``improve``'s default node budget for a deal of ``suits`` suits (IMPROVE_MAX_NODES);
+    :class:`~spider_solver.errors.InvalidVariantError` for a suit count that is not 1, 2 or 4."""
+    from spider_solver.rules import parse_suits
+
+    return IMPROVE_MAX_NODES[parse_suits(suits)]
 
 
 def describe_improve_nodes() -> str:

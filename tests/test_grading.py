@@ -194,3 +194,16 @@ def test_calibration_figures_recompute(key):
 
 def test_variant_keys():
     assert variant_key(1, "relaxed") == "1-classic" and variant_key(4, "relaxed") == "4-relaxed"
+
+
+def test_grade_checks_its_options_and_two_grades_of_a_deal_are_equal():
+    """deal_on_empty=1 was taken as True and "yes" failed inside the engine; seconds made
+    two grades of the same deal unequal."""
+    code = "SP1-S1C-AAAAAAD"
+    first = grade(code)
+    assert first == grade(code) and grade(code, seed=np.int64(7)) == grade(code, seed=7)
+    for options, words in [({"deal_on_empty": 1}, "invalid deal_on_empty 1"),
+                           ({"deal_on_empty": "yes"}, "invalid deal_on_empty 'yes'"),
+                           ({"seed": None}, "invalid seed None"), ({"seed": 1.5}, "invalid seed 1.5")]:
+        with pytest.raises(ValueError, match=words):
+            grade(code, **options)

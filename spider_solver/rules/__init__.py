@@ -11,7 +11,16 @@ from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, RUN_BONUS, START_SCORE
 from spider_solver.rules.cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, format_cards, parse_cards
 from spider_solver.rules.codes import MAX_DEAL, GameCode, canonical_code, shuffle_deck, splitmix64
 from spider_solver.rules.deal import Deal
-from spider_solver.rules.notation import Action, DealRow, Move, Undo, parse_action, parse_actions, split_actions
+from spider_solver.rules.notation import (
+    Action,
+    DealRow,
+    Move,
+    Undo,
+    log_tokens,
+    parse_action,
+    parse_actions,
+    split_actions,
+)
 from spider_solver.rules.replay import ReplayError, ReplayResult, replay
 from spider_solver.rules.variant import CLASSIC, RELAXED, Rule, Variant, parse_rule, parse_suits
 
@@ -19,6 +28,6 @@ __all__ = [
     "Action", "Board", "CLASSIC", "CLUBS", "Card", "DEFAULT_UNDO_LIMIT", "DIAMONDS", "Deal", "DealRow",
     "GameCode", "HEARTS", "MAX_DEAL", "Move", "Position", "RELAXED", "RUN_BONUS", "ReplayError",
     "ReplayResult", "Rule", "SPADES", "START_SCORE", "Undo", "Variant", "canonical_code", "format_cards",
-    "parse_action", "parse_actions", "parse_cards", "parse_rule", "parse_suits", "replay", "shuffle_deck",
+    "log_tokens", "parse_action", "parse_actions", "parse_cards", "parse_rule", "parse_suits", "replay", "shuffle_deck",
     "split_actions", "splitmix64",
 ]

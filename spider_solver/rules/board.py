@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from spider_solver.errors import IllegalActionError, quote
+from spider_solver.errors import IllegalActionError, quote, whole_number
 from spider_solver.rules.cards import RANK_DISPLAY, SUIT_SYMBOLS, Card, Suit
 from spider_solver.rules.codes import GameCode
 from spider_solver.rules.deal import Deal
@@ -93,7 +93,7 @@ class Board:
         self.deal = deal
         self.variant = deal.variant
         self.deal_on_empty = deal_on_empty
-        self.undo_limit = undo_limit
+        self.undo_limit = undo_limit if undo_limit is None else int(undo_limit)  # a numpy int too
         self.columns: list[list[Card]] = deal.columns()
         self.down: list[int] = [len(column) - 1 if column else 0 for column in self.columns]
         self.stock: tuple[Card, ...] = tuple(deal.stock())
@@ -102,7 +102,7 @@ class Board:
         self.score = START_SCORE
         self.moves = 0
         # A limit no game can reach (a deque holds at most sys.maxsize) is kept as no limit.
-        keep = None if undo_limit is None or undo_limit > MAX_HISTORY else undo_limit
+        keep = None if self.undo_limit is None or self.undo_limit > MAX_HISTORY else self.undo_limit
         self._history: deque[Position] = deque(maxlen=keep)
 
     # -- reading the position ------------------------------------------------
@@ -142,9 +142,10 @@ class Board:
     def _index(self, column: int) -> int:
         """The list index of ``column`` (numbered from 1); refuse a column that does not exist."""
         n = self.variant.columns
-        if isinstance(column, bool) or not isinstance(column, int) or not 1 <= column <= n:
+        number = whole_number(column)
+        if number is None or not 1 <= number <= n:
             raise ValueError(f"invalid column {quote(column)}: columns are numbered 1 to {n}")
-        return column - 1
+        return number - 1
 
     def _follows(self, upper: Card, lower: Card) -> bool:
         """True if ``lower`` may lie on ``upper`` inside a group under this rule."""
@@ -325,9 +326,13 @@ class Board:
         This is the placement help a frontend highlights while a group is dragged
         (RULES.md §13.1 Placement help): exactly the columns ``d`` for which
         ``check(Move(column, d, count))`` accepts the move, ascending; ``[]`` when the
-        group cannot move at all, even for a column or count out of range.
+        group cannot move at all, even for a column or count out of range or not a
+        whole number (``True``, ``"9"``, ``9.0``, None).
         """
-        return [d for d in range(1, self.variant.columns + 1) if d != column and self.is_legal(Move(column, d, count))]
+        source, size = whole_number(column), whole_number(count)
+        if source is None or size is None:
+            return []
+        return [d for d in range(1, self.variant.columns + 1) if d != source and self.is_legal(Move(source, d, size))]
 
     def best_move(self, column: int, count: int | None = None) -> Move | None:
         """The move auto-place (a double-click) makes with the last ``count`` cards of ``column``; or None.
@@ -352,13 +357,14 @@ class Board:
                     return move
             return self._onto_empty(column, largest)
         height = len(self.columns[c])
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= height:
+        group = whole_number(count)
+        if group is None or not 1 <= group <= height:
             if not height:
                 raise ValueError(f"invalid count {quote(count)}: column {column} is empty")
             cards = f"{height} card{'s' if height > 1 else ''}"
             raise ValueError(f"invalid count {quote(count)}: column {column} holds {cards}, expected 1 to {height}")
-        move = self._best_onto_card(column, count)
-        return move if move is not None else self._onto_empty(column, count)
+        move = self._best_onto_card(column, group)
+        return move if move is not None else self._onto_empty(column, group)
 
     def best_target(self, column: int, count: int | None = None) -> int | None:
         """The column auto-place sends the group to: the target of :meth:`best_move`, or None.

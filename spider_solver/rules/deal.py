@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spider_solver.errors import InvalidCardError, InvalidDealError, quote
+from spider_solver.errors import InvalidCardError, InvalidDealError, quote, whole_number
 from spider_solver.rules.cards import Card, format_cards, parse_cards
 from spider_solver.rules.codes import GameCode
 from spider_solver.rules.variant import CLASSIC, MAX_CARDS, Rule, Variant, parse_rule, parse_suits
@@ -86,19 +86,25 @@ class Deal:
     def from_columns(
         cls,
         columns: Sequence[Sequence[Card] | str],
-        stock: Sequence[Sequence[Card] | str] = (),
+        stock: Sequence[Sequence[Card] | str] | str = (),
         variant: Variant | None = None,
     ) -> Deal:
         """A hand-made deal, given as the layout you want to see.
 
         ``columns[c]`` lists column c + 1 from its deepest card to its last one;
         ``stock[d]`` lists the cards deal d puts on columns 1, 2, ... A column or a
-        row may also be text (``"KS QS"``). ``columns`` is what :meth:`columns` gives;
+        row may also be text (``"KS QS"``), and so may the whole stock, which is then
+        cut into rows of ``variant.columns`` cards. ``columns`` is what :meth:`columns` gives;
         ``stock`` is what :meth:`stock` gives (one flat list) cut into rows of
         ``variant.columns`` cards, one per deal. The sizes must be those of the
         variant's layout.
         """
-        variant = variant or Variant()
+        variant = Variant() if variant is None else variant
+        if not isinstance(variant, Variant):
+            raise TypeError(f"variant must be a Variant, not {type(variant).__name__}")
+        if isinstance(stock, str):  # the whole stock as one text: cut it into rows
+            flat = parse_cards(stock)
+            stock = [flat[i : i + variant.columns] for i in range(0, len(flat), variant.columns)]
         piles: list[list[Card]] = [parse_cards(c) if isinstance(c, str) else list(c) for c in columns]
         rows: list[list[Card]] = [parse_cards(r) if isinstance(r, str) else list(r) for r in stock]
         n = variant.columns
@@ -141,7 +147,8 @@ def check_composition(cards: tuple[Card, ...], variant: Variant) -> None:
     """Refuse a deck that is not exactly the composition of ``variant``, naming the card."""
     for card in cards:
         # Card(0, 0) would print as KS (index -1): refuse it before naming cards.
-        if not (isinstance(card, Card) and 1 <= card.rank <= 13 and 0 <= card.suit <= 3):
+        if not (isinstance(card, Card) and whole_number(card.rank) is not None and whole_number(card.suit) is not None
+                and 1 <= card.rank <= 13 and 0 <= card.suit <= 3):
             shown = tuple(card) if isinstance(card, Card) else card
             raise InvalidDealError(f"invalid deal: {quote(shown)} is not a card (rank 1-13, suit 0-3)")
     expected = Counter(variant.unshuffled())

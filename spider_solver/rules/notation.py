@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from functools import lru_cache
 
-from spider_solver.errors import QUOTE_LIMIT, InvalidActionError, quote
+from spider_solver.errors import QUOTE_LIMIT, InvalidActionError, quote, whole_number
 from spider_solver.rules.cards import ascii_upper
 from spider_solver.rules.variant import MAX_CARDS, MAX_COLUMNS
 
@@ -102,9 +102,10 @@ def parse_action(text: str, *, columns: int = 10) -> Action:
     """Read one action token. Columns must be 1..``columns``; a group size 1 to 104."""
     if not isinstance(text, str):
         raise TypeError(f"an action is text in notation (D, U, F>T or F>T/N), not {type(text).__name__}")
-    if isinstance(columns, bool) or not isinstance(columns, int) or not 1 <= columns <= MAX_COLUMNS:
+    count = whole_number(columns)
+    if count is None or not 1 <= count <= MAX_COLUMNS:
         raise ValueError(f"invalid columns {quote(columns)}: a game has 1 to {MAX_COLUMNS} columns")
-    return _parse_action(text, columns)
+    return _parse_action(text, count)
 
 
 @lru_cache(maxsize=4096)
@@ -146,9 +147,20 @@ def _parse_action(text: str, columns: int) -> Action:
 
 def split_actions(text: str) -> list[str]:
     """Split a game log or solution into tokens (spaces, commas, new lines)."""
+    if not isinstance(text, str):
+        raise TypeError(f"a game log is text in notation (D, U, F>T or F>T/N), not {type(text).__name__}")
     return [token for token in _SEPARATORS.split(text) if token]
 
 
+def log_tokens(actions: str | Iterable[str]) -> list[str]:
+    """A game log's tokens: a text split, or each text of a list (or any ordered
+    iterable) split. A set or a mapping has no order to replay, and is refused."""
+    if isinstance(actions, str):
+        return split_actions(actions)
+    if isinstance(actions, Set | Mapping | bytes | bytearray) or not isinstance(actions, Iterable):
+        raise TypeError(f"a game log is text or a list of texts in notation, not {type(actions).__name__}")
+    return [token for item in actions for token in split_actions(item)]
+
+
 def parse_actions(text: str | Iterable[str], *, columns: int = 10) -> list[Action]:
-    tokens = split_actions(text) if isinstance(text, str) else [t for item in text for t in split_actions(item)]
-    return [parse_action(token, columns=columns) for token in tokens]
+    return [parse_action(token, columns=columns) for token in log_tokens(text)]

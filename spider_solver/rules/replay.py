@@ -14,7 +14,7 @@ from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, Board, check_play_opti
 from spider_solver.rules.cards import ascii_upper
 from spider_solver.rules.codes import GameCode
 from spider_solver.rules.deal import Deal
-from spider_solver.rules.notation import split_actions
+from spider_solver.rules.notation import log_tokens
 
 
 @dataclass(frozen=True)
@@ -105,10 +105,3 @@ def play_on(board: Board, actions: str | Iterable[str]) -> ReplayResult:
         played=tuple(played),
         error=error,
     )
-
-
-def log_tokens(actions: str | Iterable[str]) -> list[str]:
-    """A log's tokens, as :func:`replay` reads them: a text split, or each item of a list split."""
-    if isinstance(actions, str):
-        return split_actions(actions)
-    return [token for item in actions for token in split_actions(item)]

@@ -14,7 +14,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Literal
 
-from spider_solver.errors import InvalidVariantError, quote
+from spider_solver.errors import InvalidVariantError, quote, whole_number
 from spider_solver.rules.cards import SUITS, Card
 
 Rule = Literal["classic", "relaxed"]
@@ -43,8 +43,8 @@ def parse_suits(value: int | str) -> int:
     """``4``, ``'2'``, ``' 1 '`` -> the suit count; anything else is refused (``4.5``, ``True``, ``'3'``)."""
     if isinstance(value, str):
         text = value.strip()
-    elif type(value) is int:  # not a bool, not a float
-        text = str(value) if value in SUIT_COUNTS else ""  # never str() a huge int
+    elif (number := whole_number(value)) is not None:  # not a bool, not a float
+        text = str(number) if number in SUIT_COUNTS else ""  # never str() a huge int
     else:
         text = ""
     if text not in ("1", "2", "4"):
