@@ -52,6 +52,7 @@ import os
 import random
 import re
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -70,6 +71,13 @@ APPLICATION_ID = 0x53503143
 #: SQLite's primary result codes for a damaged file (https://www.sqlite.org/rescode.html).
 SQLITE_BUSY, SQLITE_CORRUPT, SQLITE_NOTADB = 5, 11, 26
 DEFAULT_CATALOG = "spider-catalog.sqlite"
+#: A write waits at most LOCK_WAIT_SECONDS for another process's lock on the catalog (a
+#: batch planning a million deals holds it for seconds), in tries of LOCK_TRY_SECONDS:
+#: between two tries a Ctrl-C is seen, and :attr:`Catalog.stop_check` is called.
+LOCK_WAIT_SECONDS = 30.0
+LOCK_TRY_SECONDS = 0.25
+#: A plan calls :attr:`Catalog.stop_check` after every this many deals it records.
+PLAN_CHECK_EVERY = 10_000
 #: The most rows :meth:`Catalog.page` gives at once.
 MAX_PAGE = 1_000_000
 
@@ -517,12 +525,17 @@ class Catalog:
         frozen = self.path.exists() and not os.access(self.path.resolve().parent, os.W_OK)
         self.frozen = frozen
         self.read_only = read_only or frozen
+        #: Called between the tries of a wait for another process's write lock, and now
+        #: and then in a long plan; it raises to end the wait or the plan (rolled back): a
+        #: batch raises KeyboardInterrupt once a stop is asked, the service CatalogLocked
+        #: once it is stopping. None: wait out LOCK_WAIT_SECONDS (a Ctrl-C still ends it).
+        self.stop_check: Callable[[], None] | None = None
         try:
             if self.read_only:  # SQLite itself refuses every write on this connection
                 uri = f"{self.path.resolve().as_uri()}?mode=ro" + ("&immutable=1" if frozen else "")
-                self.db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30.0)
+                self.db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=LOCK_WAIT_SECONDS)
             else:
-                self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+                self.db = sqlite3.connect(self.path, isolation_level=None, timeout=LOCK_WAIT_SECONDS)
         except sqlite3.Error as error:
             raise CatalogError(f"cannot open catalog {shown!r}: {error}") from None
         self.db.row_factory = sqlite3.Row
@@ -633,14 +646,34 @@ class Catalog:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception, Ctrl-C included, rolls back."""
-        self.db.execute("BEGIN IMMEDIATE")
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception, Ctrl-C included, rolls back.
+
+        The wait for another process's lock is made of LOCK_TRY_SECONDS tries, so that a
+        Ctrl-C or :attr:`stop_check` ends it within a try rather than after SQLite's wait
+        (which sleeps in C, where no signal handler runs)."""
+        self._begin()
         try:
             yield self.db
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
+
+    def _begin(self) -> None:
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        self.db.execute(f"PRAGMA busy_timeout = {round(LOCK_TRY_SECONDS * 1000)}")
+        try:
+            while True:
+                try:
+                    self.db.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as error:
+                    if error.sqlite_errorcode != SQLITE_BUSY or time.monotonic() >= deadline:
+                        raise
+                if self.stop_check is not None:
+                    self.stop_check()
+        finally:
+            self.db.execute(f"PRAGMA busy_timeout = {round(LOCK_WAIT_SECONDS * 1000)}")
 
     def close(self) -> None:
         self.db.close()
@@ -733,9 +766,16 @@ class Catalog:
             planned_at = utc_now()
             db.executemany(
                 "INSERT OR IGNORE INTO pending (code, suits, rule, deal, planned_at) VALUES (?, ?, ?, ?, ?)",
-                ((code, suits, rule, n, planned_at) for code, n in new),
+                self._checked((code, suits, rule, n, planned_at) for code, n in new),
             )
         return Plan(codes=tuple(resumed + [code for code, _ in new]), resumed=len(resumed), skipped=skipped)
+
+    def _checked(self, rows: Iterable[tuple]) -> Iterator[tuple]:
+        """``rows``, with :attr:`stop_check` called after every PLAN_CHECK_EVERY of them."""
+        for n, row in enumerate(rows, 1):
+            yield row
+            if n % PLAN_CHECK_EVERY == 0 and self.stop_check is not None:
+                self.stop_check()
 
     def _fresh(self, suits: int, rule: str, want: int, max_nodes: int,
                max_seconds: float | None) -> tuple[list[int], int]:

@@ -497,3 +497,29 @@ def test_a_verified_result_the_catalog_keeps_is_graded_only_if_its_row_is_not(tm
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
         assert (catalog.get("SP1-S1C-AAAAAAA").difficulty, catalog.get("SP1-S1C-AAAAAAA").grader_version) == (5, "older")
         assert catalog.get("SP1-S1C-AAAAAAC").difficulty == 2 and catalog.get("SP1-S1C-AAAAAAC").moves == 1
+
+
+def test_a_write_that_fails_mid_run_says_what_was_written_and_what_is_left(tmp_path, monkeypatch):
+    """A full disk at the third result: the summary and the pending deals are said, then
+    the error is raised for the command's error line (it used to be that line alone)."""
+    from spider_solver.errors import CatalogError
+
+    record = Catalog.record
+    calls = []
+
+    def record_until_the_disk_is_full(self, result, **kwargs):
+        calls.append(result["code"])
+        if len(calls) == 3:
+            raise CatalogError("cannot write 'X' to catalog: database or disk is full")
+        return record(self, result, **kwargs)
+
+    monkeypatch.setattr(Catalog, "record", record_until_the_disk_is_full)
+    stream = io.StringIO()
+    with pytest.raises(CatalogError, match="disk is full"):
+        run_batch(options(tmp_path, count=6, workers=1), stream=stream, task=Task(stand_in))
+    text = stream.getvalue()
+    assert "catalog           2 added or improved" in text, text
+    assert "4 deals not solved, left pending for the next run" in text
+    monkeypatch.setattr(Catalog, "record", record)
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        assert catalog.count() == 2 and len(catalog.pending()) == 4

@@ -798,3 +798,54 @@ def test_a_page_names_the_next_page_only_if_rows_are_left(catalog):
     assert [entry.code for entry in rest] == codes[1:] and after is None  # the last page, though full
     whole, after = catalog.page(limit=2)
     assert [entry.code for entry in whole] == codes and after is None
+
+
+def test_a_wait_for_another_process_lock_ends_at_a_stop_within_a_try(tmp_path):
+    """SQLite's busy wait sleeps in C, where no signal handler runs: the wait is made of
+    short tries, and stop_check (a batch's stop request) is asked between them."""
+    import time
+
+    from spider_solver.catalog import LOCK_TRY_SECONDS
+
+    path = tmp_path / "c.sqlite"
+    Catalog(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    asked: list[float] = []
+    try:
+        with Catalog(path) as db:
+            started = time.monotonic()
+
+            def stop_check() -> None:
+                asked.append(time.monotonic() - started)
+                if len(asked) == 3:
+                    raise KeyboardInterrupt
+
+            db.stop_check = stop_check
+            with pytest.raises(KeyboardInterrupt):
+                db.record(verified(10))
+            assert len(asked) == 3 and asked[-1] < 6 * LOCK_TRY_SECONDS
+            assert db.db.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000  # restored for reads
+    finally:
+        holder.execute("ROLLBACK")
+    with Catalog(path) as db:
+        assert db.get(CODE) is None
+        db.stop_check = lambda: None
+        assert db.record(verified(10))  # no lock held: no wait, no check
+
+
+def test_a_long_plan_rolls_back_at_a_stop(catalog):
+    from spider_solver.catalog import PLAN_CHECK_EVERY
+
+    calls = []
+
+    def stop_check() -> None:
+        calls.append(1)
+        raise KeyboardInterrupt
+
+    catalog.stop_check = stop_check
+    with pytest.raises(KeyboardInterrupt):
+        catalog.plan(ONE_SUIT, 2 * PLAN_CHECK_EVERY + 5, max_nodes=1000, max_seconds=None)
+    assert calls == [1] and catalog.pending() == []
+    catalog.stop_check = None
+    assert len(catalog.plan(ONE_SUIT, 2 * PLAN_CHECK_EVERY + 5, max_nodes=1000, max_seconds=None).codes) == 20_005

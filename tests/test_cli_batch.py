@@ -431,3 +431,29 @@ def test_messages_that_cannot_be_written_change_neither_the_work_nor_its_status(
     assert run("hint", "SP1-S4C-AAAAAAD", "--max-nodes", "1000").returncode == 3  # unknown
     done = run("export", "--catalog", str(catalog), "-o", str(tmp_path / "deals.json"))
     assert done.returncode == 0 and len(json.loads((tmp_path / "deals.json").read_text())) > 0
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_stop_while_the_catalog_is_locked_by_another_process_is_prompt(tmp_path, signum):
+    """The batch waits up to 30 s for another process's write lock; Ctrl-C or SIGTERM
+    meanwhile ends it at once (it used to wait the 30 s out, then exit 2)."""
+    path = tmp_path / "catalog.sqlite"
+    Catalog(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        process = subprocess.Popen([*command(), "--suits", "1", "--count", "3", "--catalog", str(path), "--no-grade"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                                   start_new_session=True)
+        time.sleep(3)  # started, and waiting for the lock to plan
+        assert process.poll() is None
+        stopped = time.monotonic()
+        os.killpg(process.pid, signum)
+        _, stderr = process.communicate(timeout=30)
+        assert time.monotonic() - stopped < 3, stderr
+        assert process.returncode == 130 and "Traceback" not in stderr, stderr
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    with Catalog(path, create=False) as db:
+        assert db.pending() == [] and db.count() == 0

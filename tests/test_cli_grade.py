@@ -250,3 +250,14 @@ def test_the_batch_grades_by_default_and_no_grade_skips(tmp_path):
         assert all(e.difficulty is None for e in db.entries()) and db.count(status="verified")
     refused = invoke("grade", "--no-grade")
     assert refused.exit_code == 2
+
+
+def test_a_regrade_that_leaves_deals_ungraded_does_not_tell_to_regrade_them_all(catalog, monkeypatch):
+    """Running `grade --regrade` again would grade every deal again, not the one left."""
+    import spider_solver.batch.grading as batch_grading
+
+    monkeypatch.setattr(batch_grading, "grade_deal", failing_grade)
+    result = invoke("grade", "--catalog", str(catalog), "--workers", "1", "--regrade")
+    assert result.exit_code == 1, result.output
+    assert ("error: 1 deal not graded (first: no bounds for this one); without --regrade the command grades those "
+            "that have no grade of this version; with it, every deal again") in result.stderr

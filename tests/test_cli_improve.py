@@ -200,3 +200,19 @@ def test_a_stop_while_the_engine_compiles_does_not_wait_for_it(catalog, monkeypa
     report = run_improve(ImproveOptions(catalog=str(catalog), workers=1), stream=stream)
     assert (report.interrupted, report.done) == (True, 0)
     assert "interrupted: 0 deals written, 1 left" in stream.getvalue()
+
+
+def crash_improve(*args) -> dict:
+    import os
+
+    os._exit(3)  # a worker process dying under the executor
+
+
+def test_a_dead_worker_stops_the_pass_and_says_what_was_not_tried(catalog, monkeypatch):
+    from spider_solver.batch import improve
+
+    monkeypatch.setattr(improve, "improve_deal", crash_improve)
+    result = invoke("improve", "--catalog", str(catalog), "--workers", "1", *BUDGET)
+    assert result.exit_code == 1, result.output
+    assert "error: the worker pool broke" in result.stderr
+    assert result.stderr.strip().endswith("0 deals written, 1 not tried; run the same command again to carry on")

@@ -21,7 +21,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from spider_solver import solve  # noqa: E402
-from spider_solver.catalog import Catalog  # noqa: E402
+from spider_solver.catalog import LOCK_TRY_SECONDS, Catalog  # noqa: E402
 from spider_solver.errors import CatalogError, SpiderError  # noqa: E402
 from spider_solver.export import deal_json  # noqa: E402
 from spider_solver.outcomes import Reason, Status  # noqa: E402
@@ -30,7 +30,7 @@ from spider_solver.rules.codes import GameCode  # noqa: E402
 from spider_solver.service import models  # noqa: E402
 from spider_solver.service.app import Settings, create_app  # noqa: E402
 from spider_solver.service.routes import deals  # noqa: E402
-from spider_solver.service.state import LOCK_TRY_SECONDS, CatalogWriter  # noqa: E402
+from spider_solver.service.state import CatalogWriter  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("engine")
 

@@ -66,11 +66,13 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
         if not stop:
             pool = local_pool(min(workers, len(codes)), warm=warm_grader)
             finished = False
+            catalog.stop_check = stop.raise_if_asked  # a wait for the catalog's lock ends at a stop
             try:
                 grading.broken = keep_busy(pool.executor, pool.slots,
                                            ((grade_deal, (code,), code) for code in codes), collect, stop)
                 finished = not stop and grading.broken is None
             finally:
+                catalog.stop_check = None
                 pool.end(clean=finished)
     grading.interrupted = bool(stop) and grading.done + len(grading.errors) < len(codes)
     return grading

@@ -103,6 +103,7 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
             tqdm.write(text, file=stream)
 
     with Catalog(options.catalog, create=False) as catalog, catch_signals(stop):
+        catalog.stop_check = stop.raise_if_asked
         total = catalog.count(suits=options.suits, rule=options.rule, status="verified")
         codes = _to_improve(catalog, options, __version__)
         if codes:
@@ -131,9 +132,12 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
     report.wall = time.monotonic() - began
     if not options.quiet and codes:
         print(report.summary(), file=stream)
+    left = report.planned - report.done - len(report.failed)
     if report.interrupted:
-        left = report.planned - report.done - len(report.failed)
         print(f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written, {left} left; run the same "
+              "command again to carry on", file=stream)
+    elif report.broken is not None and left > 0:
+        print(f"{report.done} deal{'s' if report.done != 1 else ''} written, {left} not tried; run the same "
               "command again to carry on", file=stream)
     return report
 

@@ -24,10 +24,13 @@ from spider_solver.batch.report import Report, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
+from spider_solver.errors import CatalogError
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import Variant
 from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 
+#: A plan of this many deals or more takes seconds (a million: about 15), and says so first.
+LARGE_PLAN = 100_000
 
 def _all_cores() -> int:
     return os.cpu_count() or 1
@@ -83,6 +86,7 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
     began = time.monotonic()
     report = Report()
     stop = StopRequest()
+    write_error: CatalogError | None = None
 
     def say(text: str) -> None:
         if not options.quiet:
@@ -94,11 +98,14 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
     if options.scheduler:
         probe(options.scheduler)  # before the catalog is made: a refused run leaves no file
     with Catalog(options.catalog) as catalog, catch_signals(stop):
+        catalog.stop_check = stop.raise_if_asked
         pool = None
         finished = False
         try:
             if options.scheduler:
                 pool = cluster_pool(options.scheduler, options.workers)
+            if options.count >= LARGE_PLAN:
+                say(f"planning {options.count:,} deals in {options.catalog}...")
             plan = catalog.plan(options.variant, options.count, start=options.start,
                                 max_nodes=options.max_nodes, max_seconds=options.max_seconds)
             report.planned, report.resumed, report.skipped = len(plan.codes), plan.resumed, plan.skipped
@@ -117,9 +124,11 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
                     bar = progress_bar(len(plan.codes), stream, quiet=options.quiet)
                     try:
                         _solve_all(plan.codes, pool, catalog, options, report, stop, bar, warn, task)
+                    except CatalogError as error:  # a full disk, a lock held past the wait
+                        write_error = error
                     finally:
                         bar.close()
-            finished = not stop and report.broken is None
+            finished = not stop and report.broken is None and write_error is None
         finally:
             if pool is not None:
                 pool.end(clean=finished)
@@ -145,6 +154,8 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
     if not report.interrupted and report.grading_cut:  # the pool broke while grading
         print(f"{report.grading_cut} verified deal{'s' if report.grading_cut != 1 else ''} not graded "
               "(spider-solve grade grades them)", file=stream)
+    if write_error is not None:  # what was written stays; the command's error line follows
+        raise write_error
     return report
 
 

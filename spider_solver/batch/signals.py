@@ -27,6 +27,12 @@ class StopRequest:
         if stopping or self._at_once:
             raise KeyboardInterrupt
 
+    def raise_if_asked(self) -> None:
+        """KeyboardInterrupt if a stop was asked: for a step that cannot wait for the loop
+        to look (a wait for the catalog's lock, a long plan: :attr:`Catalog.stop_check`)."""
+        if self.signal is not None:
+            raise KeyboardInterrupt
+
     def run_now(self, step: Callable[..., None], *arguments: Any) -> None:
         """Run a step with nothing in flight to wait for (the engine's compile, before any
         worker starts), unless a stop was asked already: a stop during it raises

@@ -192,6 +192,8 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
     if grading.errors or grading.broken:
         left = len(codes) - grading.done
         why = grading.errors[0][1] if grading.errors else f"the worker pool broke ({grading.broken})"
-        error_line(f"{plural(left, 'deal')} not graded (first: {why}); run the same command again to retry")
+        retry = ("without --regrade the command grades those that have no grade of this version; with it, "
+                 "every deal again" if regrade else "run the same command again to retry")
+        error_line(f"{plural(left, 'deal')} not graded (first: {why}); {retry}")
         sys.exit(ExitStatus.NOT_WON)
     sys.exit(ExitStatus.OK)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -58,20 +57,14 @@ class Settings:
         return nodes, seconds
 
 
-#: A write waits at most this long for another process's lock on the catalog, in tries of
-#: LOCK_TRY_SECONDS (SQLite's busy timeout on the writer's connection), so that a server
-#: told to stop gives up a waiting write within a try instead of at the end of the wait.
-WRITE_WAIT_SECONDS = 30.0
-LOCK_TRY_SECONDS = 0.25
-
-
 class CatalogWriter:
     """The service's writes to the catalog, off the event loop: one thread with its own
     connection. A write waits for any other process that holds the catalog's write lock
-    (a batch planning a million deals holds it for seconds), up to WRITE_WAIT_SECONDS;
-    the event loop, which reads through its own connection (WAL: readers never wait for
-    a writer), keeps answering meanwhile. :meth:`close` (the server stopping) ends a wait
-    within LOCK_TRY_SECONDS: that result is not recorded, and the log says so."""
+    (a batch planning a million deals holds it for seconds), up to the catalog's
+    LOCK_WAIT_SECONDS; the event loop, which reads through its own connection (WAL:
+    readers never wait for a writer), keeps answering meanwhile. :meth:`close` (the
+    server stopping) ends a wait within the catalog's LOCK_TRY_SECONDS: that result is
+    not recorded, and the log says so."""
 
     def __init__(self, path: str) -> None:
         self._path = path
@@ -79,22 +72,21 @@ class CatalogWriter:
         self._db: Catalog | None = None
         self._closing = threading.Event()
 
+    def _give_up_when_closing(self) -> None:
+        if self._closing.is_set():
+            raise CatalogLocked(f"catalog {self._path!r} was still locked by another process when the server stopped")
+
     def _record(self, result: Mapping[str, Any], code: str) -> Entry | None:
         if self._db is None:  # opened in the writer's thread, which alone uses it
             self._db = Catalog(self._path, create=False)
-            self._db.db.execute(f"PRAGMA busy_timeout = {round(LOCK_TRY_SECONDS * 1000)}")
-        deadline = time.monotonic() + WRITE_WAIT_SECONDS
-        while True:
-            try:
-                self._db.record(result)
-                break
-            except CatalogLocked:
-                if time.monotonic() >= deadline:
-                    raise
-                if self._closing.is_set():
-                    log.warning("the result of %s was not recorded: the catalog was still locked by another "
-                                "process when the server stopped", code)
-                    raise
+            self._db.stop_check = self._give_up_when_closing
+        try:
+            self._db.record(result)
+        except CatalogLocked:
+            if self._closing.is_set():
+                log.warning("the result of %s was not recorded: the catalog was still locked by another "
+                            "process when the server stopped", code)
+            raise
         return self._db.get(code)
 
     async def record(self, result: Mapping[str, Any], code: str) -> Entry | None:
