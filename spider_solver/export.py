@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import errno
+import glob
 import json
 import os
 import tempfile
@@ -92,12 +93,36 @@ def written_in_place(path: str | os.PathLike) -> bool:
     return os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path)
 
 
+def _remove_orphans(target: Path) -> None:
+    """Remove the temporary files of ``target`` whose writer (the process id in the name)
+    is no longer running on this machine."""
+    prefix = f".{target.name}."
+    for entry in target.parent.glob(glob.escape(prefix) + "*.tmp"):
+        pid = entry.name[len(prefix):].split(".", 1)[0]
+        if not pid.isdigit() or _running(int(pid)):
+            continue
+        with suppress(OSError):
+            entry.unlink()
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):  # another user's process; a number no process has
+        return True
+    return True
+
+
 @contextmanager
 def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
     """A text file written beside ``path`` and renamed over it only when complete,
     so a frontend never loads half an export. A symbolic link is written through (the
     file it points to is replaced, the link stays); a FIFO or a device is written in
-    place, since renaming over it would replace it by a file."""
+    place, since renaming over it would replace it by a file. The temporary file's name
+    holds the writer's process id: one left by a writer that was killed (``kill -9``
+    cannot be cleaned up after) is removed by the next export to the same file."""
     if written_in_place(path):
         try:
             with open(path, "w", encoding="utf-8", newline="") as stream:  # /dev/stdout, a FIFO, a device
@@ -113,8 +138,10 @@ def atomic_file(path: str | os.PathLike) -> Iterator[TextIO]:
         raise FileNotFoundError(errno.ENOENT, "no such directory", parent)
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+    _remove_orphans(target)
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp",
+                                             dir=target.parent)
     except OSError as error:  # name the file the user gave, not the temporary one
         raise OSError(error.errno, f"cannot write a file beside it ({error.strerror})", str(path)) from None
     try:

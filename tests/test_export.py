@@ -113,6 +113,25 @@ def test_output_file_is_written_whole(catalog, tmp_path):
     assert [path.name for path in tmp_path.iterdir() if path.name.endswith(".tmp")] == []
 
 
+def test_a_temporary_file_left_by_a_killed_export_is_removed_by_the_next(catalog, tmp_path):
+    """kill -9 cannot be cleaned up after; the next export to the same file removes the
+    temporary files whose writer is gone, and leaves a running writer's and other files'."""
+    import os
+    import subprocess
+    import sys
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    orphan = tmp_path / f".deals.json.{gone}.abc123.tmp"
+    running = tmp_path / f".deals.json.{os.getpid()}.def456.tmp"
+    other = tmp_path / f".other.json.{gone}.ghi789.tmp"
+    for path in (orphan, running, other):
+        path.write_text("half an export")
+    result = export(catalog, "--status", "verified", "-o", str(tmp_path / "deals.json"))
+    assert result.exit_code == 0, result.output
+    assert not orphan.exists() and running.exists() and other.exists()
+
+
 def test_the_export_file_gets_the_usual_mode_not_the_temporary_ones(catalog, tmp_path):
     """mkstemp makes the temporary file private (0600); the export a web server is to read
     gets the mode any new file gets (0666 less the umask)."""
