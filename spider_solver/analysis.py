@@ -59,7 +59,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from spider_solver.errors import SpiderError
+from spider_solver.errors import SpiderError, quote
 from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal, GameCode, replay
 from spider_solver.rules.notation import log_tokens
@@ -188,7 +188,9 @@ def analyze(
     ``seconds``.
 
     The log is replayed once; a line found is checked by the rules engine from the
-    position the log reached, as the log left it.
+    position the log reached, as the log left it (the search for ``lost_at`` plays the
+    actions in effect again up to each position it searches). Looking the line up (a
+    function's call) counts in the budget.
 
     The budget (``max_nodes`` first, ``max_seconds`` second, None for no time limit)
     covers the whole analysis. A budget out of range raises
@@ -197,7 +199,7 @@ def analyze(
     started = time.perf_counter()
     check_budget(max_nodes, max_seconds)
     if not isinstance(find_lost_at, bool):
-        raise TypeError(f"find_lost_at must be a bool, not {type(find_lost_at).__name__}")
+        raise ValueError(f"invalid find_lost_at {quote(find_lost_at)}: expected True or False")
     start = _Start(coerce_deal(deal), actions, deal_on_empty, undo_limit, max_nodes, max_seconds, known_line, started,
                    before_search)
     if start.answer is not None:
@@ -418,6 +420,13 @@ class _Session:
 
         if board.is_won():
             return Status.VERIFIED, Reason.WON, (), "won"
+        if self.before_search is not None:  # not counted in the budget, nor in the seconds
+            clock = time.perf_counter()
+            self.before_search()
+            self.before_search = None
+            self.excluded = time.perf_counter() - clock
+            if self.deadline is not None:
+                self.deadline += self.excluded
         spent = self.spent()
         if spent is not None:
             return Status.UNKNOWN, spent, (), None
@@ -428,13 +437,6 @@ class _Session:
             proof = max(EARLY_PROOF_NODES, nodes // EARLY_PROOF_SHARE)
         elif board.deals_left <= EARLY_PROOF_DEALS_LEFT:
             proof = EARLY_PROOF_NODES
-        if self.before_search is not None:  # not counted in the budget, nor in the seconds
-            clock = time.perf_counter()
-            self.before_search()
-            self.before_search = None
-            self.excluded = time.perf_counter() - clock
-            if self.deadline is not None:
-                self.deadline += self.excluded
         found = run_search(Game.from_board(board, deal_on_empty=self.deal_on_empty), max_nodes=nodes,
                            max_seconds=seconds, proof_nodes=proof, final_proof=True)
         self.nodes += found.nodes
@@ -466,15 +468,15 @@ def _find_lost_at(session: _Session, effective: list[tuple[int, str]],
     probes: list[dict] = []
     if known is not None:
         # Positions on the known line are winnable without a search: start from the last one.
-        board, on_line = session.board_after([]), -1
+        board, on_line, on_board = session.board_after([]), -1, None
         for i in range(len(moves) + 1):
             if i:
                 board.push_notation(moves[i - 1])
             if known.rest_from(board) is not None:
-                on_line = i
-        if on_line >= 0:
-            rest = known.rest_from(session.board_after(moves[:on_line])) or []
-            status, _, line, _ = session.check_line(moves[:on_line], rest, 0, "known-line")
+                on_line, on_board = i, board.copy()
+        if on_board is not None:
+            rest = known.rest_from(on_board) or []
+            status, _, line, _ = session.check_line(moves[:on_line], rest, 0, "known-line", after=on_board)
             if status is Status.VERIFIED:
                 low, low_line = on_line, line
                 probes.append({"position": low, "status": str(status), "reason": str(Reason.WON),

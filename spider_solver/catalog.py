@@ -70,6 +70,8 @@ SCHEMA_VERSION = 4
 APPLICATION_ID = 0x53503143
 #: SQLite's primary result codes for a damaged file (https://www.sqlite.org/rescode.html).
 SQLITE_BUSY, SQLITE_CORRUPT, SQLITE_NOTADB = 5, 11, 26
+#: The largest integer an SQLite column holds.
+SQLITE_MAX = 2**63 - 1
 DEFAULT_CATALOG = "spider-catalog.sqlite"
 #: A write waits at most LOCK_WAIT_SECONDS for another process's lock on the catalog (a
 #: batch planning a million deals holds it for seconds), in tries of LOCK_TRY_SECONDS:
@@ -375,11 +377,13 @@ def _number(value: object) -> float | None:
 
 def _figure(value: object, name: str, code: GameCode, *, whole: bool = False, low: float = 0) -> Any:
     """A result's count or seconds, checked: a whole number (``whole``) or a finite
-    number, at least ``low``; :class:`CatalogError` naming the field otherwise."""
+    number, from ``low`` up to what SQLite holds (2**63 - 1); :class:`CatalogError`
+    naming the field otherwise."""
     number = whole_number(value) if whole else _number(value)
-    if number is None or number < low:
+    if number is None or not low <= number <= SQLITE_MAX:
         kind = "a whole number" if whole else "a number of seconds"
-        raise CatalogError(f"invalid {name} {quote(value)} for {str(code)!r}: expected {kind} from {low:g} up")
+        raise CatalogError(f"invalid {name} {quote(value)} for {str(code)!r}: expected {kind} from {low:g} "
+                           f"to {SQLITE_MAX:,}")
     return number
 
 
@@ -668,7 +672,8 @@ class Catalog:
                     self.db.execute("BEGIN IMMEDIATE")
                     return
                 except sqlite3.OperationalError as error:
-                    if error.sqlite_errorcode != SQLITE_BUSY or time.monotonic() >= deadline:
+                    # Extended codes (SQLITE_BUSY_RECOVERY, _SNAPSHOT) are busy too.
+                    if getattr(error, "sqlite_errorcode", 0) & 0xFF != SQLITE_BUSY or time.monotonic() >= deadline:
                         raise
                 if self.stop_check is not None:
                     self.stop_check()

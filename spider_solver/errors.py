@@ -39,6 +39,8 @@ def quote(value: object) -> str:
 def whole_number(value: object) -> int | None:
     """``value`` as an ``int`` if it is a whole number: a Python or numpy integer, not a
     bool (nor a float, even 4.0). None otherwise, for the caller to refuse by name."""
+    if type(value) is int:  # the common case, first: the rules engine asks on every action
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         return None
     return int(value)

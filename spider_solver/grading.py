@@ -35,7 +35,7 @@ from importlib import resources
 
 import numpy as np
 
-from spider_solver.errors import InvalidGradeError, quote, whole_number
+from spider_solver.errors import InvalidGradeError, InvalidOptionError, quote, whole_number
 from spider_solver.rules import CLASSIC, Deal, GameCode, Variant
 from spider_solver.rules.board import check_play_options
 from spider_solver.rules.codes import MASK64, splitmix64
@@ -253,7 +253,7 @@ def grade(deal: Deal | GameCode | str, *, seed: int = GRADE_SEED, deal_on_empty:
     check_play_options(deal_on_empty, None)
     number = whole_number(seed)
     if number is None:
-        raise ValueError(f"invalid seed {quote(seed)}: expected a whole number")
+        raise InvalidOptionError(f"invalid seed {quote(seed)}: expected a whole number")
     if not isinstance(deal, Deal):
         deal = Deal.from_code(deal)
     figures, _ = play(deal, seed=number, deal_on_empty=deal_on_empty)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import cast
 
-from spider_solver.errors import InvalidBudgetError, SpiderError, whole_number
+from spider_solver.errors import InvalidBudgetError, SpiderError, quote, whole_number
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
 from spider_solver.rules import Deal, GameCode, replay
 from spider_solver.rules.board import check_play_options
@@ -58,14 +58,14 @@ def check_budget(max_nodes: int, max_seconds: float | None) -> None:
     nodes = whole_number(max_nodes)
     if nodes is None or not 1 <= nodes <= MAX_NODES_LIMIT:
         raise InvalidBudgetError(
-            f"invalid max_nodes {max_nodes!r}: expected a whole number from 1 to {MAX_NODES_LIMIT}"
+            f"invalid max_nodes {quote(max_nodes)}: expected a whole number from 1 to {MAX_NODES_LIMIT}"
         )
     if max_seconds is not None and (
         isinstance(max_seconds, bool) or not isinstance(max_seconds, numbers.Real)
         or not 0 < max_seconds <= MAX_SECONDS_LIMIT or not math.isfinite(max_seconds)
     ):
         raise InvalidBudgetError(
-            f"invalid max_seconds {max_seconds!r}: expected a number of seconds above 0 and at most "
+            f"invalid max_seconds {quote(max_seconds)}: expected a number of seconds above 0 and at most "
             f"{MAX_SECONDS_LIMIT:g}, or None for no limit"
         )
 
@@ -143,7 +143,7 @@ def solve(
     check_budget(max_nodes, max_seconds)
     check_play_options(deal_on_empty, None)
     if not isinstance(progress, bool):
-        raise TypeError(f"progress must be a bool, not {type(progress).__name__}")
+        raise ValueError(f"invalid progress {quote(progress)}: expected True or False")
     deal = coerce_deal(deal)
     found = run_search(deal, max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty,
                        progress=progress)

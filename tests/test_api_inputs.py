@@ -28,6 +28,19 @@ CODE = "SP1-S4C-AAAAAAD"
 # -- numbers ----------------------------------------------------------------------------
 
 
+def test_numpy_integers_make_game_codes():
+    from spider_solver.rules import GameCode
+
+    code = GameCode(np.int64(4), "classic", np.int64(3))
+    assert str(code) == "SP1-S4C-AAAAAAD" and type(code.number) is int and type(code.suits) is int
+
+
+def test_numpy_integers_make_moves():
+    from spider_solver.rules import Move
+
+    assert str(Move(np.int64(1), 8, np.int64(2))) == "1>8/2"
+
+
 def test_numpy_integers_are_the_numbers_they_hold():
     board = Board(CODE, undo_limit=np.int64(5))  # a deque's maxlen takes no numpy int
     board.push_notation("9>4")
@@ -53,6 +66,13 @@ def test_budgets_out_of_any_float_are_refused_by_name():
     for seconds in (10**400, -(10**400), float("nan"), "1", np.float64("inf")):
         with pytest.raises(InvalidBudgetError, match="invalid max_seconds"):
             check_budget(1000, seconds)
+
+
+def test_budgets_of_integers_too_long_to_print_are_refused_by_name():
+    with pytest.raises(InvalidBudgetError, match="invalid max_nodes <integer of about 5000 digits>"):
+        check_budget(10**4999, None)
+    with pytest.raises(InvalidBudgetError, match="invalid max_seconds <integer of about 5000 digits>"):
+        check_budget(100, 10**4999)
 
 
 def test_the_improve_budget_of_a_suit_count_that_does_not_exist_is_refused():
@@ -93,9 +113,9 @@ def test_flags_are_bools():
     from spider_solver.analysis import analyze
     from spider_solver.verify import solve
 
-    with pytest.raises(TypeError, match="find_lost_at must be a bool"):
+    with pytest.raises(ValueError, match="invalid find_lost_at 'no': expected True or False"):
         analyze(CODE, "9>4", find_lost_at="no")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="progress must be a bool"):
+    with pytest.raises(ValueError, match="invalid progress 'x': expected True or False"):
         solve(CODE, progress="x")  # type: ignore[arg-type]
 
 
@@ -155,6 +175,8 @@ def test_a_page_size_may_be_a_numpy_integer(catalog):
     ({"score": "high"}, "invalid score 'high'"),
     ({"difficulty": 2, "difficulty_raw": "abc", "grader_version": "fair-3"}, "invalid difficulty_raw 'abc'"),
     ({"code": None}, "a result without a game code"),
+    ({"score": 10**30}, "invalid score 1000000000000000000000000000000 .* to 9,223,372,036,854,775,807"),
+    ({"nodes": 2**63}, "invalid nodes 9223372036854775808"),
 ])
 def test_a_row_that_does_not_hold_together_is_refused_by_name(tmp_path, change, words):
     with Catalog(tmp_path / "catalog.sqlite") as db:

@@ -356,6 +356,7 @@ def test_interrupted_report_exits_130():
 # --------------------------------------------------------------------------- #
 
 
+@pytest.mark.slow
 def test_batch_on_a_local_dask_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
@@ -519,7 +520,30 @@ def test_a_write_that_fails_mid_run_says_what_was_written_and_what_is_left(tmp_p
         run_batch(options(tmp_path, count=6, workers=1), stream=stream, task=Task(stand_in))
     text = stream.getvalue()
     assert "catalog           2 added or improved" in text, text
-    assert "4 deals not solved, left pending for the next run" in text
+    assert "4 deals not written, left pending for the next run" in text
     monkeypatch.setattr(Catalog, "record", record)
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
         assert catalog.count() == 2 and len(catalog.pending()) == 4
+
+
+def test_a_stop_while_a_write_waits_for_the_lock_keeps_the_summary(tmp_path, monkeypatch):
+    """The third write waits for another process's lock and a stop is asked meanwhile: the
+    wait ends (stop_check raises), and the batch sums up as for any stop."""
+    import signal
+
+    record = Catalog.record
+    calls = []
+
+    def record_waiting_for_a_lock(self, result, **kwargs):
+        calls.append(result["code"])
+        if len(calls) == 3:
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C: the stop request's flag is set
+            self.stop_check()  # what the wait for the lock does between two tries
+        return record(self, result, **kwargs)
+
+    monkeypatch.setattr(Catalog, "record", record_waiting_for_a_lock)
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, count=6, workers=1), stream=stream, task=Task(stand_in))
+    assert report.interrupted and report.done == 2 and exit_status(report) == ExitStatus.INTERRUPTED
+    text = stream.getvalue()
+    assert "catalog           2 added or improved" in text and "interrupted: 2 deals written, 4 left pending" in text

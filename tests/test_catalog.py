@@ -830,8 +830,9 @@ def test_a_wait_for_another_process_lock_ends_at_a_stop_within_a_try(tmp_path):
         holder.execute("ROLLBACK")
     with Catalog(path) as db:
         assert db.get(CODE) is None
-        db.stop_check = lambda: None
-        assert db.record(verified(10))  # no lock held: no wait, no check
+        checks: list[int] = []
+        db.stop_check = lambda: checks.append(1)
+        assert db.record(verified(10)) and checks == []  # no lock held: no wait, no check
 
 
 def test_a_long_plan_rolls_back_at_a_stop(catalog):

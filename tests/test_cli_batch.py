@@ -59,6 +59,7 @@ def deals(path: Path) -> list[int]:
 # --------------------------------------------------------------------------- #
 
 
+@pytest.mark.slow
 def test_batch_records_every_deal_and_prints_a_summary(solved):
     path, result = solved
     assert result.stdout == ""  # no data on stdout: bar, summary and messages go to stderr
@@ -81,6 +82,7 @@ def test_batch_records_every_deal_and_prints_a_summary(solved):
             assert entry.difficulty in range(1, 6) and entry.grader_version is not None
 
 
+@pytest.mark.slow
 def test_the_next_run_continues_after_the_highest_deal(catalog):
     result = invoke(*EASY, "--count", "3", "--catalog", str(catalog), "--quiet")
     assert result.exit_code == 0 and result.stderr == "" and result.stdout == ""
@@ -328,6 +330,7 @@ main()
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("regrade", [False, True])
 def test_sigterm_stops_grade_as_ctrl_c_does_and_says_how_far_it_got(solved, tmp_path, regrade):
     """The grades written before the stop stay (the workers' grades in flight are dropped)."""
@@ -347,6 +350,7 @@ def test_sigterm_stops_grade_as_ctrl_c_does_and_says_how_far_it_got(solved, tmp_
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_sigterm_stops_export_and_leaves_no_partial_file(solved, tmp_path):
     out = tmp_path / "deals.json"
     done = subprocess.run([sys.executable, "-c", STOPPED, "export", "--catalog", str(solved[0]), "-o", str(out)],
@@ -433,6 +437,7 @@ def test_messages_that_cannot_be_written_change_neither_the_work_nor_its_status(
     assert done.returncode == 0 and len(json.loads((tmp_path / "deals.json").read_text())) > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_stop_while_the_catalog_is_locked_by_another_process_is_prompt(tmp_path, signum):
     """The batch waits up to 30 s for another process's write lock; Ctrl-C or SIGTERM
@@ -449,9 +454,10 @@ def test_a_stop_while_the_catalog_is_locked_by_another_process_is_prompt(tmp_pat
         assert process.poll() is None
         stopped = time.monotonic()
         os.killpg(process.pid, signum)
-        _, stderr = process.communicate(timeout=30)
-        assert time.monotonic() - stopped < 3, stderr
+        _, stderr = process.communicate(timeout=60)
+        assert time.monotonic() - stopped < 10, stderr  # a quarter-second try, not SQLite's 30 s wait
         assert process.returncode == 130 and "Traceback" not in stderr, stderr
+        assert stderr.strip().endswith("interrupted before the plan was recorded: nothing was planned or written")
     finally:
         holder.execute("ROLLBACK")
         holder.close()

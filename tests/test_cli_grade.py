@@ -50,6 +50,7 @@ def test_grade_refuses_a_catalog_it_cannot_write_before_grading(catalog, monkeyp
     assert "cannot be written (its folder cannot be written): grade records the grades there" in result.stderr
 
 
+@pytest.mark.slow
 def test_grade_fills_the_verified_rows_then_only_what_is_missing(catalog):
     result = invoke("grade", "--catalog", str(catalog))
     assert result.exit_code == 0, result.output
@@ -70,6 +71,7 @@ def test_grade_fills_the_verified_rows_then_only_what_is_missing(catalog):
     assert older.exit_code == 0 and older.stdout.startswith("graded 1 deal:")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("compiled", [False, True])
 def test_grade_says_when_it_compiles_the_grader_first(catalog, monkeypatch, compiled):
     """The grader's kernel compiles on its first use (about a minute): the command says so
@@ -85,6 +87,7 @@ def test_grade_says_when_it_compiles_the_grader_first(catalog, monkeypatch, comp
     assert nothing.exit_code == 0 and "compiling" not in nothing.stderr
 
 
+@pytest.mark.slow
 def test_grade_on_worker_processes_writes_the_grades_grade_gives(catalog):
     """Each deal's grade is the same whichever worker made it (seeded by the deal)."""
     from spider_solver.grading import grade

@@ -214,6 +214,7 @@ def test_a_body_still_arriving_at_ctrl_c_gets_503_stopping_at_once(tmp_path):
     assert "stopped" in text and "Traceback" not in text and "Error" not in text, text
 
 
+@pytest.mark.slow
 def test_a_second_ctrl_c_stops_at_once_without_a_traceback(tmp_path):
     """The first Ctrl-C waits for the requests in flight (here a verify whose result waits
     for another process's lock on the catalog); a second one stops at once, with the

@@ -5,7 +5,12 @@ The test parses every module's imports (top-level and inside functions alike) wi
 """
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "spider_solver"
 
@@ -96,3 +101,22 @@ def test_the_import_graph_is_the_documented_one():
     assert ("engine", "rules") in graph and ("verify", "engine") in graph and ("catalog", "verify") in graph
     assert not any(b in ("verify", "catalog", "batch", "export", "cli") for a, b in graph if a == "engine")
     assert not any(b not in ("errors", "outcomes", "version") for a, b in graph if a == "rules")
+
+
+@pytest.mark.slow
+def test_the_rules_tier_of_the_tests_imports_neither_numpy_nor_numba(tmp_path):
+    """`pytest tests/rules` must compile no kernel and need no numpy: what its test modules
+    import counts too, not only the package (a test module once imported numpy)."""
+    root = Path(__file__).resolve().parents[1]
+    plugin = tmp_path / "heavy_modules.py"
+    plugin.write_text(
+        "import sys\n"
+        "def pytest_sessionfinish(session, exitstatus):\n"
+        "    heavy = sorted(m for m in ('numba', 'numpy', 'spider_solver.engine') if m in sys.modules)\n"
+        "    print('HEAVY=' + ','.join(heavy))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{root}"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "heavy_modules", "-p", "no:cacheprovider",
+                           "tests/rules"], capture_output=True, text=True, cwd=root, env=env, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "HEAVY=\n" in done.stdout, done.stdout[-2000:]

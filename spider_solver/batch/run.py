@@ -23,7 +23,7 @@ from spider_solver.batch.pools import LATER, Pool, cluster_pool, job_result, kee
 from spider_solver.batch.report import Report, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
-from spider_solver.catalog import DEFAULT_CATALOG, Catalog
+from spider_solver.catalog import DEFAULT_CATALOG, Catalog, Plan
 from spider_solver.errors import CatalogError
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import Variant
@@ -87,6 +87,7 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
     report = Report()
     stop = StopRequest()
     write_error: CatalogError | None = None
+    plan_cut = False  # a stop during the plan (or the wait for the lock to make it): nothing planned
 
     def say(text: str) -> None:
         if not options.quiet:
@@ -106,11 +107,17 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
                 pool = cluster_pool(options.scheduler, options.workers)
             if options.count >= LARGE_PLAN:
                 say(f"planning {options.count:,} deals in {options.catalog}...")
-            plan = catalog.plan(options.variant, options.count, start=options.start,
-                                max_nodes=options.max_nodes, max_seconds=options.max_seconds)
+            try:
+                plan = catalog.plan(options.variant, options.count, start=options.start,
+                                    max_nodes=options.max_nodes, max_seconds=options.max_seconds)
+            except KeyboardInterrupt:
+                if not stop:  # not a stop request that ended a wait for the lock, or the plan
+                    raise
+                plan, plan_cut = Plan(codes=(), resumed=0, skipped=0), True
             report.planned, report.resumed, report.skipped = len(plan.codes), plan.resumed, plan.skipped
             if not plan.codes:
-                say(f"nothing to solve: {'every deal in the range is settled' if plan.skipped else 'count is 0'}")
+                if not plan_cut:
+                    say(f"nothing to solve: {'every deal in the range is settled' if plan.skipped else 'count is 0'}")
             else:
                 if pool is None:
                     if task.prepare is not None:
@@ -126,6 +133,9 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
                         _solve_all(plan.codes, pool, catalog, options, report, stop, bar, warn, task)
                     except CatalogError as error:  # a full disk, a lock held past the wait
                         write_error = error
+                    except KeyboardInterrupt:
+                        if not stop:  # a stop request ends a wait for the lock: summed up below
+                            raise
                     finally:
                         bar.close()
             finished = not stop and report.broken is None and write_error is None
@@ -133,11 +143,13 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
             if pool is not None:
                 pool.end(clean=finished)
     # A stop that came after the last result was written interrupted nothing.
-    report.interrupted = bool(stop) and (report.done < report.planned or report.grading_cut > 0)
+    report.interrupted = bool(stop) and (plan_cut or report.done < report.planned or report.grading_cut > 0)
     report.wall = time.monotonic() - began
-    if not options.quiet:
+    if not options.quiet and not plan_cut:
         print(report.summary(), file=stream)
-    if report.interrupted:
+    if plan_cut:
+        print("interrupted before the plan was recorded: nothing was planned or written", file=stream)
+    elif report.interrupted:
         left = report.planned - report.done
         # Without --start the same command takes the pending deals first, then new ones
         # up to --count in all; with --start it covers the same range again.
@@ -150,7 +162,8 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
               + (f"{'; ' if left else ', '}{graded}" if graded else ""), file=stream)
     elif report.done < report.planned:
         left = report.planned - report.done
-        print(f"{left} deal{'s' if left != 1 else ''} not solved, left pending for the next run", file=stream)
+        print(f"{left} deal{'s' if left != 1 else ''} not {'written' if write_error else 'solved'}, left pending "
+              "for the next run", file=stream)
     if not report.interrupted and report.grading_cut:  # the pool broke while grading
         print(f"{report.grading_cut} verified deal{'s' if report.grading_cut != 1 else ''} not graded "
               "(spider-solve grade grades them)", file=stream)
@@ -228,10 +241,12 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
             else:
                 yield LATER
 
-    report.broken = keep_busy(pool.executor, pool.slots, jobs(), collect, stop)
-    # The grader could not grade them, or a stop or a broken pool came first.
-    report.ungraded = queued - len(report.grade_seconds)
-    report.grading_cut = report.ungraded - len(ungradable)
+    try:
+        report.broken = keep_busy(pool.executor, pool.slots, jobs(), collect, stop)
+    finally:  # also when a write failed, or a stop ended a wait for the catalog's lock
+        # The grader could not grade them, or a stop, a broken pool or a failed write came first.
+        report.ungraded = queued - len(report.grade_seconds)
+        report.grading_cut = report.ungraded - len(ungradable)
     if report.broken is not None:
         warn(f"error: the worker pool broke ({report.broken}); stopping")
 

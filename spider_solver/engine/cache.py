@@ -34,7 +34,6 @@ from spider_solver.errors import EngineUnavailableError
 ENGINE_DIR = Path(__file__).resolve().parent
 
 
-@functools.cache
 def require_jit() -> None:
     """Refuse to run the kernels with ``NUMBA_DISABLE_JIT`` set: their LLVM intrinsics
     have no Python version, so they would fail deep inside a search."""
@@ -45,6 +44,7 @@ def require_jit() -> None:
                                      "LLVM intrinsics that have no Python version); unset it")
 
 
+@functools.cache
 def _digest() -> str:
     digest = hashlib.sha256()
     for path in sorted(ENGINE_DIR.glob("*.py")):

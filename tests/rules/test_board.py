@@ -97,6 +97,7 @@ def test_classic_group_must_be_one_suit():
 
 
 def test_relaxed_group_may_mix_suits():
+    """RULES.md §3.2 Classic and Relaxed."""
     board = play(two_suits(RELAXED), "2>1")
     assert board.movable(1) == 2
     assert board.push(parse_action("1>2")) == Move(1, 2, 2)
@@ -162,6 +163,7 @@ def test_face_down_cards_cannot_be_moved():
 
 
 def test_a_move_turns_up_the_uncovered_card():
+    """RULES.md §5.3 After the move."""
     board = one_suit()
     board.push_notation("2>1")  # 2♠ onto 3♠ uncovers the 3♠ of column 2
     assert board.columns == [cards("AS 3S 2S"), cards("3S")]
@@ -276,6 +278,7 @@ def test_a_group_is_checked_from_its_last_card_up_and_a_rank_break_comes_before_
 
 
 def test_a_deal_puts_one_face_up_card_on_every_column_from_column_1():
+    """RULES.md §6 Deals."""
     board = two_suits()
     assert board.push(DealRow()) == DealRow()
     assert board.columns == [cards("3S AS"), cards("2H AH"), cards("3H 2S")]
@@ -327,6 +330,7 @@ def test_deal_refused_when_the_stock_is_empty_and_never_refilled():
 
 
 def test_a_run_leaves_after_the_move_that_completes_it():
+    """RULES.md §7 Runs and the win."""
     board = play(two_suits(), "D 1>3")  # 3♠ | 2♥ A♥ | 3♥ 2♠ A♠
     assert board.columns == [cards("3S"), cards("2H AH"), cards("3H 2S AS")]
     board.push_notation("3>1")  # 2♠ A♠ onto 3♠ completes 3♠ 2♠ A♠
@@ -483,6 +487,7 @@ def test_undo_does_not_count_as_a_move_and_restores_the_counter():
 
 
 def test_undo_restores_every_earlier_position_exactly():
+    """RULES.md §8.2 Undo."""
     board = one_suit()
     positions = [board.position()]
     for token in ["2>1", "D", "1>2"]:
@@ -540,6 +545,7 @@ def test_default_undo_limit_is_100():
 
 
 def test_after_150_actions_the_last_100_can_be_undone_and_new_actions_again():
+    """RULES.md §14 Engine choices (undo and its limit)."""
     board = make_board(["3S", "2S", "3S"], ["AS AS 2S"], suits=1, ranks=3, runs=2, columns=3, layout=3)
     positions = [board.position()]
     board.push_notation("2>1")
@@ -615,6 +621,7 @@ def test_columns_are_numbered_from_1_in_every_method():
 
 
 def test_legal_moves_list_every_action_with_its_group_size():
+    """RULES.md §13.2 Legal moves."""
     assert two_suits().legal_moves() == [Move(2, 1, 1), Move(2, 3, 1), DealRow()]
     board = play(two_suits(RELAXED), "2>1")  # 3♠ 2♥ | empty | 3♥
     assert board.legal_moves() == [Move(1, 2, 1), Move(1, 2, 2), Move(1, 3, 1), Move(3, 2, 1)]
@@ -659,6 +666,7 @@ def test_canonical_notation_writes_the_size_only_onto_an_empty_column():
 
 
 def test_every_refusal_is_a_value_error():
+    """RULES.md §13.5 Errors."""
     from spider_solver import errors
 
     for name in ("InvalidCardError", "InvalidVariantError", "InvalidCodeError", "InvalidDealError",

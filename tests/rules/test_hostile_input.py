@@ -10,7 +10,6 @@ import dataclasses
 import re
 import time
 
-import numpy as np
 import pytest
 
 from spider_solver.errors import (
@@ -205,11 +204,6 @@ def test_counts_must_be_whole_numbers(make, words):
         make()
 
 
-def test_numpy_integers_are_whole_numbers():
-    code = GameCode(np.int64(4), "classic", np.int64(3))
-    assert str(code) == "SP1-S4C-AAAAAAD" and type(code.number) is int and type(code.suits) is int
-
-
 @pytest.mark.parametrize("options, words", [
     ({"undo_limit": -1}, "invalid undo limit -1"),
     ({"undo_limit": "x"}, "invalid undo limit 'x'"),
@@ -234,7 +228,6 @@ def test_play_options_are_checked_before_any_action(options, words):
 def test_a_move_is_of_whole_numbers(make, words):
     with pytest.raises(InvalidActionError, match=re.escape(words)):
         make()
-    assert str(Move(np.int64(1), 8, np.int64(2))) == "1>8/2"
 
 
 @pytest.mark.parametrize("given", [None, 3, b"D", ["D"]])

@@ -200,3 +200,15 @@ def test_a_copy_keeps_the_position_and_undoes_nothing(deal):
     assert board.is_legal(Undo()) and not copy.is_legal(Undo())
     copy.push_notation(WIN[20])
     assert copy.position() != board.position() and board.moves == 20
+
+
+def test_a_refusal_quotes_the_action_as_read_without_leading_zeros():
+    """RULES.md §13.3 Rule reminders: 'F>T' in a message is the action as read, its figures
+    without leading zeros or spaces, and F>T/N when a size was named; the log's own token
+    is quoted as written."""
+    code = "SP1-S4C-AAAAAAD"
+    sized = replay(code, " 09>04 1>2/01").error
+    assert sized is not None and sized.action == "1>2/01"
+    assert sized.message.startswith("cannot play '1>2/1': ")
+    plain = replay(code, "9>4 01>02").error
+    assert plain is not None and plain.action == "01>02" and plain.message.startswith("cannot play '1>2': ")

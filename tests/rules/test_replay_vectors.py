@@ -11,6 +11,8 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 from spider_solver.errors import SpiderError
 from spider_solver.rules.board import Board
 from spider_solver.rules.codes import GameCode
@@ -40,6 +42,7 @@ def deal_of(vector):
     return deal
 
 
+@pytest.mark.slow
 def test_file_is_what_the_script_writes_now():
     """If this fails, the rules of play changed (a bug, or RULES.md changed) or the file is stale:
     python data/make_replay_vectors.py."""

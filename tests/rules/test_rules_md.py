@@ -77,6 +77,16 @@ def test_every_rules_module_cites_rules_md():
         assert "RULES.md §" in flatten(path.read_text(encoding="utf-8")), path.name
 
 
+def test_every_section_is_cited_by_a_test():
+    """Each rule has a unit test that says which section it checks ("RULES.md §6 Deals"):
+    a section no test cites is a rule nobody has tied to a test."""
+    tests = [path for path in sorted((ROOT / "tests").rglob("*.py")) if path != Path(__file__).resolve()]
+    cited = {number for path in tests for number in CITATION.findall(path.read_text(encoding="utf-8"))}
+    # A section cited only through its subsections ("§5.4") counts as cited.
+    cited |= {number.split(".")[0] for number in cited}
+    assert sorted(set(sections()) - cited, key=lambda n: [int(part) for part in n.split(".")]) == []
+
+
 def test_references_by_name_and_links_point_to_existing_headings():
     titles = set(sections().values())
     anchors = {slug(f"{number} {title}") for number, title in sections().items()}

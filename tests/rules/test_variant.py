@@ -28,7 +28,7 @@ def test_real_game_sizes():
     ],
 )
 def test_composition_of_each_suit_count(suits, copies):
-    """1 suit: 8 x 13 spades; 2: 4 x spades + 4 x hearts; 4: 2 x each. Always 104 cards."""
+    """RULES.md §3.1 Suit counts. 1 suit: 8 x 13 spades; 2: 4 x spades + 4 x hearts; 4: 2 x each. Always 104 cards."""
     deck = Variant(suits=suits).unshuffled()
     assert len(deck) == 104
     expected = Counter({Card(rank, suit): n for suit, n in copies.items() for rank in range(1, 14)})
