@@ -197,7 +197,7 @@ def analyze(
     :class:`~spider_solver.errors.InvalidBudgetError`.
     """
     started = time.perf_counter()
-    check_budget(max_nodes, max_seconds)
+    max_nodes, max_seconds = check_budget(max_nodes, max_seconds)
     if not isinstance(find_lost_at, bool):
         raise ValueError(f"invalid find_lost_at {quote(find_lost_at)}: expected True or False")
     start = _Start(coerce_deal(deal), actions, deal_on_empty, undo_limit, max_nodes, max_seconds, known_line, started,
@@ -239,7 +239,7 @@ def analyze_without_search(
     """What :func:`analyze` answers when it needs no search (the log has a refused action,
     or wins, or the position lies on ``known_line``), with no engine loaded; None when
     only a search can answer. The budget is only recorded in the answer."""
-    check_budget(max_nodes, max_seconds)
+    max_nodes, max_seconds = check_budget(max_nodes, max_seconds)
     return _Start(coerce_deal(deal), actions, deal_on_empty, undo_limit, max_nodes, max_seconds, known_line,
                   time.perf_counter()).answer
 
@@ -415,11 +415,11 @@ class _Session:
     def search(self, board: Board, prefix: Sequence[str], undo_limit: int | None, cap: int | None = None) -> _Found:
         """Search from ``board`` (reached by ``prefix``) with what is left of the budget, at
         most ``cap`` nodes of it."""
-        from spider_solver.engine.driver import run_search
-        from spider_solver.engine.game import Game
-
         if board.is_won():
             return Status.VERIFIED, Reason.WON, (), "won"
+        spent = self.spent()  # the replay of a long log may have spent it: no engine to load then
+        if spent is not None:
+            return Status.UNKNOWN, spent, (), None
         if self.before_search is not None:  # not counted in the budget, nor in the seconds
             clock = time.perf_counter()
             self.before_search()
@@ -427,9 +427,9 @@ class _Session:
             self.excluded = time.perf_counter() - clock
             if self.deadline is not None:
                 self.deadline += self.excluded
-        spent = self.spent()
-        if spent is not None:
-            return Status.UNKNOWN, spent, (), None
+        from spider_solver.engine.driver import run_search  # after the hook, which may have loaded it
+        from spider_solver.engine.game import Game
+
         seconds = None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
         nodes = min(self.max_nodes - self.nodes, cap or self.max_nodes)
         proof = 0

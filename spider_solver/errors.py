@@ -1,7 +1,9 @@
 """Every exception spider-solver raises on purpose.
 
 All of them are :class:`ValueError` subclasses, so code that only wants to know
-"was the input bad?" can catch ``ValueError``. Messages are lower case, quote the
+"was the input bad?" can catch ``ValueError``; so are the few that are not about the
+input (a catalog that cannot be written, :class:`EngineUnavailableError`), which the
+command line reports the same way, with status 2. Messages are lower case, quote the
 offending input with ``!r`` and then say what was expected; the command line
 prints them as they are, without a traceback. A long input is quoted by a bounded
 prefix (:func:`quote`), so that a message stays one short line whatever was typed.
@@ -102,7 +104,8 @@ class SchedulerError(SpiderError):
 
 
 class InvalidGradeError(SpiderError):
-    """A grade or a range of grades that is not 1 to 5, or boundaries that do not fit."""
+    """No grade can be given: a variant with no difficulty boundaries, or boundaries that
+    do not fit (a grade filter out of range is an :class:`InvalidOptionError`)."""
 
 
 class EngineUnavailableError(SpiderError):

@@ -20,6 +20,7 @@ import errno
 import glob
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -96,10 +97,10 @@ def written_in_place(path: str | os.PathLike) -> bool:
 def _remove_orphans(target: Path) -> None:
     """Remove the temporary files of ``target`` whose writer (the process id in the name)
     is no longer running on this machine."""
-    prefix = f".{target.name}."
-    for entry in target.parent.glob(glob.escape(prefix) + "*.tmp"):
-        pid = entry.name[len(prefix):].split(".", 1)[0]
-        if not pid.isdigit() or _running(int(pid)):
+    name = re.compile(re.escape(f".{target.name}.") + r"([0-9]+)\.[a-z0-9_]+\.tmp")  # mkstemp's letters
+    for entry in target.parent.glob(glob.escape(f".{target.name}.") + "*.tmp"):
+        match = name.fullmatch(entry.name)  # not the file of a target whose name goes on: out.json.1
+        if match is None or _running(int(match.group(1))):
             continue
         with suppress(OSError):
             entry.unlink()

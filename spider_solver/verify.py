@@ -52,9 +52,11 @@ MAX_NODES_LIMIT = 10**15
 MAX_SECONDS_LIMIT = 1e7
 
 
-def check_budget(max_nodes: int, max_seconds: float | None) -> None:
+def check_budget(max_nodes: int, max_seconds: float | None) -> tuple[int, float | None]:
     """Refuse a budget out of range (InvalidBudgetError): nodes from 1 to
-    ``MAX_NODES_LIMIT``, seconds finite and positive up to ``MAX_SECONDS_LIMIT`` or None."""
+    ``MAX_NODES_LIMIT``, seconds finite and positive up to ``MAX_SECONDS_LIMIT`` or None.
+    Returns them as Python numbers (a numpy integer or float becomes an int or a float),
+    which the engine needs."""
     nodes = whole_number(max_nodes)
     if nodes is None or not 1 <= nodes <= MAX_NODES_LIMIT:
         raise InvalidBudgetError(
@@ -68,6 +70,7 @@ def check_budget(max_nodes: int, max_seconds: float | None) -> None:
             f"invalid max_seconds {quote(max_seconds)}: expected a number of seconds above 0 and at most "
             f"{MAX_SECONDS_LIMIT:g}, or None for no limit"
         )
+    return nodes, max_seconds if max_seconds is None or type(max_seconds) in (int, float) else float(max_seconds)
 
 
 #: The reason a result gets when none is given: filled in from its status.
@@ -140,7 +143,7 @@ def solve(
     """
     from spider_solver.engine.driver import run_search
 
-    check_budget(max_nodes, max_seconds)
+    max_nodes, max_seconds = check_budget(max_nodes, max_seconds)
     check_play_options(deal_on_empty, None)
     if not isinstance(progress, bool):
         raise ValueError(f"invalid progress {quote(progress)}: expected True or False")
@@ -256,7 +259,7 @@ def improve(
     deal = coerce_deal(deal)
     if max_nodes is None:
         max_nodes = improve_nodes(deal.variant.suits)
-    check_budget(max_nodes, max_seconds)
+    max_nodes, max_seconds = check_budget(max_nodes, max_seconds)
     given = replay(deal, solution, deal_on_empty=deal_on_empty, undo_limit=0)
     if given.error is not None:
         raise IllegalActionError(f"the line to improve is refused: {given.error}")

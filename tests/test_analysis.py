@@ -415,3 +415,11 @@ def test_the_time_before_the_search_is_not_in_the_budget(lines):
     analysis = analyze(FOUR_SUITS, lines[FOUR_SUITS][:100], max_nodes=BUDGET, max_seconds=0.5,
                        before_search=lambda: time.sleep(2.0))
     assert analysis.nodes > 0 and analysis.seconds < 1.5
+
+
+def test_nothing_is_loaded_for_a_search_the_replay_left_no_time_for():
+    """A log that takes the whole budget to replay ends unknown without calling
+    before_search (which would load the engine for nothing)."""
+    calls: list[str] = []  # a nanosecond: spent by any replay
+    analysis = analyze(FOUR_SUITS, "9>4", max_seconds=1e-9, before_search=lambda: calls.append("loaded"))
+    assert (analysis.status, analysis.reason, analysis.nodes, calls) == (Status.UNKNOWN, Reason.SECONDS, 0, [])

@@ -183,3 +183,13 @@ def test_a_row_that_does_not_hold_together_is_refused_by_name(tmp_path, change, 
         with pytest.raises(CatalogError, match=words):
             db.record({**line_of(100).to_dict(), **change})
         assert db.get(CODE) is None
+
+
+def test_numpy_budgets_reach_the_engine_as_python_numbers():
+    """check_budget accepted np.int64, and the engine then failed on int.bit_length."""
+    from spider_solver.analysis import analyze
+    from spider_solver.verify import solve
+
+    assert check_budget(np.int64(5), np.float32(0.5)) == (5, 0.5) and type(check_budget(np.int64(5), None)[0]) is int
+    assert solve("SP1-S1C-AAAAAAD", max_nodes=np.int64(100_000), max_seconds=None).nodes <= 100_000
+    assert analyze("SP1-S1C-AAAAAAD", "9>4", max_nodes=np.int64(1), max_seconds=None).nodes == 1

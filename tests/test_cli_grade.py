@@ -264,3 +264,25 @@ def test_a_regrade_that_leaves_deals_ungraded_does_not_tell_to_regrade_them_all(
     assert result.exit_code == 1, result.output
     assert ("error: 1 deal not graded (first: no bounds for this one); without --regrade the command grades those "
             "that have no grade of this version; with it, every deal again") in result.stderr
+
+
+def test_a_stop_while_a_grade_waits_for_the_lock_says_how_far_it_got(catalog, monkeypatch):
+    """The stop ends the wait (stop_check raises between two tries): the command sums up
+    as for any stop, not with a bare 'interrupted'."""
+    import signal
+
+    set_grade = Catalog.set_grade
+    calls = []
+
+    def set_grade_waiting_for_a_lock(self, code, grade):
+        calls.append(code)
+        if len(calls) == 2:
+            signal.raise_signal(signal.SIGINT)
+            self.stop_check()  # what the wait for the lock does between two tries
+        return set_grade(self, code, grade)
+
+    monkeypatch.setattr(Catalog, "set_grade", set_grade_waiting_for_a_lock)
+    result = invoke("grade", "--catalog", str(catalog), "--workers", "1")
+    assert result.exit_code == 130, result.output
+    assert result.stderr.strip().endswith(f"interrupted: 1 of {len(GRADED)} deals graded and written; run the "
+                                          "same command again to carry on")

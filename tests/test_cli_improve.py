@@ -216,3 +216,20 @@ def test_a_dead_worker_stops_the_pass_and_says_what_was_not_tried(catalog, monke
     assert result.exit_code == 1, result.output
     assert "error: the worker pool broke" in result.stderr
     assert result.stderr.strip().endswith("0 deals written, 1 not tried; run the same command again to carry on")
+
+
+def test_a_stop_while_a_write_waits_for_the_lock_says_how_far_it_got(catalog, monkeypatch):
+    import signal
+
+    record = Catalog.record_improvement
+
+    def record_waiting_for_a_lock(self, *args, **kwargs):
+        signal.raise_signal(signal.SIGINT)
+        self.stop_check()  # what the wait for the lock does between two tries
+        return record(self, *args, **kwargs)
+
+    monkeypatch.setattr(Catalog, "record_improvement", record_waiting_for_a_lock)
+    result = invoke("improve", "--catalog", str(catalog), "--workers", "1", *BUDGET)
+    assert result.exit_code == 130, result.output
+    assert result.stderr.strip().endswith("interrupted: 0 deals written, 1 left; run the same command again to "
+                                          "carry on")

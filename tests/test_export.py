@@ -125,11 +125,12 @@ def test_a_temporary_file_left_by_a_killed_export_is_removed_by_the_next(catalog
     orphan = tmp_path / f".deals.json.{gone}.abc123.tmp"
     running = tmp_path / f".deals.json.{os.getpid()}.def456.tmp"
     other = tmp_path / f".other.json.{gone}.ghi789.tmp"
-    for path in (orphan, running, other):
+    longer = tmp_path / f".deals.json.{gone}.{os.getpid()}.jkl012.tmp"  # a live export to deals.json.<gone>
+    for path in (orphan, running, other, longer):
         path.write_text("half an export")
     result = export(catalog, "--status", "verified", "-o", str(tmp_path / "deals.json"))
     assert result.exit_code == 0, result.output
-    assert not orphan.exists() and running.exists() and other.exists()
+    assert not orphan.exists() and running.exists() and other.exists() and longer.exists()
 
 
 def test_the_export_file_gets_the_usual_mode_not_the_temporary_ones(catalog, tmp_path):

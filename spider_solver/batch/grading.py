@@ -71,6 +71,9 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
                 grading.broken = keep_busy(pool.executor, pool.slots,
                                            ((grade_deal, (code,), code) for code in codes), collect, stop)
                 finished = not stop and grading.broken is None
+            except KeyboardInterrupt:
+                if not stop:  # a stop request ends a wait for the catalog's lock: summed up as any stop
+                    raise
             finally:
                 catalog.stop_check = None
                 pool.end(clean=finished)

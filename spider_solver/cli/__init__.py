@@ -215,7 +215,8 @@ def cli(ctx: click.Context, **options: Any) -> None:
 
     Exit status: 0 success, 1 not won / unwinnable / check failed / a batch's deal
     got no result or grade / deals `grade` could not grade / output closed by its
-    reader, 2 bad input, 3 unknown (budget spent), 130 interrupted.
+    reader, 2 bad input (or a catalog or engine that cannot be used), 3 unknown
+    (budget spent), 130 interrupted.
     """
     given = [name for name in BATCH_OPTIONS if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
     if ctx.invoked_subcommand is not None:

@@ -71,7 +71,7 @@ def load_kernels(warm: Callable[[], None], *, fair: bool = False, say: Callable[
 
     With ``NUMBA_DISABLE_JIT`` set the kernels cannot run at all (their LLVM intrinsics
     have no Python version): :class:`~spider_solver.errors.EngineUnavailableError`
-    says so before anything is announced or started."""
+    says so before a compile is announced or started."""
     _cache.require_jit()
     with held():
         compiled = is_compiled(fair=fair)
