@@ -577,7 +577,9 @@ class Catalog:
                 raise CatalogError(f"{shown!r} is an SQLite database but not a spider-solver catalog")
             if self.read_only or not create:
                 raise CatalogError(f"{shown!r} is empty, not a spider-solver catalog: run a batch first")
-            self._create(shown)
+            if not self._create(shown):  # another process made it meanwhile: read it as it is
+                self._prepare(shown, create)
+                return
         elif version > SCHEMA_VERSION:
             raise CatalogError(
                 f"catalog {shown!r} has schema version {version}, newer than this spider-solver reads "
@@ -605,15 +607,20 @@ class Catalog:
         except sqlite3.Error as error:
             raise CatalogError(f"cannot open catalog {shown!r}: {error}") from None
 
-    def _create(self, shown: str) -> None:
+    def _create(self, shown: str) -> bool:
+        """Make the empty file a catalog; False if another process did first (the file
+        was read outside the transaction, which two processes may do at once)."""
         try:
             with self.transaction():
+                if self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    return False
                 for statement in statements(SCHEMA):
                     self.db.execute(statement)
                 self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as error:
             raise CatalogError(f"cannot create catalog {shown!r}: {error}") from None
+        return True
 
     def _read_upgraded(self, shown: str, version: int) -> None:
         """A catalog of an older schema in a folder that cannot be written (``export``,
@@ -634,9 +641,14 @@ class Catalog:
 
     def _migrate(self, shown: str, version: int) -> None:
         """Bring the schema from ``version`` to ``SCHEMA_VERSION`` in one transaction: a
-        failure, or a kill, leaves the file as it was."""
+        failure, or a kill, leaves the file as it was. The version is read again inside
+        it: another process may have upgraded the file since it was read, and its steps
+        must not run twice (a second copy of the rows would drop what was written since)."""
         try:
             with self.transaction():
+                version = self.db.execute("PRAGMA user_version").fetchone()[0]
+                if version >= SCHEMA_VERSION:  # upgraded by another process since it was read
+                    return
                 for step in range(version, SCHEMA_VERSION):
                     for statement in MIGRATIONS[step]:
                         self.db.execute(statement)
@@ -767,13 +779,19 @@ class Catalog:
                 settled = self._settled_between(suits, rule, start, start + count, max_nodes, max_seconds)
                 numbers = [n for n in range(start, start + count) if n not in settled]
                 skipped = len(settled)
-            new = [(str(GameCode(suits, rule, n)), n) for n in numbers]
             planned_at = utc_now()
+            new: list[str] = []
+
+            def rows() -> Iterator[tuple]:
+                for n in numbers:  # the codes are made here too: a stop is seen while they are
+                    new.append(str(GameCode(suits, rule, n)))
+                    yield new[-1], suits, rule, n, planned_at
+
             db.executemany(
                 "INSERT OR IGNORE INTO pending (code, suits, rule, deal, planned_at) VALUES (?, ?, ?, ?, ?)",
-                self._checked((code, suits, rule, n, planned_at) for code, n in new),
+                self._checked(rows()),
             )
-        return Plan(codes=tuple(resumed + [code for code, _ in new]), resumed=len(resumed), skipped=skipped)
+        return Plan(codes=tuple(resumed + new), resumed=len(resumed), skipped=skipped)
 
     def _checked(self, rows: Iterable[tuple]) -> Iterator[tuple]:
         """``rows``, with :attr:`stop_check` called after every PLAN_CHECK_EVERY of them."""

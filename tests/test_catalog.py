@@ -850,3 +850,41 @@ def test_a_long_plan_rolls_back_at_a_stop(catalog):
     assert calls == [1] and catalog.pending() == []
     catalog.stop_check = None
     assert len(catalog.plan(ONE_SUIT, 2 * PLAN_CHECK_EVERY + 5, max_nodes=1000, max_seconds=None).codes) == 20_005
+
+
+def test_an_upgrade_another_process_made_first_is_not_made_again(tmp_path, monkeypatch):
+    """Two processes open a version-3 catalog at once: both read version 3, one upgrades
+    it and writes, then the other's transaction begins. Running the steps again would
+    copy the rows anew and drop what was written in between (seen: 5 times in 6)."""
+    path = tmp_path / "v3.sqlite"
+    version_3_catalog(path)
+    migrate = Catalog._migrate
+
+    def another_process_first(self, shown, version):
+        monkeypatch.setattr(Catalog, "_migrate", migrate)
+        with Catalog(path, create=False) as other:  # upgrades the file, then writes to it
+            other.db.execute("UPDATE results SET improve_nodes = 12345, improve_seconds = 1.0, improve_version = 'x'"
+                             " WHERE code = 'SP1-S4C-AAAAAAA'")
+        return migrate(self, shown, version)  # this one read version 3 before that
+
+    monkeypatch.setattr(Catalog, "_migrate", another_process_first)
+    with Catalog(path, create=False) as db:
+        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert db.db.execute("SELECT improve_nodes FROM results WHERE code = 'SP1-S4C-AAAAAAA'").fetchone()[0] == 12345
+
+
+def test_a_catalog_another_process_created_first_is_opened_not_created_again(tmp_path, monkeypatch):
+    """Two processes start on a new file at once: both see it empty; the second to get the
+    write lock used to fail with 'table results already exists'."""
+    path = tmp_path / "new.sqlite"
+    create = Catalog._create
+
+    def another_process_first(self, shown):
+        monkeypatch.setattr(Catalog, "_create", create)
+        with Catalog(path) as other:
+            other.record(verified(10))
+        return create(self, shown)
+
+    monkeypatch.setattr(Catalog, "_create", another_process_first)
+    with Catalog(path) as db:
+        assert db.get(CODE).moves == 10 and db.integrity() == "ok"

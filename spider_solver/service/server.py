@@ -66,6 +66,12 @@ class Server(uvicorn.Server):
             # Requests whose body is still arriving get 503 stopping now, not a 500 when the
             # graceful wait runs out.
             loop.call_soon_threadsafe(body_waits.close)
+        writer = getattr(state, "writer", None)
+        if writer is not None:
+            # A write waiting for another process's lock gives up within a try, and its
+            # request is answered now (unrecorded, and the log says so), not after the
+            # graceful wait with a 500.
+            writer.stopping()
         super().handle_exit(sig, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:

@@ -93,6 +93,10 @@ class CatalogWriter:
         """:meth:`Catalog.record` the result, then the row stored for ``code``."""
         return await asyncio.get_running_loop().run_in_executor(self._thread, self._record, result, code)
 
+    def stopping(self) -> None:
+        """The server is told to stop: a write waiting for a lock gives up (thread-safe)."""
+        self._closing.set()
+
     def close(self) -> None:
         """Close the catalog after the writes in hand; one waiting for a lock gives up."""
         def close_db() -> None:
