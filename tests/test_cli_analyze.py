@@ -16,7 +16,7 @@ from spider_solver.cli import cli
 from spider_solver.rules import Deal, replay
 from spider_solver.verify import solve
 from tests.rules.scripted_win import DECK_TEXT, WIN
-from tests.test_analysis import stuck_log
+from tests.test_analysis import count_plays, stuck_log
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -237,17 +237,8 @@ def test_a_hint_from_the_catalog_line_loads_no_engine(solved, tmp_path):
 @pytest.mark.parametrize("command", ["hint", "analyze"])
 def test_the_command_replays_the_log_once(solved, tmp_path, monkeypatch, command):
     """A long log costs one replay, whether the answer comes from the catalog or a search."""
-    from spider_solver.rules import Board
-
     log = [token for action in solved.solution[:30] for token in (action, "U", action)]
-    played = [0]
-    play = Board.play
-
-    def counting(self, action):
-        played[0] += 1
-        return play(self, action)
-
-    monkeypatch.setattr(Board, "play", counting)
+    played = count_plays(monkeypatch)
     path = tmp_path / "catalog.sqlite"
     with Catalog(path) as db:
         db.record(solved)

@@ -98,13 +98,18 @@ class CatalogWriter:
         self._closing.set()
 
     def close(self) -> None:
-        """Close the catalog after the writes in hand; one waiting for a lock gives up."""
+        """Close the catalog after the writes in hand; one waiting for a lock gives up.
+        Closing again does nothing."""
         def close_db() -> None:
             if self._db is not None:
                 self._db.close()
+                self._db = None
 
         self._closing.set()
-        self._thread.submit(close_db)
+        try:
+            self._thread.submit(close_db)
+        except RuntimeError:  # closed already
+            return
         self._thread.shutdown(wait=True)
 
 
