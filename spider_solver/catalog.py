@@ -46,8 +46,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import math
-import numbers
 import os
 import random
 import re
@@ -60,7 +58,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from spider_solver.errors import QUOTE_LIMIT, CatalogError, CatalogLocked, InvalidOptionError, quote, whole_number
+from spider_solver.errors import (
+    QUOTE_LIMIT,
+    CatalogError,
+    CatalogLocked,
+    InvalidOptionError,
+    quote,
+    real_number,
+    whole_number,
+)
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
 from spider_solver.rules import MAX_DEAL, GameCode, Rule, Variant, parse_rule, parse_suits
 from spider_solver.verify import SolveResult
@@ -364,22 +370,11 @@ def row_values(result: SolveResult | Mapping[str, Any], *, solver_version: str, 
     }
 
 
-def _number(value: object) -> float | None:
-    """``value`` as a finite float if it is a real number (not a bool, not text), else None."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
-
-
 def _figure(value: object, name: str, code: GameCode, *, whole: bool = False, low: float = 0) -> Any:
     """A result's count or seconds, checked: a whole number (``whole``) or a finite
     number, from ``low`` up to what SQLite holds (2**63 - 1); :class:`CatalogError`
     naming the field otherwise."""
-    number = whole_number(value) if whole else _number(value)
+    number = whole_number(value) if whole else real_number(value)
     if number is None or not low <= number <= SQLITE_MAX:
         kind = "a whole number" if whole else "a number of seconds"
         raise CatalogError(f"invalid {name} {quote(value)} for {str(code)!r}: expected {kind} from {low:g} "
@@ -401,7 +396,7 @@ def grade_values(data: Mapping[str, Any], status: Status, code: str) -> dict:
     if grade is None or not 1 <= grade <= 5:
         raise CatalogError(f"invalid difficulty {quote(values['difficulty'])} for {code!r}: "
                            "expected a whole number from 1 to 5")
-    raw = _number(values["difficulty_raw"])
+    raw = real_number(values["difficulty_raw"])
     if raw is None or not 0.0 <= raw <= 100.0:
         raise CatalogError(f"invalid difficulty_raw {quote(values['difficulty_raw'])} for {code!r}: expected 0 to 100")
     return {"difficulty": grade, "difficulty_raw": raw, "grader_version": str(values["grader_version"])}
@@ -783,22 +778,16 @@ class Catalog:
             new: list[str] = []
 
             def rows() -> Iterator[tuple]:
-                for n in numbers:  # the codes are made here too: a stop is seen while they are
+                """The rows, codes made as they go in, with a stop_check every PLAN_CHECK_EVERY."""
+                for i, n in enumerate(numbers, 1):
+                    if i % PLAN_CHECK_EVERY == 0 and self.stop_check is not None:
+                        self.stop_check()
                     new.append(str(GameCode(suits, rule, n)))
                     yield new[-1], suits, rule, n, planned_at
 
             db.executemany(
-                "INSERT OR IGNORE INTO pending (code, suits, rule, deal, planned_at) VALUES (?, ?, ?, ?, ?)",
-                self._checked(rows()),
-            )
+                "INSERT OR IGNORE INTO pending (code, suits, rule, deal, planned_at) VALUES (?, ?, ?, ?, ?)", rows())
         return Plan(codes=tuple(resumed + new), resumed=len(resumed), skipped=skipped)
-
-    def _checked(self, rows: Iterable[tuple]) -> Iterator[tuple]:
-        """``rows``, with :attr:`stop_check` called after every PLAN_CHECK_EVERY of them."""
-        for n, row in enumerate(rows, 1):
-            yield row
-            if n % PLAN_CHECK_EVERY == 0 and self.stop_check is not None:
-                self.stop_check()
 
     def _fresh(self, suits: int, rule: str, want: int, max_nodes: int,
                max_seconds: float | None) -> tuple[list[int], int]:
@@ -899,9 +888,8 @@ class Catalog:
             raise InvalidOptionError(f"invalid limit {quote(limit)}: expected a whole number from 1 to {MAX_PAGE:,}")
         rows = self.db.execute(f"SELECT * FROM results{where} ORDER BY suits, rule, deal LIMIT ?",
                                args + (size + 1,)).fetchall()
-        limit = size
-        entries = [Entry.from_row(row) for row in rows[:limit]]
-        return entries, (entries[-1].code if len(rows) > limit else None)
+        entries = [Entry.from_row(row) for row in rows[:size]]
+        return entries, (entries[-1].code if len(rows) > size else None)
 
     @_reads
     def random_verified(self, *, suits: int | None = None, rule: str | None = None,

@@ -12,6 +12,7 @@ RULES.md §13.5 Errors lists which rules raise which error.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 #: A message quotes at most this many characters (or digits) of an input.
@@ -46,6 +47,19 @@ def whole_number(value: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         return None
     return int(value)
+
+
+def real_number(value: object) -> float | None:
+    """``value`` as a finite ``float`` if it is a real number: a Python or numpy int or
+    float, not a bool, not text, not infinite or NaN, not too large for a float. None
+    otherwise, for the caller to refuse by name."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an int past 1e308
+        return None
+    return number if math.isfinite(number) else None
 
 
 #: Ints up to this many bits (about 4200 digits) can always be printed with str().

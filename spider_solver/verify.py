@@ -11,14 +11,12 @@ catalog.
 
 from __future__ import annotations
 
-import math
-import numbers
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import cast
 
-from spider_solver.errors import InvalidBudgetError, SpiderError, quote, whole_number
+from spider_solver.errors import InvalidBudgetError, SpiderError, quote, real_number, whole_number
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
 from spider_solver.rules import Deal, GameCode, replay
 from spider_solver.rules.board import check_play_options
@@ -62,15 +60,13 @@ def check_budget(max_nodes: int, max_seconds: float | None) -> tuple[int, float 
         raise InvalidBudgetError(
             f"invalid max_nodes {quote(max_nodes)}: expected a whole number from 1 to {MAX_NODES_LIMIT}"
         )
-    if max_seconds is not None and (
-        isinstance(max_seconds, bool) or not isinstance(max_seconds, numbers.Real)
-        or not 0 < max_seconds <= MAX_SECONDS_LIMIT or not math.isfinite(max_seconds)
-    ):
+    seconds = None if max_seconds is None else real_number(max_seconds)
+    if max_seconds is not None and (seconds is None or not 0 < seconds <= MAX_SECONDS_LIMIT):
         raise InvalidBudgetError(
             f"invalid max_seconds {quote(max_seconds)}: expected a number of seconds above 0 and at most "
             f"{MAX_SECONDS_LIMIT:g}, or None for no limit"
         )
-    return nodes, max_seconds if max_seconds is None or type(max_seconds) in (int, float) else float(max_seconds)
+    return nodes, max_seconds if max_seconds is None or type(max_seconds) in (int, float) else seconds
 
 
 #: The reason a result gets when none is given: filled in from its status.

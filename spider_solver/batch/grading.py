@@ -68,12 +68,10 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
             finished = False
             catalog.stop_check = stop.raise_if_asked  # a wait for the catalog's lock ends at a stop
             try:
-                grading.broken = keep_busy(pool.executor, pool.slots,
-                                           ((grade_deal, (code,), code) for code in codes), collect, stop)
-                finished = not stop and grading.broken is None
-            except KeyboardInterrupt:
-                if not stop:  # a stop request ends a wait for the catalog's lock: summed up as any stop
-                    raise
+                with stop.ending():  # a stop ends a wait for the catalog's lock: summed up as any stop
+                    grading.broken = keep_busy(pool.executor, pool.slots,
+                                               ((grade_deal, (code,), code) for code in codes), collect, stop)
+                    finished = not stop and grading.broken is None
             finally:
                 catalog.stop_check = None
                 pool.end(clean=finished)

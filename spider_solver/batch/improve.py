@@ -121,12 +121,10 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
             bar = progress_bar(len(codes), stream, quiet=options.quiet)
             finished = False
             try:
-                _improve_all(codes, pool.executor, pool.slots, catalog, options, report, stop, bar,
-                             lambda text: tqdm.write(text, file=stream), __version__)
-                finished = not stop and report.broken is None
-            except KeyboardInterrupt:
-                if not stop:  # a stop request ends a wait for the catalog's lock: summed up as any stop
-                    raise
+                with stop.ending():  # a stop ends a wait for the catalog's lock: summed up as any stop
+                    _improve_all(codes, pool.executor, pool.slots, catalog, options, report, stop, bar,
+                                 lambda text: tqdm.write(text, file=stream), __version__)
+                    finished = not stop and report.broken is None
             finally:
                 bar.close()
                 pool.end(clean=finished)

@@ -107,12 +107,11 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
                 pool = cluster_pool(options.scheduler, options.workers)
             if options.count >= LARGE_PLAN:
                 say(f"planning {options.count:,} deals in {options.catalog}...")
-            try:
+            plan = None
+            with stop.ending():  # a stop ends the wait for the lock, or the plan (rolled back)
                 plan = catalog.plan(options.variant, options.count, start=options.start,
                                     max_nodes=options.max_nodes, max_seconds=options.max_seconds)
-            except KeyboardInterrupt:
-                if not stop:  # not a stop request that ended a wait for the lock, or the plan
-                    raise
+            if plan is None:
                 plan, plan_cut = Plan(codes=(), resumed=0, skipped=0), True
             report.planned, report.resumed, report.skipped = len(plan.codes), plan.resumed, plan.skipped
             if not plan.codes:
@@ -130,12 +129,10 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
                         f"{plan.codes[-1]}{resumed}) on {pool.where} into {options.catalog}")
                     bar = progress_bar(len(plan.codes), stream, quiet=options.quiet)
                     try:
-                        _solve_all(plan.codes, pool, catalog, options, report, stop, bar, warn, task)
+                        with stop.ending():  # a stop ends a wait for the lock: summed up below
+                            _solve_all(plan.codes, pool, catalog, options, report, stop, bar, warn, task)
                     except CatalogError as error:  # a full disk, a lock held past the wait
                         write_error = error
-                    except KeyboardInterrupt:
-                        if not stop:  # a stop request ends a wait for the lock: summed up below
-                            raise
                     finally:
                         bar.close()
             finished = not stop and report.broken is None and write_error is None

@@ -33,6 +33,17 @@ class StopRequest:
         if self.signal is not None:
             raise KeyboardInterrupt
 
+    @contextmanager
+    def ending(self) -> Iterator[None]:
+        """A block that a KeyboardInterrupt of this stop request ends quietly (one from
+        :meth:`raise_if_asked` in a wait for the catalog's lock or in a plan, or a second
+        signal), for the caller to sum up as any stop; any other one goes on."""
+        try:
+            yield
+        except KeyboardInterrupt:
+            if self.signal is None:
+                raise
+
     def run_now(self, step: Callable[..., None], *arguments: Any) -> None:
         """Run a step with nothing in flight to wait for (the engine's compile, before any
         worker starts), unless a stop was asked already: a stop during it raises
