@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from spider_solver.analysis import Analysis, analyze
     from spider_solver.outcomes import ExitStatus, Reason, Status
+    from spider_solver.record import SolveRecord
     from spider_solver.rules import Board, Card, Deal, DealRow, GameCode, Move, Undo, Variant, parse_action, replay
     from spider_solver.verify import SolveResult, solve
     from spider_solver.version import __version__
@@ -28,7 +29,7 @@ _PUBLIC = {
     "ExitStatus": "outcomes", "Reason": "outcomes", "Status": "outcomes",
     "Board": "rules", "Card": "rules", "Deal": "rules", "DealRow": "rules", "GameCode": "rules", "Move": "rules",
     "Undo": "rules", "Variant": "rules", "parse_action": "rules", "replay": "rules",
-    "SolveResult": "verify", "solve": "verify",
+    "SolveRecord": "record", "SolveResult": "verify", "solve": "verify",
     "__version__": "version",
 }
 
@@ -47,7 +48,8 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Analysis", "analyze",
-    "Board", "Deal", "DealRow", "ExitStatus", "GameCode", "Move", "Reason", "SolveResult", "Status", "Undo",
+    "Board", "Deal", "DealRow", "ExitStatus", "GameCode", "Move", "Reason", "SolveRecord", "SolveResult", "Status",
+    "Undo",
     "Card", "Variant",
     "__version__", "parse_action", "replay", "solve",
 ]

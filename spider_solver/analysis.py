@@ -60,11 +60,12 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from spider_solver.errors import SpiderError, quote
+from spider_solver.limits import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS, check_budget
 from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal, GameCode, replay
 from spider_solver.rules.notation import log_tokens
 from spider_solver.rules.replay import ReplayResult, play_on, replay_board
-from spider_solver.verify import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS, check_budget, coerce_deal
+from spider_solver.verify import coerce_deal
 
 #: Positions with at most this many deals left in the stock get an early exhaustive
 #: search, after the first beam width fails: there it settles most unwinnable

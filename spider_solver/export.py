@@ -27,19 +27,16 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
-from spider_solver.catalog import Entry
+from spider_solver.record import FIELD_NAMES, SolveRecord
 from spider_solver.rules import Deal
 
 Format = Literal["json", "jsonl", "csv"]
 FORMATS: tuple[Format, ...] = ("json", "jsonl", "csv")
-FIELDS = (
-    "code", "suits", "rule", "deal", "status", "moves", "score", "solution", "nodes", "seconds",
-    "max_nodes", "max_seconds", "reason", "solver_version", "solved_at", "difficulty", "difficulty_raw",
-    "grader_version", "par", "improve_nodes", "improve_seconds", "improve_version",
-)
+#: The columns of the CSV form: the record's fields, in order.
+FIELDS = FIELD_NAMES
 
 
-def write_export(entries: Iterable[Entry], stream: TextIO, fmt: Format = "json") -> int:
+def write_export(entries: Iterable[SolveRecord], stream: TextIO, fmt: Format = "json") -> int:
     """Write ``entries`` to ``stream`` in ``fmt``; returns how many were written."""
     count = 0
     if fmt == "json":  # "[" goes out with the first row: a catalog that fails to read prints nothing

@@ -1,4 +1,4 @@
-"""The verification layer: ``solve(deal) -> SolveResult``, and checking a stored line.
+"""The verification layer: ``solve(deal) -> SolveRecord``, and checking a stored line.
 
 The search engine (:mod:`spider_solver.engine`) only reports what it found: a line,
 why it stopped, its counters. This module decides what that proves. A line is
@@ -13,109 +13,29 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import cast
+from dataclasses import asdict, dataclass
 
-from spider_solver.errors import InvalidBudgetError, SpiderError, quote, real_number, whole_number
-from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
+from spider_solver.errors import SpiderError, quote
+from spider_solver.limits import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_MAX_SECONDS,
+    IMPROVE_MAX_NODES,
+    IMPROVE_MAX_SECONDS,
+    INTERACTIVE_MAX_NODES,
+    INTERACTIVE_MAX_SECONDS,
+    MAX_NODES_LIMIT,
+    MAX_SECONDS_LIMIT,
+    check_budget,
+    describe_improve_nodes,
+    improve_nodes,
+)
+from spider_solver.outcomes import Reason, Status
+from spider_solver.record import SolveRecord, utc_now
 from spider_solver.rules import Deal, GameCode, replay
 from spider_solver.rules.board import check_play_options
 
-#: Default budget of ``solve`` (``verify``, the batch): nodes first (deterministic),
-#: seconds second (a safety net). Nearly every 4-suit deal is won within 2 million
-#: nodes; the budget is for the few in a thousand that are not: it lets the whole
-#: widening schedule (``driver.WIDTHS``) run, the widest beam (16384) included, which
-#: takes up to about 4.5 times the nodes of the one before it (at most about 25 million
-#: to the 400-level cap on the tuning deals), so up to some 145 million in all
-#: (benchmarks/RESULTS.md, "Tail strength"). At about 3.8 million nodes a second on one
-#: core here the nodes run out after about 40 s, far before the seconds even on a
-#: machine loaded four times over, so the default outcome does not depend on the load.
-DEFAULT_MAX_NODES = 150_000_000
-DEFAULT_MAX_SECONDS = 180.0
-#: The budget of what a person waits for: ``analyze`` and ``hint``, and the caps of the
-#: service (``spider-solve serve``), whose requests get them by default. Nearly every
-#: winnable position of a game in progress gets its hint within a million nodes; the
-#: budget is for the few that need the widest beams. At 25M nodes 3 of 1,050 positions
-#: known to be winnable on the tuning deals (10000-10059) went without a hint; they were
-#: won at 44M, 54M and 74M nodes, so the budget is 60M (16 to 22 s when it is all spent,
-#: on one core here; the median hint is unchanged): benchmarks/RESULTS.md, "Games in
-#: progress". The seconds stay at 30, for a person waiting: on a machine more than about
-#: 1.4 times slower or busier than this one they, not the nodes, end the longest searches.
-INTERACTIVE_MAX_NODES = 60_000_000
-INTERACTIVE_MAX_SECONDS = 30.0
-#: The largest budgets accepted: 10**15 nodes (years of search) and 10**7 seconds
-#: (about 115 days); both far beyond any real use, and within what SQLite and the
-#: engine's 64-bit counters hold.
-MAX_NODES_LIMIT = 10**15
-MAX_SECONDS_LIMIT = 1e7
-
-
-def check_budget(max_nodes: int, max_seconds: float | None) -> tuple[int, float | None]:
-    """Refuse a budget out of range (InvalidBudgetError): nodes from 1 to
-    ``MAX_NODES_LIMIT``, seconds finite and positive up to ``MAX_SECONDS_LIMIT`` or None.
-    Returns them as Python numbers (a numpy integer or float becomes an int or a float),
-    which the engine needs."""
-    nodes = whole_number(max_nodes)
-    if nodes is None or not 1 <= nodes <= MAX_NODES_LIMIT:
-        raise InvalidBudgetError(
-            f"invalid max_nodes {quote(max_nodes)}: expected a whole number from 1 to {MAX_NODES_LIMIT}"
-        )
-    seconds = None if max_seconds is None else real_number(max_seconds)
-    if max_seconds is not None and (seconds is None or not 0 < seconds <= MAX_SECONDS_LIMIT):
-        raise InvalidBudgetError(
-            f"invalid max_seconds {quote(max_seconds)}: expected a number of seconds above 0 and at most "
-            f"{MAX_SECONDS_LIMIT:g}, or None for no limit"
-        )
-    return nodes, max_seconds if max_seconds is None or type(max_seconds) in (int, float) else seconds
-
-
-#: The reason a result gets when none is given: filled in from its status.
-_BY_STATUS = cast(Reason, None)
-
-
-@dataclass(frozen=True)
-class SolveResult:
-    """What a search found. ``solution`` is in action notation, empty unless verified."""
-
-    code: str | None
-    status: Status
-    solution: tuple[str, ...] = ()
-    #: Actions in the solution (moves and deals), or None.
-    moves: int | None = None
-    #: Final score of the solution as the app counts it, or None.
-    score: int | None = None
-    nodes: int = 0
-    #: Wall-clock seconds: not compared, so that one deal solved twice gives equal results.
-    seconds: float = field(default=0.0, compare=False)
-    max_nodes: int = DEFAULT_MAX_NODES
-    max_seconds: float | None = DEFAULT_MAX_SECONDS
-    #: Why the search stopped; by default ``won`` for a verified result and
-    #: ``exhausted`` for an unwinnable one (an unknown result must say).
-    reason: Reason = _BY_STATUS
-    #: Per-attempt figures (width, nodes, ...), for benchmarks and debugging.
-    attempts: tuple[dict, ...] = field(default=(), compare=False)
-
-    def __post_init__(self) -> None:
-        # Plain strings are accepted (a result read back from JSON); members are stored.
-        status = Status(self.status)
-        default = DEFAULT_REASON.get(status)
-        reason = default if self.reason is None else Reason(self.reason)
-        if reason not in REASONS_BY_STATUS[status]:
-            if self.reason is None:
-                raise ValueError(f"an {status} result must say why the search stopped (reason=...)")
-            raise ValueError(f"a {status} result cannot stop for the reason {self.reason!r}")
-        object.__setattr__(self, "status", status)
-        object.__setattr__(self, "reason", reason)
-        object.__setattr__(self, "solution", tuple(self.solution))  # a list, from JSON
-        object.__setattr__(self, "attempts", tuple(self.attempts))
-
-    def to_dict(self) -> dict:
-        """A plain-data form (enums as their string values), as JSON and the catalog take it."""
-        data = asdict(self)
-        data["status"], data["reason"] = str(self.status), str(self.reason)
-        data["solution"] = list(self.solution)
-        data["attempts"] = [dict(a) for a in self.attempts]
-        return data
+#: The record of a solve (the name of earlier versions).
+SolveResult = SolveRecord
 
 
 def coerce_deal(deal: Deal | GameCode | str) -> Deal:
@@ -129,7 +49,7 @@ def solve(
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     deal_on_empty: bool = False,
     progress: bool = False,
-) -> SolveResult:
+) -> SolveRecord:
     """Search for a winning line of ``deal`` within the budget, and verify it.
 
     ``deal`` is a :class:`Deal`, a :class:`GameCode` or a game code string.
@@ -159,7 +79,7 @@ def solve(
                   file=sys.stderr)
     elif found.reason is Reason.EXHAUSTED:
         status = Status.UNWINNABLE
-    return SolveResult(
+    return SolveRecord(
         code=str(deal.code) if deal.code else None,
         status=status,
         solution=solution,
@@ -171,32 +91,10 @@ def solve(
         max_seconds=max_seconds,
         reason=reason,
         attempts=found.attempts,
+        solved_at=utc_now(),
+        suits=deal.variant.suits,
+        rule=str(deal.variant.rule),
     )
-
-
-#: ``improve``'s default node budget by suit count: about 10 s a deal on one core here,
-#: the time the issue-11 targets are set at. The node's cost differs by suit count: 30M
-#: nodes took a median 8.5 s at 4 suits, 6.6 s at 2 and 4.8 s at 1 (reporting deals 0-39),
-#: so each suit count gets the nodes of about 10 s (chosen by time, not by length). On the
-#: 2-suit tuning deals 10000-10039, 30M / 42M / 45M nodes gave a mean line of 99.85 / 99.2
-#: / 99.2 actions in a median 6.5 / 9.6 / 10.5 s (benchmarks/RESULTS.md, "`improve` at
-#: about 10 s a deal"). The seconds are a safety net as in ``solve``.
-IMPROVE_MAX_NODES: dict[int, int] = {1: 60_000_000, 2: 42_000_000, 4: 35_000_000}
-IMPROVE_MAX_SECONDS = 120.0
-
-
-def improve_nodes(suits: int) -> int:
-    """``improve``'s default node budget for a deal of ``suits`` suits (IMPROVE_MAX_NODES);
-    :class:`~spider_solver.errors.InvalidVariantError` for a suit count that is not 1, 2 or 4."""
-    from spider_solver.rules import parse_suits
-
-    return IMPROVE_MAX_NODES[parse_suits(suits)]
-
-
-def describe_improve_nodes() -> str:
-    """The default budgets in words, for help texts: "35,000,000 at 4 suits, ..."."""
-    return ", ".join(f"{IMPROVE_MAX_NODES[suits]:,} at {suits} suit{'s' if suits > 1 else ''}"
-                     for suits in sorted(IMPROVE_MAX_NODES, reverse=True))
 
 
 @dataclass(frozen=True)
@@ -322,6 +220,7 @@ def load_engine(say: Callable[[str], None] | None = None, *, here: bool = True) 
 __all__ = [
     "COMPILE_MESSAGE", "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "IMPROVE_MAX_NODES", "IMPROVE_MAX_SECONDS",
     "INTERACTIVE_MAX_NODES", "INTERACTIVE_MAX_SECONDS",
-    "ImproveResult", "MAX_NODES_LIMIT", "MAX_SECONDS_LIMIT", "SolveResult", "check_budget", "check_solution",
+    "ImproveResult", "MAX_NODES_LIMIT", "MAX_SECONDS_LIMIT", "SolveRecord", "SolveResult", "check_budget",
+    "check_solution",
     "describe_improve_nodes", "improve", "improve_nodes", "load_engine", "solve",
 ]

@@ -11,6 +11,7 @@ import os
 import re
 import socket
 import threading
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -21,9 +22,11 @@ from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
 from spider_solver.errors import SchedulerError
 from spider_solver.grading import GRADER_VERSION
+from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus
+from spider_solver.record import SolveRecord
 from spider_solver.rules import GameCode, Variant
-from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, check_solution
+from spider_solver.verify import check_solution
 from spider_solver.version import __version__
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -33,28 +36,28 @@ pytestmark = pytest.mark.usefixtures("engine")
 # --------------------------------------------------------------------------- #
 
 
-def stand_in(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+def stand_in(code: str, max_nodes: int, max_seconds: float | None) -> SolveRecord:
     """Even deals verified in (deal + 10) actions, odd deals unknown, deal 3 raises."""
     number = GameCode.parse(code).number
     if number == 3:
         raise RuntimeError("engine bug on deal 3")
     won = number % 2 == 0
-    return {
-        "code": code, "status": "verified" if won else "unknown", "solution": ["D"] * (number + 10) if won else [],
-        "moves": number + 10 if won else None, "score": 1000 if won else None, "nodes": 100 * (number + 1),
-        "seconds": 0.01 * (number + 1), "max_nodes": max_nodes, "max_seconds": max_seconds,
-        "reason": "won" if won else "nodes", "solver_version": "stand-in",
-    }
+    return SolveRecord(
+        code=code, status="verified" if won else "unknown", solution=("D",) * (number + 10) if won else (),
+        moves=number + 10 if won else None, score=1000 if won else None, nodes=100 * (number + 1),
+        seconds=0.01 * (number + 1), max_nodes=max_nodes, max_seconds=max_seconds,
+        reason="won" if won else "nodes", solver_version="stand-in",
+    )
 
 
-def stand_in_fixed(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+def stand_in_fixed(code: str, max_nodes: int, max_seconds: float | None) -> SolveRecord:
     """Like ``stand_in``, with the bug on deal 3 fixed."""
     if GameCode.parse(code).number == 3:
-        return stand_in(str(GameCode(1, "classic", 5)), max_nodes, max_seconds) | {"code": code}
+        return replace(stand_in(str(GameCode(1, "classic", 5)), max_nodes, max_seconds), code=code)
     return stand_in(code, max_nodes, max_seconds)
 
 
-def crash(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+def crash(code: str, max_nodes: int, max_seconds: float | None) -> SolveRecord:
     os._exit(3)  # a worker process dying under the executor
 
 
@@ -174,11 +177,16 @@ def test_percentile_is_nearest_rank():
     assert percentile([7.0], 0.9) == 7.0
 
 
+CODE_OF_REPORT = "SP1-S1C-AAAAAAA"
+
+
 def test_summary_table():
     report = Report(planned=5, resumed=1)
     for status, seconds, moves in [("verified", 0.5, 120), ("verified", 1.5, 140), ("verified", 0.1, 100),
                                    ("unknown", 3.0, None)]:
-        report.add({"status": status, "seconds": seconds, "moves": moves}, stored=status == "verified")
+        record = SolveRecord(CODE_OF_REPORT, status, ("D",) * (moves or 0), moves=moves, score=moves and 1000,
+                             seconds=seconds, reason=None if moves else "nodes")
+        report.add(record, stored=status == "verified")
     report.wall = 75.0
     assert report.summary().splitlines() == [
         "deals             4  (1 resumed, 1 not done)",
@@ -244,7 +252,7 @@ def test_a_dead_worker_stops_the_batch_and_keeps_the_catalog(tmp_path):
         assert catalog.integrity() == "ok" and len(catalog.pending()) == 4 and catalog.count() == 0
 
 
-def stop_everything(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+def stop_everything(code: str, max_nodes: int, max_seconds: float | None) -> SolveRecord:
     """A service manager's stop (systemd's SIGTERM to the whole control group): to the
     batch and to this worker at once; then the deal takes a moment longer."""
     import signal
@@ -379,10 +387,10 @@ def test_batch_on_a_local_dask_cluster(tmp_path):
         assert report.ungraded == 0 and len(report.grade_seconds) == len(verified)
 
 
-def interrupted_search(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+def interrupted_search(code: str, max_nodes: int, max_seconds: float | None) -> SolveRecord:
     """What solve() returns when Ctrl-C reaches the search (e.g. in a cluster worker's terminal)."""
-    return {"code": code, "status": "unknown", "solution": [], "moves": None, "score": None, "nodes": 5,
-            "seconds": 0.01, "max_nodes": max_nodes, "max_seconds": max_seconds, "reason": "interrupted"}
+    return SolveRecord(code, "unknown", nodes=5, seconds=0.01, max_nodes=max_nodes, max_seconds=max_seconds,
+                       reason="interrupted")
 
 
 def test_an_interrupted_search_is_not_stored_as_unknown(tmp_path):
@@ -406,7 +414,7 @@ def logged(kind: str, code: str) -> None:
         log.write(f"{kind} {code}\n")
 
 
-def logged_solve(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+def logged_solve(code: str, max_nodes: int, max_seconds: float | None) -> SolveRecord:
     logged("solve", code)
     return stand_in_fixed(code, max_nodes, max_seconds)
 
@@ -509,7 +517,7 @@ def test_a_write_that_fails_mid_run_says_what_was_written_and_what_is_left(tmp_p
     calls = []
 
     def record_until_the_disk_is_full(self, result, **kwargs):
-        calls.append(result["code"])
+        calls.append(result.code)
         if len(calls) == 3:
             raise CatalogError("cannot write 'X' to catalog: database or disk is full")
         return record(self, result, **kwargs)
@@ -535,7 +543,7 @@ def test_a_stop_while_a_write_waits_for_the_lock_keeps_the_summary(tmp_path, mon
     calls = []
 
     def record_waiting_for_a_lock(self, result, **kwargs):
-        calls.append(result["code"])
+        calls.append(result.code)
         if len(calls) == 3:
             signal.raise_signal(signal.SIGINT)  # Ctrl-C: the stop request's flag is set
             self.stop_check()  # what the wait for the lock does between two tries

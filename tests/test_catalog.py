@@ -12,15 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from spider_solver.catalog import (
+from spider_solver.catalog import Catalog, Plan, migrations
+from spider_solver.catalog.schema import (
     APPLICATION_ID,
     COLUMNS,
     SCHEMA,
     SCHEMA_VERSION,
     V2_COLUMNS,
     V3_COLUMNS,
-    Catalog,
-    Plan,
     statements,
 )
 from spider_solver.errors import CatalogError
@@ -29,6 +28,7 @@ from spider_solver.rules import MAX_DEAL, GameCode, Variant
 from spider_solver.verify import SolveResult
 
 DATA = Path(__file__).resolve().parent.parent / "data"
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "spider_solver" / "catalog" / "schema.sql"
 CODE = "SP1-S4C-AAAAAAD"
 ONE_SUIT = Variant(suits=1)
 
@@ -72,21 +72,29 @@ def test_new_catalog_is_versioned_wal_and_marked(tmp_path):
     db.close()
 
 
-def test_documented_schema_is_the_schema(tmp_path):
-    """data/catalog-schema.sql creates exactly the tables and indexes a catalog has."""
+def test_the_schema_file_is_what_a_catalog_holds(tmp_path):
+    """schema.sql, the one copy of the schema, creates exactly the tables a catalog has."""
     path = tmp_path / "catalog.sqlite"
     Catalog(path).close()
     documented = sqlite3.connect(":memory:")
-    for statement in statements((DATA / "catalog-schema.sql").read_text(encoding="utf-8")):
+    for statement in statements(SCHEMA_FILE.read_text(encoding="utf-8")):
         documented.execute(statement)
     query = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
     assert documented.execute(query).fetchall() == sqlite3.connect(path).execute(query).fetchall()
 
 
+def test_the_schema_checks_the_outcomes_vocabulary():
+    """The CHECK lists of status and reason are exactly Status and Reason, in order."""
+    status = re.search(r"CHECK \(status IN \(([^)]*)\)\)", SCHEMA).group(1)
+    reason = re.search(r"CHECK \(reason IN \(([^)]*)\)\)", SCHEMA).group(1)
+    assert [s.strip(" '") for s in status.split(",")] == [str(s) for s in Status]
+    assert [r.strip(" '") for r in reason.split(",")] == [str(r) for r in Reason]
+
+
 def test_documented_application_id_is_the_catalogs():
     """The header comment gives the id in decimal and hex; a catalog made from the decimal
     one must be a catalog."""
-    text = (DATA / "catalog-schema.sql").read_text(encoding="utf-8")
+    text = SCHEMA_FILE.read_text(encoding="utf-8")
     decimal, hexadecimal, name = re.search(r"application_id = (\d+) \(0x([0-9A-Fa-f]+), \"(\w+)\"\)", text).groups()
     assert int(decimal) == int(hexadecimal, 16) == APPLICATION_ID
     assert name.encode() == APPLICATION_ID.to_bytes(4, "big")
@@ -477,7 +485,7 @@ def test_a_version_1_catalog_in_a_read_only_folder_is_read_upgraded_and_left_as_
     there, so an upgraded copy in memory is read; writes are refused. (Opened read-only in
     a folder that can be written, ``serve --read-only``, it is refused with the advice to
     upgrade it: a long-lived reader of a copy would miss the writes that follow.)"""
-    import spider_solver.catalog as catalog_module
+    import spider_solver.catalog.connection as catalog_module
 
     path = tmp_path / "old.sqlite"
     version_1_catalog(path)
@@ -501,12 +509,11 @@ def test_a_version_1_catalog_in_a_read_only_folder_is_read_upgraded_and_left_as_
 
 
 def test_a_failed_upgrade_leaves_the_file_as_it_was(tmp_path, monkeypatch):
-    import spider_solver.catalog as catalog_module
 
     path = tmp_path / "old.sqlite"
     before = version_1_catalog(path)
-    broken = catalog_module.MIGRATE_1_TO_2[:-1] + ("DROP TABLE no_such_table",)
-    monkeypatch.setitem(catalog_module.MIGRATIONS, 1, broken)
+    broken = migrations.MIGRATE_1_TO_2[:-1] + ("DROP TABLE no_such_table",)
+    monkeypatch.setitem(migrations.MIGRATIONS, 1, broken)
     with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 1 to 4"):
         Catalog(path, create=False)
     db = sqlite3.connect(path)
@@ -571,12 +578,11 @@ def test_a_version_2_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
 
 
 def test_a_failed_upgrade_from_version_2_leaves_the_file_as_it_was(tmp_path, monkeypatch):
-    import spider_solver.catalog as catalog_module
 
     path = tmp_path / "v2.sqlite"
     before = version_2_catalog(path)
-    broken = catalog_module.MIGRATE_2_TO_3[:-1] + ("DROP TABLE no_such_table",)
-    monkeypatch.setitem(catalog_module.MIGRATIONS, 2, broken)
+    broken = migrations.MIGRATE_2_TO_3[:-1] + ("DROP TABLE no_such_table",)
+    monkeypatch.setitem(migrations.MIGRATIONS, 2, broken)
     with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 2 to 4"):
         Catalog(path, create=False)
     db = sqlite3.connect(path)
@@ -667,12 +673,11 @@ def test_a_version_3_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
 
 
 def test_a_failed_upgrade_from_version_3_leaves_the_file_as_it_was(tmp_path, monkeypatch):
-    import spider_solver.catalog as catalog_module
 
     path = tmp_path / "v3.sqlite"
     before = version_3_catalog(path)
-    broken = catalog_module.MIGRATE_3_TO_4[:-1] + ("DROP TABLE no_such_table",)
-    monkeypatch.setitem(catalog_module.MIGRATIONS, 3, broken)
+    broken = migrations.MIGRATE_3_TO_4[:-1] + ("DROP TABLE no_such_table",)
+    monkeypatch.setitem(migrations.MIGRATIONS, 3, broken)
     with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 3 to 4"):
         Catalog(path, create=False)
     db = sqlite3.connect(path)

@@ -35,6 +35,7 @@ import sqlite3
 import tempfile
 import traceback
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -73,12 +74,9 @@ def fake_solve(deal, *, max_nodes=25_000_000, max_seconds=30.0, deal_on_empty=Fa
                        max_nodes=max_nodes, max_seconds=max_seconds, reason="nodes")
 
 
-def fake_task(code: str, max_nodes: int, max_seconds: float | None) -> dict:
+def fake_task(code: str, max_nodes: int, max_seconds: float | None) -> SolveResult:
     """The batch's worker task (``solve_deal``) with the fake solver."""
-    data = fake_solve(code, max_nodes=max_nodes, max_seconds=max_seconds).to_dict()
-    data.pop("attempts", None)
-    data["solver_version"] = "fuzz"
-    return data
+    return replace(fake_solve(code, max_nodes=max_nodes, max_seconds=max_seconds), solver_version="fuzz")
 
 
 @pytest.fixture(scope="module")

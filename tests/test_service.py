@@ -12,7 +12,6 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import get_args
 
 import pytest
 
@@ -20,7 +19,10 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from spider_solver import solve  # noqa: E402
+from spider_solver import (
+    limits,  # noqa: E402
+    solve,  # noqa: E402
+)
 from spider_solver.catalog import LOCK_TRY_SECONDS, Catalog  # noqa: E402
 from spider_solver.errors import CatalogError, SpiderError  # noqa: E402
 from spider_solver.export import deal_json  # noqa: E402
@@ -348,9 +350,9 @@ def test_replay_undo_limit(client):
 
 def test_replay_log_limits(client):
     """The same limit answers alike whether the log is a list or a string."""
-    as_list = error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": ["U"] * (models.MAX_ACTIONS + 1)}),
+    as_list = error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": ["U"] * (limits.MAX_ACTIONS + 1)}),
                        422, "invalid-request")
-    message = error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": "U " * (models.MAX_ACTIONS + 1)}),
+    message = error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": "U " * (limits.MAX_ACTIONS + 1)}),
                        422, "invalid-request")
     assert as_list.startswith("body.actions:") and message.startswith("body.actions:") and "limit" in message
     error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": ["x" * 100]}), 422, "invalid-request")
@@ -421,7 +423,7 @@ def test_catalog_filters(client):
 
 @pytest.mark.parametrize("params, kind", [
     ({"limit": 0}, "invalid-request"),
-    ({"limit": models.MAX_PAGE + 1}, "invalid-request"),
+    ({"limit": limits.MAX_PAGE + 1}, "invalid-request"),
     ({"difficulty": "6"}, "invalid-request"),
     ({"difficulty": "3-1"}, "invalid-request"),
     ({"suits": 3}, "invalid-request"),
@@ -460,11 +462,11 @@ def test_read_only_answers_from_the_catalog_and_never_searches_or_writes(read_on
 
 
 def test_body_over_the_limit_is_413(client):
-    big = json.dumps({"code": STORED[0], "actions": "D " * models.MAX_BODY_BYTES})
+    big = json.dumps({"code": STORED[0], "actions": "D " * limits.MAX_BODY_BYTES})
     error_of(client.post("/v1/replay", content=big, headers={"Content-Type": "application/json"}), 413, "too-large")
 
     def chunks():  # no Content-Length: counted as it arrives
-        for _ in range(models.MAX_BODY_BYTES // 1000 + 2):
+        for _ in range(limits.MAX_BODY_BYTES // 1000 + 2):
             yield b" " * 1000
 
     error_of(client.post("/v1/replay", content=chunks(), headers={"Content-Type": "application/json"}), 413,
@@ -562,7 +564,7 @@ def test_cors_headers_are_on_every_error_too(catalog_path, monkeypatch):
                               cors_origins=("https://play.example.com",)))
     origin = {"Origin": "https://play.example.com"}
     with TestClient(app, raise_server_exceptions=False) as test_client:
-        big = json.dumps({"code": STORED[0], "actions": "D " * models.MAX_BODY_BYTES})
+        big = json.dumps({"code": STORED[0], "actions": "D " * limits.MAX_BODY_BYTES})
         too_large = test_client.post("/v1/replay", content=big, headers={"Content-Type": "application/json"} | origin)
         monkeypatch.setattr(deals, "layout_of", lambda code: 1 / 0)  # a bug, for the test
         internal = test_client.get(f"/v1/deals/{STORED[1]}", headers=origin)
@@ -673,11 +675,14 @@ def test_no_cors_by_default(read_only):
 # --------------------------------------------------------------------------- #
 
 
-def _types(prop: dict) -> set:
+def _types(prop: dict, defs: dict | None = None) -> set:
     """The JSON types and enum values a JSON Schema property admits, normalised
-    (``{"enum": [1, null]}`` and ``{"anyOf": [{"enum": [1]}, {"type": "null"}]}`` agree)."""
+    (``{"enum": [1, null]}`` and ``{"anyOf": [{"enum": [1]}, {"type": "null"}]}`` agree;
+    a ``$ref`` to ``defs`` is followed)."""
+    if "$ref" in prop:
+        return _types((defs or {})[prop["$ref"].rsplit("/", 1)[-1]], defs)
     if "anyOf" in prop:
-        return set().union(*(_types(p) for p in prop["anyOf"]))
+        return set().union(*(_types(p, defs) for p in prop["anyOf"]))
     values = prop.get("enum", [prop["const"]] if "const" in prop else None)
     if values is not None:
         return {"null" if v is None else ("enum", json.dumps(v)) for v in values}
@@ -702,13 +707,26 @@ def test_catalog_deal_model_is_the_export_schema():
         if name == "solution":
             assert mine["type"] == "array" == prop["type"]
             continue
-        assert _types(mine) == _types(prop), name
+        assert _types(mine, model.get("$defs")) == _types(prop), name
         assert _bounds(mine) == _bounds(prop), name
 
 
-def test_model_enums_are_the_outcomes():
-    assert list(get_args(models.StatusValue)) == [str(s) for s in Status]
-    assert list(get_args(models.ReasonValue)) == [str(r) for r in Reason]
+def test_the_models_of_a_record_are_built_from_the_record():
+    """The export row, the catalog's answer and POST /v1/verify's answer are the record's
+    plain-data form, field for field; verify adds where the answer came from."""
+    from spider_solver.record import FIELD_NAMES
+
+    assert tuple(models.CatalogDeal.model_fields) == FIELD_NAMES
+    assert tuple(models.VerifyResponse.model_fields) == FIELD_NAMES + ("deal_on_empty", "source")
+    record = solve(STORED[0], max_nodes=10**6)
+    assert models.VerifyResponse.model_validate(record.to_dict() | {"deal_on_empty": False, "source": "search"})
+
+
+def test_the_openapi_enums_are_the_outcomes(client):
+    """Status and Reason are declared as enums, whose values are the outcomes'."""
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    assert schemas["Status"]["enum"] == [str(s) for s in Status]
+    assert schemas["Reason"]["enum"] == [str(r) for r in Reason]
 
 
 def stuck_log(code: str, seed: int = 1) -> list[str]:

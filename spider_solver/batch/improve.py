@@ -27,8 +27,8 @@ from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
 from spider_solver.errors import CatalogError, SpiderError
+from spider_solver.limits import IMPROVE_MAX_SECONDS, describe_improve_nodes, improve_nodes
 from spider_solver.rules.variant import SUIT_COUNTS
-from spider_solver.verify import IMPROVE_MAX_SECONDS, describe_improve_nodes, improve_nodes
 
 
 @dataclass(frozen=True)

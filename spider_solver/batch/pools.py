@@ -75,7 +75,7 @@ class Pool:
             self.client.close()
 
 
-def job_result(future: Future, code: str, failed: list[str], warn: Callable[[str], None]) -> dict | None:
+def job_result(future: Future, code: str, failed: list[str], warn: Callable[[str], None]) -> Any:
     """What a worker's job for ``code`` returned; or None if it raised, once ``code`` is
     added to ``failed`` and the error said through ``warn``."""
     error = future.exception()

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from spider_solver.outcomes import Status
+from spider_solver.record import SolveRecord
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -72,11 +73,11 @@ class Report:
     def done(self) -> int:
         return sum(self.statuses.values())
 
-    def add(self, data: dict, stored: bool) -> None:
-        self.statuses[Status(data["status"])] += 1
-        self.seconds.append(float(data.get("seconds") or 0.0))
-        if data["status"] == Status.VERIFIED:
-            self.lengths.append(int(data.get("moves") or len(data.get("solution") or ())))
+    def add(self, record: SolveRecord, stored: bool) -> None:
+        self.statuses[record.status] += 1
+        self.seconds.append(float(record.seconds))
+        if record.status is Status.VERIFIED:
+            self.lengths.append(len(record.solution))
         if stored:
             self.stored += 1
         else:

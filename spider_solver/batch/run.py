@@ -25,9 +25,9 @@ from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog, Plan
 from spider_solver.errors import CatalogError
+from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import Variant
-from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 
 #: A plan of this many deals or more takes seconds (a million: about 15), and says so first.
 LARGE_PLAN = 100_000
@@ -210,18 +210,18 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
             else:
                 report.add_grade(graded)
             return
-        data = job_result(future, code, report.failed, warn)
-        if data is None:
+        record = job_result(future, code, report.failed, warn)
+        if record is None:
             return
-        if data.get("reason") == Reason.INTERRUPTED:
+        if record.reason is Reason.INTERRUPTED:
             # Ctrl-C reached the search in a worker (a cluster worker's terminal): that is no
             # result at this budget, so the deal stays pending rather than stored as unknown.
             if not stop:
                 warn(f"warning: the search of {code} was interrupted in its worker; it stays pending")
             return
-        stored = catalog.record(data)
-        report.add(data, stored)
-        if task.grade is not None and data["status"] == Status.VERIFIED:
+        stored = catalog.record(record)
+        report.add(record, stored)
+        if task.grade is not None and record.status is Status.VERIFIED:
             kept = None if stored else catalog.get(code)
             if kept is None or kept.difficulty is None:  # a kept row's grade stays
                 to_grade.append(code)

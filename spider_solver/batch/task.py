@@ -8,44 +8,39 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from spider_solver.verify import SolveResult
+    from spider_solver.record import SolveRecord
+    from spider_solver.rules import Deal
 
 
 @dataclass(frozen=True)
 class Task:
     """The work a batch does on each deal, and how to get ready for it.
 
-    ``run(code, max_nodes, max_seconds)`` runs in the workers and returns the
-    ``to_dict()`` form of a :class:`~spider_solver.verify.SolveResult`; ``grade(code)``,
+    ``run(code, max_nodes, max_seconds)`` runs in the workers and returns the deal's
+    :class:`~spider_solver.record.SolveRecord`; ``grade(code)``,
     if given, runs in the workers too, on each deal ``run`` verified, and returns its
     grade's dict; ``prepare(say)`` runs once in the main process before the workers
     start; ``warm()`` runs in each local worker as it starts. All must be top-level
     functions (picklable).
     """
 
-    run: Callable[[str, int, float | None], dict]
+    run: Callable[[str, int, float | None], SolveRecord]
     prepare: Callable[[Callable[[str], None]], None] | None = None
     warm: Callable[[], None] | None = None
     grade: Callable[[str], dict] | None = None
 
 
-def solve_deal(code: str, max_nodes: int, max_seconds: float | None) -> dict:
-    """Solve one deal; the plain-dict form of its :class:`SolveResult`, with the
-    worker's ``solver_version`` (a cluster may run another version than this machine)."""
+def solve_deal(deal: str | Deal, max_nodes: int, max_seconds: float | None, *,
+               deal_on_empty: bool = False) -> SolveRecord:
+    """Solve one deal: its record as a worker sends it back, without the per-attempt
+    figures, with the worker's ``solver_version`` (a cluster may run another version
+    than this machine)."""
+    from dataclasses import replace
+
     from spider_solver.verify import solve
 
-    return worker_result(solve(code, max_nodes=max_nodes, max_seconds=max_seconds))
-
-
-def worker_result(result: SolveResult) -> dict:
-    """A result as a worker sends it back: plain data without the per-attempt figures, with
-    the worker's ``solver_version`` (a cluster may run another version than this machine)."""
-    from spider_solver.version import __version__
-
-    data = result.to_dict()
-    data.pop("attempts", None)
-    data["solver_version"] = __version__
-    return data
+    return replace(solve(deal, max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty),
+                   attempts=())
 
 
 def grade_deal(code: str) -> dict:

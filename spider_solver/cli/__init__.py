@@ -54,9 +54,9 @@ from spider_solver.cli.params import (
     catalog_option,
 )
 from spider_solver.errors import SpiderError
+from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus, Reason
 from spider_solver.stops import STOPS
-from spider_solver.verify import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.version import __version__
 
 

@@ -50,7 +50,7 @@ def check(catalog: str) -> None:
             for entry in db.entries(status="verified"):
                 if stop:
                     break
-                problem = check_solution(entry.code, entry.solution, moves=entry.moves, score=entry.score)
+                problem = check_solution(str(entry.code), entry.solution, moves=entry.moves, score=entry.score)
                 if problem is not None:
                     failed += 1
                     bar.write(f"{entry.code}: {problem}", file=sys.stdout)

@@ -9,8 +9,8 @@ import click
 from spider_solver.catalog import DEFAULT_CATALOG
 from spider_solver.cli import cli
 from spider_solver.cli.params import CONTEXT_SETTINGS, NODES, RULE, SECONDS, SUITS, WORKERS, catalog_option
+from spider_solver.limits import IMPROVE_MAX_SECONDS, describe_improve_nodes
 from spider_solver.outcomes import ExitStatus
-from spider_solver.verify import IMPROVE_MAX_SECONDS, describe_improve_nodes
 
 
 @cli.command("improve", context_settings=CONTEXT_SETTINGS)

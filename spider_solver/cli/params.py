@@ -17,24 +17,21 @@ from typing import Any
 import click
 
 from spider_solver.errors import InvalidOptionError, quote
-from spider_solver.rules import MAX_DEAL
-from spider_solver.verify import (
+from spider_solver.limits import (
     DEFAULT_MAX_NODES,
     DEFAULT_MAX_SECONDS,
     INTERACTIVE_MAX_NODES,
     INTERACTIVE_MAX_SECONDS,
+    MAX_COUNT,
     MAX_NODES_LIMIT,
     MAX_SECONDS_LIMIT,
+    MAX_UNDO_LIMIT,
+    MAX_WORKERS,
 )
+from spider_solver.rules import MAX_DEAL
 
 #: Longest number (in characters) any option reads; longer text is refused unread.
 MAX_NUMBER_TEXT = 40
-#: Most deals one batch plans (its plan is written in one transaction, and held in memory).
-MAX_COUNT = 1_000_000
-#: Most worker processes a batch starts.
-MAX_WORKERS = 1024
-#: Largest undo limit accepted (0 for none; --unlimited-undo keeps the whole history).
-MAX_UNDO_LIMIT = 1_000_000
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 

@@ -11,6 +11,7 @@ from click.core import ParameterSource
 from spider_solver.cli import cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options, log_file_option
 from spider_solver.export import deal_json
+from spider_solver.limits import MAX_LOG_FILE_CHARS
 from spider_solver.outcomes import ExitStatus
 from spider_solver.rules import Deal
 from spider_solver.rules.cards import ascii_upper
@@ -32,10 +33,6 @@ def load_deal(code: str | None, deck_text: str | None, deck_suits: str, deck_rul
         raise click.UsageError(f"{options} {'are' if len(given) > 1 else 'is'} for an explicit --deck; a game CODE "
                                "names its own suits and rule")
     return Deal.from_code(code)
-
-
-#: The longest --file read: a game of a million actions is about 5 MB of notation.
-MAX_LOG_FILE_CHARS = 16_000_000
 
 
 def read_log(code: str | None, actions: tuple[str, ...], deck_text: str | None, log_file: Any) -> tuple[

@@ -12,8 +12,8 @@ from spider_solver.catalog import DEFAULT_CATALOG
 from spider_solver.cli import cli
 from spider_solver.cli.params import CONTEXT_SETTINGS, NODES, SECONDS, WORKERS, Integer, catalog_option
 from spider_solver.errors import quote
+from spider_solver.limits import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus
-from spider_solver.verify import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 
 PORT = Integer(0, 65535)
 QUEUE = Integer(0, 10_000)

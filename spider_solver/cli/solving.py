@@ -20,8 +20,8 @@ from spider_solver.outcomes import EXIT_BY_STATUS, ExitStatus, Reason, Status
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar.  [default: when stderr is a terminal]")
 @click.option("--json", "as_json", is_flag=True,
-              help='Print {"code", "status", "solution", "moves", "score", "nodes", "seconds", '
-                   '"deal_on_empty"}.')
+              help="Print the deal's record as JSON (the fields of an export row, with "
+                   '"deal_on_empty").')
 @click.option("--grade", "with_grade", is_flag=True,
               help="Also grade a verified deal's difficulty for a person, 1 (very easy) to 5 (very hard).")
 def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: str, max_nodes: int,
@@ -39,7 +39,7 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
 
     With --grade, a verified deal is also graded (README, "Difficulty"): the grade,
     its name and the fair player's raw figure (in JSON: "difficulty",
-    "difficulty_raw", "grader_version"; null unless verified).
+    "difficulty_raw", "grader_version"; null unless graded).
     """
     from spider_solver.verify import load_engine, solve
 
@@ -62,19 +62,9 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
         load_grader(lambda message: click.echo(message + "...", err=True))
         graded = grade(deal)  # the grade is of the standard rules
     if as_json:
-        extra = {} if not with_grade else {"difficulty": None, "difficulty_raw": None, "grader_version": None}
         if graded is not None:
-            extra = graded.to_dict()
-        echo_json({
-            "code": result.code,
-            "status": str(result.status),
-            "solution": list(result.solution),
-            "moves": result.moves,
-            "score": result.score,
-            "nodes": result.nodes,
-            "seconds": result.seconds,
-            "deal_on_empty": deal_on_empty,  # the line may need it to replay
-        } | extra)
+            result = result.with_grade(graded.to_dict())
+        echo_json(result.to_dict() | {"deal_on_empty": deal_on_empty})  # the line may need it to replay
     else:
         figures = f"{result.nodes:,} nodes, {result.seconds:.2f} s"
         if deal_on_empty:

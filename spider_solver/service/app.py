@@ -17,9 +17,10 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 
 from spider_solver.catalog import Catalog
+from spider_solver.limits import MAX_BODY_BYTES
 from spider_solver.service import errors
 from spider_solver.service.middleware import BodyLimit, BodyWaits, Cors, EmptyQueryValues, HeadAsGet, InternalErrors
-from spider_solver.service.models import MAX_BODY_BYTES, responses
+from spider_solver.service.models import responses
 from spider_solver.service.routes import catalog, deals, games, health
 from spider_solver.service.searches import Searches
 from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings, known_query, query_names

@@ -15,25 +15,20 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, create_model, model_validator
 
+from spider_solver.limits import (
+    MAX_ACTIONS,
+    MAX_DECK_TEXT,
+    MAX_LOG_TEXT,
+    MAX_NODES_LIMIT,
+    MAX_SECONDS_LIMIT,
+    MAX_TOKEN,
+    MAX_UNDO_LIMIT,
+)
+from spider_solver.outcomes import Reason, Status
+from spider_solver.record import FIELDS
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, MAX_DEAL
-from spider_solver.verify import MAX_NODES_LIMIT, MAX_SECONDS_LIMIT
-
-#: The largest request body accepted; a larger one gets 413.
-MAX_BODY_BYTES = 256 * 1024
-#: The most actions in a log given as a list.
-MAX_ACTIONS = 10_000
-#: The longest log given as one string, and the longest explicit deck, in characters.
-MAX_LOG_TEXT = 100_000
-MAX_DECK_TEXT = 2_000
-#: The longest action token, game code or card a request may carry.
-MAX_TOKEN = 40
-#: The largest undo limit (as the command line's --undo-limit).
-MAX_UNDO_LIMIT = 1_000_000
-#: Page sizes of ``GET /v1/catalog/deals``.
-DEFAULT_PAGE = 100
-MAX_PAGE = 1_000
 
 Code = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN)]
 Token = Annotated[str, StringConstraints(max_length=MAX_TOKEN)]
@@ -45,9 +40,6 @@ ActionItem = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN
                        Field(description="One action in notation (D, F>T, F>T/N or U), without spaces.")]
 CardText = Annotated[str, Field(description="A card: rank then suit, e.g. TH, QS (T is the ten).",
                                 max_length=MAX_TOKEN)]
-StatusValue = Literal["verified", "unwinnable", "unknown"]
-ReasonValue = Literal["won", "exhausted", "nodes", "seconds", "interrupted", "widths", "levels", "proof-gave-up",
-                      "rejected"]
 SuitsValue = Literal[1, 2, 4]
 
 
@@ -168,73 +160,48 @@ class DealLayout(BaseModel):
     stock: list[CardText] = Field(description="The stock, in the order it is dealt.")
 
 
-class CatalogSummary(BaseModel):
-    """What the catalog knows of a deal."""
+#: JSON Schema bounds of a record's field, as pydantic's Field takes them.
+_BOUNDS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt"}
+#: Fields every stored record has (a catalog row has a code, a deal number and a time).
+_STORED = ("code", "deal", "solved_at")
 
-    status: StatusValue
-    reason: ReasonValue
-    moves: int | None = Field(description="Actions in the stored solution; null unless verified.")
-    score: int | None = Field(description="Its final score as the app counts it; null unless verified.")
-    difficulty: Literal[1, 2, 3, 4, 5] | None
-    difficulty_raw: float | None
-    grader_version: str | None
-    par: int | None = Field(description="The score of the shortest known line (a target for players).")
+
+def record_model(name: str, doc: str, *, stored: bool, **extra: Any) -> type[BaseModel]:
+    """A response model of the plain-data form of a record (:data:`spider_solver.record.FIELDS`,
+    field for field, in order), followed by the ``extra`` fields (name: (type, Field)).
+    ``stored``: a catalog row, whose code, deal number and time are never null."""
+    fields: dict[str, Any] = {}
+    for spec in FIELDS:
+        kind: Any = list[ActionText] if spec.name == "solution" else spec.type
+        if spec.nullable and not (stored and spec.name in _STORED):
+            kind = kind | None
+        bounds: dict[str, Any] = {_BOUNDS[key]: value for key, value in spec.bounds.items()}
+        fields[spec.name] = (kind, Field(description=spec.description, **bounds))
+    return create_model(name, __doc__=doc, **fields, **extra)
+
+
+#: One catalog row in export form (data/export.schema.json, ``$defs/deal``).
+CatalogDeal = record_model("CatalogDeal", "One catalog row: a deal's record, in export form.", stored=True)
 
 
 class DealView(DealLayout):
-    catalog: CatalogSummary | None = Field(description="The catalog's result for the deal; null if it has none.")
-
-
-class CatalogDeal(BaseModel):
-    """One catalog row in export form (data/export.schema.json, ``$defs/deal``)."""
-
-    code: str
-    suits: SuitsValue
-    rule: RuleValue
-    deal: int = Field(ge=0, le=MAX_DEAL)
-    status: StatusValue
-    moves: int | None = Field(ge=1)
-    score: int | None = Field(ge=0)
-    solution: list[ActionText]
-    nodes: int = Field(ge=0)
-    seconds: float = Field(ge=0)
-    max_nodes: int = Field(ge=1)
-    max_seconds: float | None = Field(gt=0)
-    reason: ReasonValue
-    solver_version: str
-    solved_at: str
-    difficulty: Literal[1, 2, 3, 4, 5] | None
-    difficulty_raw: float | None = Field(ge=0, le=100)
-    grader_version: str | None
-    par: int | None = Field(ge=0, description="The score of the shortest known line; null unless verified.")
-    improve_nodes: int | None = Field(ge=0, description="Nodes `spider-solve improve` spent on the solution.")
-    improve_seconds: float | None = Field(ge=0)
-    improve_version: str | None
+    catalog: CatalogDeal | None = Field(  # type: ignore[valid-type]
+        description="The catalog's record of the deal; null if it has none.")
 
 
 class CatalogPage(BaseModel):
-    deals: list[CatalogDeal]
+    deals: list[CatalogDeal]  # type: ignore[valid-type]
     next: str | None = Field(description="Pass as ?after= for the next page; null on the last page.")
 
 
-class VerifyResponse(BaseModel):
-    """As ``spider-solve verify --json`` prints it, and where the answer came from."""
-
-    code: str | None
-    status: StatusValue
-    reason: ReasonValue
-    solution: list[ActionText]
-    moves: int | None
-    score: int | None
-    nodes: int
-    seconds: float
-    max_nodes: int
-    max_seconds: float | None
-    source: Literal["catalog", "search"] = Field(
-        description="catalog: the catalog had settled the deal, no search ran; search: a search ran now.")
-    difficulty: Literal[1, 2, 3, 4, 5] | None = None
-    difficulty_raw: float | None = None
-    grader_version: str | None = None
+#: The record of a search, as ``spider-solve verify --json`` prints it, and where it came from.
+VerifyResponse = record_model(
+    "VerifyResponse", "A deal's record, as `spider-solve verify --json` prints it, and where the answer came from.",
+    stored=False,
+    deal_on_empty=(bool, Field(description="Whether dealing on an empty column was allowed (the line may need it).")),
+    source=(Literal["catalog", "search"], Field(
+        description="catalog: the catalog had settled the deal, no search ran; search: a search ran now.")),
+)
 
 
 class ReplayResponse(BaseModel):
@@ -250,8 +217,8 @@ class ReplayResponse(BaseModel):
 
 class Probe(BaseModel):
     position: int
-    status: StatusValue
-    reason: ReasonValue
+    status: Status
+    reason: Reason
     source: str | None
     nodes: int
     seconds: float
@@ -262,8 +229,8 @@ class AnalysisResponse(BaseModel):
 
     code: str | None
     replay: ReplayResponse
-    status: StatusValue
-    reason: ReasonValue
+    status: Status
+    reason: Reason
     hint: ActionText | None
     line: list[ActionText]
     source: Literal["search", "known-line", "won"] | None

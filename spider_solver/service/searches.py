@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spider_solver.batch.pools import Pool, local_pool
+from spider_solver.record import SolveRecord
 
 #: How much lower the solver processes' priority is than the server's.
 NICE = 10
@@ -65,13 +66,11 @@ class DealSpec:
                                                                                        self.rule)
 
 
-def verify_job(spec: DealSpec, max_nodes: int, max_seconds: float | None, deal_on_empty: bool) -> dict:
-    """Runs in a solver process: solve and verify the deal (``SolveResult.to_dict()``)."""
-    from spider_solver.batch.task import worker_result
-    from spider_solver.verify import solve
+def verify_job(spec: DealSpec, max_nodes: int, max_seconds: float | None, deal_on_empty: bool) -> SolveRecord:
+    """Runs in a solver process: solve and verify the deal; its record, as a worker sends it."""
+    from spider_solver.batch.task import solve_deal
 
-    return worker_result(solve(spec.deal(), max_nodes=max_nodes, max_seconds=max_seconds,
-                               deal_on_empty=deal_on_empty))
+    return solve_deal(spec.deal(), max_nodes, max_seconds, deal_on_empty=deal_on_empty)
 
 
 def analyze_job(spec: DealSpec, actions: tuple[str, ...], deal_on_empty: bool, undo_limit: int | None,
@@ -126,7 +125,7 @@ class Searches:
         rounds = max(1, self.running - self.solvers + 1) / self.solvers
         return int(min(60, max(1, math.ceil(per_search * rounds))))
 
-    async def run(self, key: Hashable, job: Callable[..., dict], *args: Any) -> dict:
+    async def run(self, key: Hashable, job: Callable[..., Any], *args: Any) -> Any:
         """The answer of ``job(*args)`` in a solver process; a request with the same ``key``
         in flight shares its search."""
         if self.stopping:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,13 +19,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from spider_solver.catalog import Catalog, Entry
+from spider_solver.catalog import Catalog
 from spider_solver.errors import CatalogLocked
+from spider_solver.limits import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
+from spider_solver.record import SolveRecord
 from spider_solver.rules import Deal
 from spider_solver.service.errors import ReadOnly
 from spider_solver.service.models import Budget, DealRequest
 from spider_solver.service.searches import DealSpec, Searches
-from spider_solver.verify import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 
 log = logging.getLogger("spider_solver.service")
 
@@ -76,7 +76,7 @@ class CatalogWriter:
         if self._closing.is_set():
             raise CatalogLocked(f"catalog {self._path!r} was still locked by another process when the server stopped")
 
-    def _record(self, result: Mapping[str, Any], code: str) -> Entry | None:
+    def _record(self, result: SolveRecord, code: str) -> SolveRecord | None:
         if self._db is None:  # opened in the writer's thread, which alone uses it
             self._db = Catalog(self._path, create=False)
             self._db.stop_check = self._give_up_when_closing
@@ -89,7 +89,7 @@ class CatalogWriter:
             raise
         return self._db.get(code)
 
-    async def record(self, result: Mapping[str, Any], code: str) -> Entry | None:
+    async def record(self, result: SolveRecord, code: str) -> SolveRecord | None:
         """:meth:`Catalog.record` the result, then the row stored for ``code``."""
         return await asyncio.get_running_loop().run_in_executor(self._thread, self._record, result, code)
 

@@ -7,23 +7,15 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from spider_solver.catalog import Catalog, parse_grades
 from spider_solver.errors import SpiderError
+from spider_solver.limits import DEFAULT_PAGE, MAX_PAGE, MAX_TOKEN
+from spider_solver.outcomes import Status
 from spider_solver.rules import CLASSIC
 from spider_solver.service import state
-from spider_solver.service.models import (
-    DEFAULT_PAGE,
-    MAX_PAGE,
-    MAX_TOKEN,
-    CatalogDeal,
-    CatalogPage,
-    RuleValue,
-    StatusValue,
-    responses,
-)
+from spider_solver.service.models import CatalogDeal, CatalogPage, RuleValue, responses
 
 router = APIRouter(tags=["catalog"])
 
@@ -56,7 +48,7 @@ async def catalog_deals(
     catalog: Annotated[Catalog, Depends(state.catalog)],
     suits: SuitsQuery | None = None,
     rule: RuleValue | None = None,
-    status: StatusValue | None = None,
+    status: Status | None = None,
     difficulty: Grades = None,
     after: Annotated[str | None, Query(max_length=MAX_TOKEN, examples=["SP1-S1C-AAAAAAA"],
                                        description="The game code that ended the previous page.")] = None,
@@ -65,7 +57,7 @@ async def catalog_deals(
     """A page of catalog rows in export form, by suit count, rule and deal number, and
     the cursor of the next page."""
     rows, following = catalog.page(status=status, after=after, limit=limit, **_filters(suits, rule, difficulty))
-    return JSONResponse({"deals": [row.to_dict() for row in rows], "next": following})
+    return {"deals": [row.to_dict() for row in rows], "next": following}
 
 
 @router.get("/v1/catalog/random", response_model=CatalogDeal, responses=responses(404, 422, 503))
@@ -79,4 +71,4 @@ async def catalog_random(
     entry = catalog.random_verified(choose=_RANDOM.randrange, **_filters(suits, rule, difficulty))
     if entry is None:
         raise StarletteHTTPException(404, "no verified deal in the catalog matches")
-    return JSONResponse(entry.to_dict())
+    return entry.to_dict()

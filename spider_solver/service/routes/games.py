@@ -6,18 +6,16 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from spider_solver.catalog import Catalog
+from spider_solver.limits import MAX_ACTIONS, MAX_TOKEN
 from spider_solver.outcomes import Status
 from spider_solver.rules import Deal, replay, split_actions
 from spider_solver.rules.replay import ReplayResult
 from spider_solver.service import state
 from spider_solver.service.errors import Refused
 from spider_solver.service.models import (
-    MAX_ACTIONS,
-    MAX_TOKEN,
     AnalysisResponse,
     AnalyzeRequest,
     GameRequest,
@@ -82,7 +80,7 @@ async def replay_log(body: GameRequest) -> Any:
         result = replayed(deal, tokens, body)
     else:
         result = await run_in_threadpool(replayed, deal, tokens, body)
-    return JSONResponse(replay_fields(result, str(deal.code) if deal.code else None))
+    return replay_fields(result, str(deal.code) if deal.code else None)
 
 
 @router.post("/v1/analyze", response_model=AnalysisResponse, responses=responses(403, 415, 422, 503))
@@ -111,4 +109,4 @@ async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, 
             ("analyze", spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at),
             analyze_job, spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at)
     data["replay"] = {"code": data["code"]} | {name: data["replay"][name] for name in _REPLAY_FIELDS}
-    return JSONResponse(data)
+    return data

@@ -1,21 +1,24 @@
 -- The spider-solver catalog, schema version 4 (PRAGMA user_version = 4).
 --
+-- This file is the schema: spider_solver/catalog/schema.py loads it and creates a new
+-- catalog from it, and the migrations (spider_solver/catalog/migrations.py) rebuild the
+-- results table of an older catalog from its first statement.
+--
 -- An SQLite database in WAL mode. PRAGMA application_id = 1397764419 (0x53503143, "SP1C")
--- marks the file as a catalog; spider_solver/catalog.py refuses any other database, and a
--- user_version higher than the one it knows, and upgrades an older one in place, in one
--- transaction (version 1 had no CHECK on reason; version 2 had no difficulty columns;
--- version 3 had no par and no improve record; MIGRATIONS in catalog.py).
--- tests/test_catalog.py checks that this file and the SCHEMA string in catalog.py are the
--- same text.
+-- marks the file as a catalog; the catalog refuses any other database, and a user_version
+-- higher than the one it knows, and upgrades an older one in place, in one transaction
+-- (version 1 had no CHECK on reason; version 2 had no difficulty columns; version 3 had no
+-- par and no improve record). tests/catalog/test_schema.py checks that the lists of
+-- statuses and reasons below are spider_solver.outcomes' Status and Reason.
 --
 -- difficulty, difficulty_raw and grader_version are set together, on verified rows only:
 -- the grade 1 (very easy) to 5 (very hard) of the deal for a person, the fair player's raw
--- figure (0 to 100) behind it, and the grader's version (README, "Difficulty").
+-- figure (0 to 100) behind it, and the grader's version (docs: Difficulty).
 --
 -- par is the score of the stored line of a verified row, the shortest known (the replace
 -- rule keeps only shorter lines); improve_nodes, improve_seconds and improve_version record
 -- the `spider-solve improve` pass on the stored line, so that a rerun at the same or a
--- smaller node budget skips it; a new line comes without a record (README, "improve").
+-- smaller node budget skips it; a new line comes without a record (docs: improve).
 
 -- One row per game code: the best result found so far (see "replace rule" in the README).
 CREATE TABLE results (

@@ -1,0 +1,112 @@
+"""Every limit and default a user meets, each with its contract, and the checks of them.
+
+The command line, the Python API and the service all take their limits from here and
+check them with the functions below, so that one number means the same everywhere.
+How a default was chosen is told in ``benchmarks/HISTORY.md``; this module states only
+what each one promises. Limits of the rules themselves (the largest deal number, the
+app's undo limit) belong to the rules contract and live in :mod:`spider_solver.rules`.
+"""
+
+from __future__ import annotations
+
+from spider_solver.errors import InvalidBudgetError, InvalidOptionError, quote, real_number, whole_number
+
+# --------------------------------------------------------------------------- #
+# Budgets: nodes decide (deterministic), seconds are a safety net.
+# --------------------------------------------------------------------------- #
+
+#: Nodes of a solve (``verify``, the batch): room for the whole widening schedule.
+DEFAULT_MAX_NODES = 150_000_000
+#: Seconds of a solve: far beyond what the node budget takes on a quiet machine.
+DEFAULT_MAX_SECONDS = 180.0
+#: Nodes of what a person waits for (``analyze``, ``hint``, the service's default cap).
+INTERACTIVE_MAX_NODES = 60_000_000
+#: Seconds of what a person waits for: here the seconds, not the nodes, may end a search.
+INTERACTIVE_MAX_SECONDS = 30.0
+#: ``improve``'s node budget by suit count: about the same seconds a deal at each.
+IMPROVE_MAX_NODES: dict[int, int] = {1: 60_000_000, 2: 42_000_000, 4: 35_000_000}
+#: ``improve``'s seconds a deal, a safety net as in a solve.
+IMPROVE_MAX_SECONDS = 120.0
+#: The largest node budget accepted (years of search; within 64-bit counters and SQLite).
+MAX_NODES_LIMIT = 10**15
+#: The largest seconds budget accepted (about 115 days).
+MAX_SECONDS_LIMIT = 1e7
+
+# --------------------------------------------------------------------------- #
+# Sizes of what is read and given.
+# --------------------------------------------------------------------------- #
+
+#: Rows of one catalog page (the service's ``GET /v1/catalog/deals``, :meth:`Catalog.page`).
+DEFAULT_PAGE = 100
+#: The most rows of one catalog page.
+MAX_PAGE = 1_000
+#: The largest undo limit (the command line's ``--undo-limit``, the service's ``undo_limit``).
+MAX_UNDO_LIMIT = 1_000_000
+#: The most deals one batch plans (``--count``).
+MAX_COUNT = 1_000_000
+#: The most local worker processes (``--workers``).
+MAX_WORKERS = 1024
+#: The longest game log file the command line reads (``--file``), in characters.
+MAX_LOG_FILE_CHARS = 16_000_000
+#: The largest request body the service accepts; a larger one gets 413.
+MAX_BODY_BYTES = 256 * 1024
+#: The most actions in a log the service takes as a list.
+MAX_ACTIONS = 10_000
+#: The longest log the service takes as one string, in characters.
+MAX_LOG_TEXT = 100_000
+#: The longest explicit deck the service takes, in characters.
+MAX_DECK_TEXT = 2_000
+#: The longest action token, game code, cursor or card a service request may carry.
+MAX_TOKEN = 40
+
+
+def check_budget(max_nodes: object, max_seconds: object) -> tuple[int, float | None]:
+    """Refuse a budget out of range (InvalidBudgetError): nodes from 1 to
+    ``MAX_NODES_LIMIT``, seconds finite and positive up to ``MAX_SECONDS_LIMIT`` or None.
+    Returns them as Python numbers (a numpy integer or float becomes an int or a float),
+    which the engine needs."""
+    nodes = whole_number(max_nodes)
+    if nodes is None or not 1 <= nodes <= MAX_NODES_LIMIT:
+        raise InvalidBudgetError(
+            f"invalid max_nodes {quote(max_nodes)}: expected a whole number from 1 to {MAX_NODES_LIMIT}"
+        )
+    seconds = None if max_seconds is None else real_number(max_seconds)
+    if max_seconds is not None and (seconds is None or not 0 < seconds <= MAX_SECONDS_LIMIT):
+        raise InvalidBudgetError(
+            f"invalid max_seconds {quote(max_seconds)}: expected a number of seconds above 0 and at most "
+            f"{MAX_SECONDS_LIMIT:g}, or None for no limit"
+        )
+    if max_seconds is None or type(max_seconds) in (int, float):
+        return nodes, max_seconds  # type: ignore[return-value]
+    return nodes, seconds
+
+
+def check_page(limit: object) -> int:
+    """A page size from 1 to ``MAX_PAGE`` as an int; InvalidOptionError otherwise."""
+    size = whole_number(limit)
+    if size is None or not 1 <= size <= MAX_PAGE:
+        raise InvalidOptionError(f"invalid limit {quote(limit)}: expected a whole number from 1 to {MAX_PAGE:,}")
+    return size
+
+
+def improve_nodes(suits: int | str) -> int:
+    """``improve``'s default node budget for a deal of ``suits`` suits (IMPROVE_MAX_NODES);
+    :class:`~spider_solver.errors.InvalidVariantError` for a suit count that is not 1, 2 or 4."""
+    from spider_solver.rules import parse_suits
+
+    return IMPROVE_MAX_NODES[parse_suits(suits)]
+
+
+def describe_improve_nodes() -> str:
+    """The default budgets in words, for help texts: "35,000,000 at 4 suits, ..."."""
+    return ", ".join(f"{IMPROVE_MAX_NODES[suits]:,} at {suits} suit{'s' if suits > 1 else ''}"
+                     for suits in sorted(IMPROVE_MAX_NODES, reverse=True))
+
+
+__all__ = [
+    "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "DEFAULT_PAGE", "IMPROVE_MAX_NODES", "IMPROVE_MAX_SECONDS",
+    "INTERACTIVE_MAX_NODES", "INTERACTIVE_MAX_SECONDS", "MAX_ACTIONS", "MAX_BODY_BYTES", "MAX_COUNT",
+    "MAX_DECK_TEXT", "MAX_LOG_FILE_CHARS", "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_SECONDS_LIMIT",
+    "MAX_TOKEN", "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_page", "describe_improve_nodes",
+    "improve_nodes",
+]
