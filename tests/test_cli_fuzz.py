@@ -7,7 +7,7 @@ negative numbers, ``nan``, ``inf``, ``1e999``, empty strings, unicode look-alike
 NUL-free binary-ish text (undecodable argv bytes, as Python hands them over with
 ``surrogateescape``), unknown, repeated and value-less options, and paths to
 directories, missing files and files that are not catalogs, all inside a
-temporary directory. Whatever it gets, a command must (README, exit statuses):
+temporary directory. Whatever it gets, a command must (docs/commands/exit-statuses.md):
 
 * exit with a documented status: 0, 1, 2, 3 or 130;
 * never show a traceback (``result.exception`` is None or a SystemExit);
@@ -47,7 +47,7 @@ from spider_solver.cli import cli
 from spider_solver.rules import Deal
 from spider_solver.verify import SolveResult
 
-#: The README's exit statuses.
+#: The documented exit statuses (docs/commands/exit-statuses.md).
 EXIT_STATUSES = {0, 1, 2, 3, 130}
 
 CODE = "SP1-S4C-AAAAAAD"
@@ -335,7 +335,7 @@ def check_contract(args: list[str], result) -> None:
 
 
 def check_error_form(args: list[str], result) -> None:
-    """The README's form of bad input: one ``error: ...`` line, at most a hint to --help after it."""
+    """The documented form of bad input: one ``error: ...`` line, at most a hint to --help after it."""
     if result.exit_code != 2:
         return
     lines = result.stderr.splitlines()

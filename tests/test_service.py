@@ -503,7 +503,7 @@ def test_a_trailing_slash_is_404_not_a_redirect(client):
 
 
 def test_empty_query_values_count_as_not_given(client):
-    """As forms and query builders send blank fields: the README's template as written."""
+    """As forms and query builders send blank fields: the template of docs/service.md as written."""
     full = client.get("/v1/catalog/deals?limit=1000").json()
     blank = client.get("/v1/catalog/deals?suits=&rule=&status=&difficulty=&after=&limit=")
     assert blank.status_code == 200 and blank.json() == full

@@ -31,7 +31,7 @@ def slug(title):
 
 def citing_files():
     """Every file of the project that may cite RULES.md, except RULES.md itself."""
-    files = [ROOT / "README.md"]
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     for folder, patterns in (("spider_solver", ["*.py"]), ("tests", ["*.py"]), ("data", ["*.py", "*.json", "*.sql"]),
                              ("benchmarks", ["*.py", "*.md"])):
         for pattern in patterns:

@@ -1,0 +1,44 @@
+"""MkDocs hooks: the files the site takes from outside docs/.
+
+RULES.md stays at the repository root as the rules contract and is a page of the site as
+it is; the files of data/ that it and the pages link to (test vectors, schemas) are
+copied beside it, so those links work on the site as in the repository. The service's
+OpenAPI document is generated from the application itself, so it cannot drift from it.
+The docstrings cite names with Sphinx roles (``:class:`Deal```), which the API reference
+shows as the name in code alone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+#: The files of data/ that the site publishes: the test vectors and the schemas.
+DATA = ("deal_vectors.json", "replay_vectors.json", "best_target_vectors.json", "export.schema.json",
+        "catalog-schema.sql")
+
+#: A Sphinx role before a name in code, as the docstrings render: ``:class:<code>~a.b.C</code>``.
+ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj):<code>(~?)([^<]*)</code>")
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    root = Path(config.config_file_path).parent
+    paths = [root / "RULES.md", *(root / "data" / name for name in DATA)]
+    for path in paths:
+        files.append(File(path.relative_to(root).as_posix(), src_dir=str(root), dest_dir=config.site_dir,
+                          use_directory_urls=config.use_directory_urls))
+    from spider_solver.service.app import create_app
+
+    document = json.dumps(create_app().openapi(), indent=2, ensure_ascii=False) + "\n"
+    files.append(File.generated(config, "openapi.json", content=document))
+    return files
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Drop the role; ``~`` keeps the last part of the name alone, as Sphinx does."""
+    return ROLE.sub(lambda match: f"<code>{match[2].rsplit('.', 1)[-1] if match[1] else match[2]}</code>", html)
