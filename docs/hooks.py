@@ -19,8 +19,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 #: The files of data/ that the site publishes: the test vectors and the schemas.
-DATA = ("deal_vectors.json", "replay_vectors.json", "best_target_vectors.json", "export.schema.json",
-        "catalog-schema.sql")
+DATA = ("deal_vectors.json", "replay_vectors.json", "best_target_vectors.json", "export.schema.json")
+#: Files of the package that the site publishes beside them: (path in the repository, name on the site).
+PACKAGE_FILES = (("spider_solver/catalog/schema.sql", "catalog-schema.sql"),)
 
 #: A Sphinx role before a name in code, as the docstrings render: ``:class:<code>~a.b.C</code>``.
 ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj):<code>(~?)([^<]*)</code>")
@@ -32,6 +33,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path in paths:
         files.append(File(path.relative_to(root).as_posix(), src_dir=str(root), dest_dir=config.site_dir,
                           use_directory_urls=config.use_directory_urls))
+    for source, name in PACKAGE_FILES:
+        files.append(File.generated(config, name, content=(root / source).read_text(encoding="utf-8")))
     from spider_solver.service.app import create_app
 
     document = json.dumps(create_app().openapi(), indent=2, ensure_ascii=False) + "\n"
