@@ -35,6 +35,21 @@ START_TIMEOUT = 120
 STOP_TIMEOUT = 15
 
 
+def wait_for_the_search_to_end(served: Served, timeout: float = 120) -> None:
+    """Until the one search a request started has run and ended (the solver process may
+    still be loading the engine when the request comes: a fixed sleep was too short on a
+    busy machine)."""
+    deadline, seen = time.monotonic() + timeout, False
+    while time.monotonic() < deadline:
+        running = served.call("GET", "/v1/health")[1]["searches"]["running"]
+        if running:
+            seen = True
+        elif seen:
+            return
+        time.sleep(0.005)  # a health check takes milliseconds; the search tens of them at least
+    raise AssertionError("the search did not start and end in time")
+
+
 class Served:
     """A ``spider-solve serve`` process and its base URL."""
 
@@ -233,7 +248,7 @@ def test_a_stop_does_not_wait_for_a_write_held_by_another_process_lock(tmp_path)
 
         client = threading.Thread(target=verify, daemon=True)
         client.start()
-        time.sleep(2)  # the search (hundredths of a second) is done; its write waits for the lock
+        wait_for_the_search_to_end(served)  # then its write waits for the lock
         started = time.monotonic()
         served.process.send_signal(signal.SIGINT)
         assert served.process.wait(STOP_TIMEOUT) == 0
