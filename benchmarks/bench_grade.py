@@ -140,7 +140,7 @@ def main() -> int:
     secs = sorted(r["seconds"] for r in rows)
     same = sum(r["grade"] == r["grade2"] for r in rows) / n
     near = sum(abs(r["grade"] - r["grade2"]) <= 1 for r in rows) / n
-    summary = {"variant": f"{args.suits} suits {args.rule}", "grader": GRADER_VERSION,
+    summary = {"variant": f"{args.suits} suit{'s' if args.suits > 1 else ''} {args.rule}", "grader": GRADER_VERSION,
                "deals": f"{args.first}-{args.first + n - 1}", "same": round(same, 4), "near": round(near, 4),
                "spearman_again": round(spearman([r["raw"] for r in rows], [r["raw2"] for r in rows]), 4),
                "shares": [round(sum(r["grade"] == g for r in rows) / n, 4) for g in range(1, 6)],

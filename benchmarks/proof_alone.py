@@ -10,7 +10,7 @@ given actions. Prints the deals left and cards in play, then the search's outcom
 (``exhausted``: proved unwinnable; ``won``; ``cut``: a level outgrew ``--level``;
 ``nodes``), nodes, levels, the largest level, the keys stored and peak memory, and
 writes them to the result file ``--out`` (default
-``benchmarks/results/proof-alone-CODE-AT.json``). Used for the unsettled positions of
+``benchmarks/results/proof-alone-{code}-{at}.json``). Used for the unsettled positions of
 games in progress (benchmarks/HISTORY.md, "Games in progress: proofs").
 """
 

@@ -9,7 +9,7 @@ CONFIGS is JSON: ``{"name": [[widths...], phases, max_nodes], ...}``; phases is 
 is solved without the post-pass, then each variant re-searches its line with
 :func:`spider_solver.engine.rephase.rephase`. Prints the median and mean length before
 and after, and the nodes and seconds each variant spent, and writes them to the result
-file ``benchmarks/results/rephase-trials-sSUITS.json``. Use the tuning deals
+file ``benchmarks/results/rephase-trials-s{suits}.json``. Use the tuning deals
 (10000-10199), never the reporting set.
 """
 

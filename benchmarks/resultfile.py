@@ -70,8 +70,8 @@ def modified() -> bool | None:
 
 
 def add_out_option(parser: argparse.ArgumentParser, name: str) -> None:
-    """``--out PATH``: the result file, by default ``benchmarks/results/NAME.json``
-    (NAME may hold ``{suits}``-style fields of the parsed arguments)."""
+    """``--out PATH``: the result file, by default ``benchmarks/results/{name}.json``
+    (the name may hold ``{suits}``-style fields of the parsed arguments)."""
     parser.add_argument("--out", default=str(RESULTS / f"{name}.json"),
                         help="Write the result file here (default: %(default)s); '-' for none.")
 
