@@ -83,8 +83,8 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
       Table("soak", "service.json", "soak", "A soak of mixed requests, a fifth malformed.")], []),
     ("The 4-suit first width", "Why 4-suit solves start at width 64: on the tuning deals a wider first beam "
      "gives shorter lines for proportionally more nodes, and the 1000-deal batch's time target (2.5 min on 2 "
-     "cores, grading included) leaves no room for it (benchmarks/HISTORY.md, \"2026-12-01: the 4-suit first width "
-     "stays 64\").",
+     "cores, grading included) leaves no room for it (benchmarks/HISTORY.md, \"The widening "
+     "schedule\").",
      [Table("first_width", "first-width-s4.json", "eval", "")], ["first_width"]),
 ]
 
