@@ -10,7 +10,8 @@ Runs ``spider-solve --suits K --count N`` in a subprocess (worker start-up, load
 compiled engine, solving, replay of every line, catalog writes: everything an operator
 waits for), then reads the catalog it wrote and prints a Markdown table: deals, verified,
 unwinnable, unknown, median / p90 / max seconds per deal, median solution length, wall
-time, deals per second and the load average when the run started. The table goes to the
+time, the user CPU seconds of the command and its workers, the peak resident memory of
+the largest of them, deals per second and the load average when the run started. The table goes to the
 result file ``--out`` too (default ``benchmarks/results/batch-s{suits}.json``), with the
 machine, the date and the commit.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -78,9 +80,11 @@ def main() -> int:
         if args.max_seconds is not None:
             argv += ["--max-seconds", str(args.max_seconds)]
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         began = time.monotonic()
         status = subprocess.run(argv).returncode  # the command's own bar and summary go to stderr
         wall = time.monotonic() - began
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the command and its workers, waited for
         if status != 0:
             print(f"spider-solve exited with status {status}", file=sys.stderr)
             return status
@@ -103,7 +107,8 @@ def main() -> int:
         "s_median": round(percentile(seconds, 0.5), 4), "s_p90": round(percentile(seconds, 0.9), 4),
         "s_max": round(max(seconds), 2),
         "length_median": statistics.median(lengths) if lengths else None,
-        "wall_seconds": round(wall, 1), "deals_per_s": round(len(rows) / wall, 2), "load_at_start": load,
+        "wall_seconds": round(wall, 1), "cpu_seconds": round(after.ru_utime - before.ru_utime, 1),
+        "peak_mb": round(after.ru_maxrss / 1024), "deals_per_s": round(len(rows) / wall, 2), "load_at_start": load,
         "budget": [rows[0][3], rows[0][4]] if rows else None, "workers": args.workers,
     }
     batch_table = resultfile.table(COLUMNS, [summary])

@@ -170,7 +170,8 @@ def page() -> str:
                 out += ["", spec.intro]
             out += ["", begin(spec.name), "", table_text(spec), "", END, "", *sources(spec)]
         for plot in plots:
-            out += ["", f"![{PLOTS[plot][0]}](img/{plot}.png)"]
+            out += ["", f"![{PLOTS[plot][0]}](img/{plot}.png)", "",
+                    f"The plot of the table above, drawn by `python benchmarks/report.py` (`docs/img/{plot}.png`)."]
     return "\n".join(out) + "\n"
 
 

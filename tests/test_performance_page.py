@@ -51,6 +51,13 @@ def test_a_table_edited_by_hand_is_caught(report):
     assert report.blocks(edited)[name] != table
 
 
+def test_cells_show_numbers_as_their_column_says(report):
+    cell = report.resultfile.cell
+    assert [cell(1234, "int"), cell(287_400, "k"), cell(3_560_975, "M2"), cell(0.915, "%"), cell(115, "s"),
+            cell(0.0663, ".3f"), cell(92.0, ""), cell(None, "k"), cell([4_000, 7_232_000], "k")] == [
+        "1,234", "287k", "3.56M", "91.5%", "1 min 55 s", "0.066", "92", "-", "4k / 7,232k"]
+
+
 def test_every_image_of_the_page_exists():
     images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", PAGE.read_text(encoding="utf-8"))
     assert images
