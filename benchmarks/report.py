@@ -85,7 +85,9 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
      "gives shorter lines for proportionally more nodes, and the 1000-deal batch's time target (2.5 min on 2 "
      "cores, grading included) leaves no room for it (benchmarks/HISTORY.md, \"The widening "
      "schedule\").",
-     [Table("first_width", "first-width-s4.json", "eval", "")], ["first_width"]),
+     [Table("first_width", "first-width-s4.json", "eval", "", ("label", "won", "deals", "nodes_med", "nodes_p90",
+                                                               "len_med", "objective", "cpu_med"))],
+     ["first_width"]),
 ]
 
 #: Columns every table ends with: where its row was measured.
@@ -129,8 +131,9 @@ def table_text(spec: Table) -> str:
     return resultfile.markdown({"columns": head["columns"], "rows": rows}, extra=PROVENANCE)
 
 
-def sources(spec: Table) -> list[str]:
-    """The lines under a table: each file's command, source and notes."""
+def sources(spec: Table, described: set[Path]) -> list[str]:
+    """The lines under a table: each file's command, and its source and notes the first
+    time the page names the file (``described`` holds the files named so far)."""
     _, _, used = gather(spec)
     lines = []
     for path, record in used:
@@ -138,7 +141,8 @@ def sources(spec: Table) -> list[str]:
         said = "; ".join(f"`{c}`" for c in commands)
         notes = [f"{label}: {record[key].rstrip('.')}." for key, label in
                  (("source", "From"), ("commit_note", "Commit"), ("note", "Note")) if record.get(key)]
-        lines.append(" ".join([f"- `{path.relative_to(ROOT)}`: {said}.", *notes]))
+        lines.append(" ".join([f"- `{path.relative_to(ROOT)}`: {said}.", *([] if path in described else notes)]))
+        described.add(path)
     return lines
 
 
@@ -163,12 +167,13 @@ def page() -> str:
         "",
         "Why each default is what it is, and what was tried and not kept, is in `benchmarks/HISTORY.md`.",
     ]
+    described: set[Path] = set()
     for title, intro, tables, plots in SECTIONS:
         out += ["", f"## {title}", "", intro]
         for spec in tables:
             if spec.intro:
                 out += ["", spec.intro]
-            out += ["", begin(spec.name), "", table_text(spec), "", END, "", *sources(spec)]
+            out += ["", begin(spec.name), "", table_text(spec), "", END, "", *sources(spec, described)]
         for plot in plots:
             out += ["", f"![{PLOTS[plot][0]}](img/{plot}.png)", "",
                     f"The plot of the table above, drawn by `python benchmarks/report.py` (`docs/img/{plot}.png`)."]
