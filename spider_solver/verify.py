@@ -27,7 +27,7 @@ from spider_solver.rules.board import check_play_options
 #: widening schedule (``driver.WIDTHS``) run, the widest beam (16384) included, which
 #: takes up to about 4.5 times the nodes of the one before it (at most about 25 million
 #: to the 400-level cap on the tuning deals), so up to some 145 million in all
-#: (benchmarks/RESULTS.md, "Tail strength"). At about 3.8 million nodes a second on one
+#: (benchmarks/HISTORY.md, "Solve's default budget"). At about 3.8 million nodes a second on one
 #: core here the nodes run out after about 40 s, far before the seconds even on a
 #: machine loaded four times over, so the default outcome does not depend on the load.
 DEFAULT_MAX_NODES = 150_000_000
@@ -38,8 +38,8 @@ DEFAULT_MAX_SECONDS = 180.0
 #: budget is for the few that need the widest beams. At 25M nodes 3 of 1,050 positions
 #: known to be winnable on the tuning deals (10000-10059) went without a hint; they were
 #: won at 44M, 54M and 74M nodes, so the budget is 60M (16 to 22 s when it is all spent,
-#: on one core here; the median hint is unchanged): benchmarks/RESULTS.md, "Games in
-#: progress". The seconds stay at 30, for a person waiting: on a machine more than about
+#: on one core here; the median hint is unchanged): benchmarks/HISTORY.md, "The interactive
+#: budget". The seconds stay at 30, for a person waiting: on a machine more than about
 #: 1.4 times slower or busier than this one they, not the nodes, end the longest searches.
 INTERACTIVE_MAX_NODES = 60_000_000
 INTERACTIVE_MAX_SECONDS = 30.0
@@ -179,8 +179,8 @@ def solve(
 #: nodes took a median 8.5 s at 4 suits, 6.6 s at 2 and 4.8 s at 1 (reporting deals 0-39),
 #: so each suit count gets the nodes of about 10 s (chosen by time, not by length). On the
 #: 2-suit tuning deals 10000-10039, 30M / 42M / 45M nodes gave a mean line of 99.85 / 99.2
-#: / 99.2 actions in a median 6.5 / 9.6 / 10.5 s (benchmarks/RESULTS.md, "`improve` at
-#: about 10 s a deal"). The seconds are a safety net as in ``solve``.
+#: / 99.2 actions in a median 6.5 / 9.6 / 10.5 s (benchmarks/HISTORY.md, "improve's
+#: budgets"). The seconds are a safety net as in ``solve``.
 IMPROVE_MAX_NODES: dict[int, int] = {1: 60_000_000, 2: 42_000_000, 4: 35_000_000}
 IMPROVE_MAX_SECONDS = 120.0
 
