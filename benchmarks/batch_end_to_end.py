@@ -8,10 +8,12 @@ Usage::
 
 Runs ``spider-solve --suits K --count N`` in a subprocess (worker start-up, loading the
 compiled engine, solving, replay of every line, catalog writes: everything an operator
-waits for), then reads the catalog it wrote and prints a Markdown table row for
-``benchmarks/RESULTS.md``: deals, verified %, unwinnable, unknown, median / p90 / max
-seconds per deal, median solution length, wall time, deals per second, and the machine
-(cores, load average when the run started).
+waits for), then reads the catalog it wrote and prints a Markdown table: deals, verified,
+unwinnable, unknown, median / p90 / max seconds per deal, median solution length, wall
+time, the user CPU seconds of the command and its workers, the peak resident memory of
+the largest of them, deals per second and the load average when the run started. The table goes to the
+result file ``--out`` too (default ``benchmarks/results/batch-s{suits}.json``), with the
+machine, the date and the commit.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import platform
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -28,6 +30,23 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import resultfile
+
+#: The summary of a run: (key, label, format) as resultfile.markdown shows it.
+COLUMNS = [
+    ("command", "command", ""),
+    ("deals", "deals", ""),
+    ("verified", "verified", "int"),
+    ("unknown", "unknown", "int"),
+    ("s_median", "s a deal median", ".3f"),
+    ("s_p90", "p90", ".3f"),
+    ("s_max", "max", ".1f"),
+    ("length_median", "length median", ""),
+    ("wall_seconds", "wall", "s"),
+    ("cpu_seconds", "CPU (user)", ".0f"),
+    ("peak_mb", "peak MB", ".0f"),
+]
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -49,6 +68,7 @@ def main() -> int:
     parser.add_argument("--max-nodes", type=int, default=None)
     parser.add_argument("--max-seconds", type=float, default=None)
     parser.add_argument("--keep", metavar="PATH", help="Copy the catalog here afterwards.")
+    resultfile.add_out_option(parser, "batch-s{suits}")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="spider-bench-") as directory:
@@ -60,9 +80,11 @@ def main() -> int:
         if args.max_seconds is not None:
             argv += ["--max-seconds", str(args.max_seconds)]
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         began = time.monotonic()
         status = subprocess.run(argv).returncode  # the command's own bar and summary go to stderr
         wall = time.monotonic() - began
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the command and its workers, waited for
         if status != 0:
             print(f"spider-solve exited with status {status}", file=sys.stderr)
             return status
@@ -77,19 +99,22 @@ def main() -> int:
     statuses = [row[0] for row in rows]
     seconds = [row[1] for row in rows]
     lengths = [row[2] for row in rows if row[0] == "verified"]
-    budget = f"{rows[0][3]:,} nodes / {rows[0][4]} s" if rows else "-"
+    summary = {
+        "command": f"spider-solve --suits {args.suits} --rule {args.rule} --count {args.count}",
+        "deals": f"0-{len(rows) - 1}",
+        "verified": statuses.count("verified"), "unwinnable": statuses.count("unwinnable"),
+        "unknown": statuses.count("unknown"),
+        "s_median": round(percentile(seconds, 0.5), 4), "s_p90": round(percentile(seconds, 0.9), 4),
+        "s_max": round(max(seconds), 2),
+        "length_median": statistics.median(lengths) if lengths else None,
+        "wall_seconds": round(wall, 1), "cpu_seconds": round(after.ru_utime - before.ru_utime, 1),
+        "peak_mb": round(after.ru_maxrss / 1024), "deals_per_s": round(len(rows) / wall, 2), "load_at_start": load,
+        "budget": [rows[0][3], rows[0][4]] if rows else None, "workers": args.workers,
+    }
+    batch_table = resultfile.table(COLUMNS, [summary])
     print()
-    print("| sample | budget | workers | verified | unwinnable | unknown | s/deal median / p90 / max "
-          "| median length | wall | deals/s | machine |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    print(
-        f"| `--suits {args.suits} --rule {args.rule}`, deals 0–{len(rows) - 1} | {budget} | {args.workers} "
-        f"| {statuses.count('verified')} ({100 * statuses.count('verified') / len(rows):.1f}%) "
-        f"| {statuses.count('unwinnable')} | {statuses.count('unknown')} "
-        f"| {percentile(seconds, 0.5):.2f} / {percentile(seconds, 0.9):.2f} / {max(seconds):.2f} "
-        f"| {statistics.median(lengths) if lengths else '-'} | {wall:.1f} s | {len(rows) / wall:.2f} "
-        f"| {os.cpu_count()} cores, {platform.machine()}, load {load:.1f} at start, v{rows[0][5]} |"
-    )
+    print(resultfile.markdown(batch_table))
+    resultfile.write(args, "batch_end_to_end", {"batch": batch_table}, solver_version=rows[0][5] if rows else None)
     return 0
 
 

@@ -5,7 +5,7 @@ Usage::
     python benchmarks/bench_analyze.py [--suits 4] [--first 200] [--count 100] [--workers 2]
                                        [--parts abc] [--lost-count N] [--reach-count N]
                                        [--max-nodes N] [--max-seconds S] [--recheck-nodes N]
-                                       [--json rows.json]
+                                       [--out results.json] [--json rows.json]
 
 Parts (``--parts``, any of ``abcd``):
 
@@ -32,8 +32,10 @@ Parts (``--parts``, any of ``abcd``):
     the nodes), unknown; and whether the exhaustive search alone proves, gives up (a
     level over the largest it may hold, see driver.proof_limits) or runs out of nodes.
 
-Each deal's work runs in one of ``--workers`` single-threaded processes (so each
-figure is "on one core"), after the worker has loaded the compiled engine.
+The tables are printed and written to the result file ``--out`` (default
+``benchmarks/results/analyze-s{suits}.json``). Each deal's work runs in one of
+``--workers`` single-threaded processes (so each figure is "on one core"), after the worker has
+loaded the compiled engine.
 
 Report on deals the engine was not tuned on: the evaluation was tuned on deals
 10000-10199 (benchmarks/tune.py), the analysis constants (EARLY_PROOF_*, LOST_AT_SHARE)
@@ -49,6 +51,8 @@ import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+
+import resultfile
 
 #: Positions of the verified line that (a) and (c) start from.
 AT = (20, 60, 100)
@@ -219,94 +223,89 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def report(rows: list[dict], name: str) -> None:
+#: The tables of a run: name -> (key, label, format) as resultfile.markdown shows them.
+COLUMNS = {
+    "hints": [("positions", "positions", ""), ("count", "of", "int"), ("verified", "verified", "int"),
+              ("unwinnable", "unwinnable", "int"), ("unknown", "unknown", "int"),
+              ("share", "hint share of the not unwinnable", "%"), ("s_median", "s median", ".3f"),
+              ("s_p90", "s p90", ".3f"), ("s_max", "s max", ".2f"), ("nodes_median", "nodes median", "k")],
+    "known_line": [("set", "set", ""), ("positions", "positions", "int"),
+                   ("from_line", "answered from the line", "int"),
+                   ("ms_median", "ms median", ".1f"), ("ms_p90", "ms p90", ".1f"), ("ms_max", "ms max", ".1f")],
+    "lost": [("set", "set", ""), ("logs", "logs", "int"), ("unwinnable", "proved unwinnable", "int"),
+             ("found", "lost_at found", "int"), ("s_found_median", "s median to find lost_at", ".2f"),
+             ("s_found_p90", "s p90 (found)", ".2f"), ("s_median", "s median (all)", ".2f"),
+             ("s_max", "s max (all)", ".1f")],
+    "probes": [("deals_left", "deals left", ""), ("searches", "searches", "int"), ("verified", "verified", "int"),
+               ("proved", "proved unwinnable", "int"), ("unknown", "unknown", "int"),
+               ("gave_up", "of them proof gave up", "int"), ("proof_nodes", "proof nodes median / max", "k")],
+    "reach": [("deals_left", "deals left", ""), ("cards", "cards in play", ""), ("positions", "positions", "int"),
+              ("verified", "verified", "int"), ("proved", "proved unwinnable", "int"), ("unknown", "unknown", "int"),
+              ("proof_nodes", "proof nodes median / max", "k"),
+              ("alone", "exhaustive alone: proved / gave up / out of nodes", "int"),
+              ("gave_up_nodes", "nodes when it gave up", "M1")],
+}
+
+
+def _nodes(nodes: list[int]) -> list[float] | None:
+    """``[median, max]`` of some node counts, or None when there are none."""
+    return [median(nodes), max(nodes)] if nodes else None
+
+
+def report(rows: list[dict], name: str) -> dict[str, dict]:
+    """Print the tables of a run and return them (resultfile tables, by name)."""
+    tables: dict[str, list[dict]] = {}
     hints = [h for r in rows for h in r["hints"]]
     if hints:
-        print(f"\n(a) hints, {name}: positions after 20 / 60 / 100 actions of the verified line, "
-              "0-5 random actions off it")
-        print("\n| positions | verified | unwinnable | unknown | hint share of the not unwinnable | s median | s p90 "
-              "| s max | nodes median |")
-        print("|---|---|---|---|---|---|---|---|---|")
         groups = [("all", hints), ("on the line", [h for h in hints if h["detour"] == 0]),
                   ("1-5 off the line", [h for h in hints if h["detour"] > 0])]
         groups += [(f"after {at}", [h for h in hints if h["at"] == at]) for at in AT]
+        tables["hints"] = []
         for label, group in groups:
             if not group:
                 continue
             verified = sum(h["status"] == "verified" for h in group)
             unwinnable = sum(h["status"] == "unwinnable" for h in group)
-            unknown = len(group) - verified - unwinnable
             seconds = [h["seconds"] for h in group]
-            share = verified / max(1, len(group) - unwinnable)
-            print(f"| {label} ({len(group)}) | {verified} | {unwinnable} | {unknown} | {100 * share:.1f}% "
-                  f"| {median(seconds):.3f} | {percentile(seconds, 0.9):.3f} | {max(seconds):.2f} "
-                  f"| {median([h['nodes'] for h in group]) / 1e3:.0f}k |")
-        unknown = [f"{r['code']}@{h['at']}+{h['detour']} ({h['reason']}"
-                   + (f"; at {h['recheck']['nodes'] / 1e6:.0f}M nodes {h['recheck']['status']})" if "recheck" in h
-                      else ")")
-                   for r in rows for h in r["hints"] if h["status"] == "unknown"]
-        if unknown:
-            print("\nunknown (position after N actions of the line + M off it):", " ".join(unknown))
-        rechecked = [h for h in hints if "recheck" in h]
-        if rechecked:
-            verified = sum(h["status"] == "verified" for h in hints)
-            later = sum(h["recheck"]["status"] == "verified" for h in rechecked)
-            proved = sum(h["recheck"]["status"] == "unwinnable" for h in rechecked)
-            print(f"\nRechecked with a larger budget, {len(rechecked)} unknown positions: {later} won, "
-                  f"{proved} proved unwinnable, {len(rechecked) - later - proved} still unknown. Among the "
-                  f"{verified + later} positions known to be winnable, {verified} "
-                  f"({100 * verified / max(1, verified + later):.1f}%) got a hint at the default budget.")
+            tables["hints"].append({
+                "positions": f"{name}, {label}", "count": len(group), "verified": verified, "unwinnable": unwinnable,
+                "unknown": len(group) - verified - unwinnable,
+                "share": round(verified / max(1, len(group) - unwinnable), 4),
+                "s_median": round(median(seconds), 4), "s_p90": round(percentile(seconds, 0.9), 4),
+                "s_max": round(max(seconds), 3), "nodes_median": median([h["nodes"] for h in group])})
     cheap = [c for r in rows for c in r["cheap"]]
     if cheap:
         ms = [1000 * c["seconds"] for c in cheap]
-        from_line = sum(c["source"] == "known-line" for c in cheap)
-        print(f"\n(c) the hint from the stored line, {name}: {len(cheap)} positions (on the line after 20 / 60 / 100 "
-              f"actions, and the same after a detour undone)")
-        print("\n| positions | answered from the line | ms median | ms p90 | ms max |")
-        print("|---|---|---|---|---|")
-        print(f"| {len(cheap)} | {from_line} ({100 * from_line / len(cheap):.1f}%) | {median(ms):.1f} "
-              f"| {percentile(ms, 0.9):.1f} | {max(ms):.1f} |")
+        tables["known_line"] = [{"set": name, "positions": len(cheap),
+                                 "from_line": sum(c["source"] == "known-line" for c in cheap),
+                                 "ms_median": round(median(ms), 2), "ms_p90": round(percentile(ms, 0.9), 2),
+                                 "ms_max": round(max(ms), 2)}]
     lost = [r["lost"] for r in rows if r["lost"] is not None]
     if lost:
         unwinnable = [g for g in lost if g["status"] == "unwinnable"]
         found = [g for g in unwinnable if g["lost_at"] is not None]
-        print(f"\n(b) random play until stuck, {name}: {len(lost)} logs, median length "
-              f"{median([g['length'] for g in lost]):.0f} actions")
-        print("\n| logs | proved unwinnable | lost_at found | s median to find lost_at | s p90 (found) "
-              "| s median (all) | s max (all) | verified | unknown |")
-        print("|---|---|---|---|---|---|---|---|---|")
-        print(f"| {len(lost)} | {len(unwinnable)} ({100 * len(unwinnable) / len(lost):.0f}%) "
-              f"| {len(found)} ({100 * len(found) / len(lost):.0f}%) | {median([g['seconds'] for g in found]):.2f} "
-              f"| {percentile([g['seconds'] for g in found], 0.9):.2f} | {median([g['seconds'] for g in lost]):.2f} "
-              f"| {max(g['seconds'] for g in lost):.1f} | {sum(g['status'] == 'verified' for g in lost)} "
-              f"| {sum(g['status'] == 'unknown' for g in lost)} |")
-        where = [g["lost_at"] / max(1, g["length"]) for g in found]
-        if where:
-            print(f"\nlost_at, as a share of the log's length: median {median(where):.2f}")
+        tables["lost"] = [{"set": name, "logs": len(lost), "length_median": median([g["length"] for g in lost]),
+                           "unwinnable": len(unwinnable), "found": len(found),
+                           "s_found_median": round(median([g["seconds"] for g in found]), 3) if found else None,
+                           "s_found_p90": round(percentile([g["seconds"] for g in found], 0.9), 3) if found else None,
+                           "s_median": round(median([g["seconds"] for g in lost]), 3),
+                           "s_max": round(max(g["seconds"] for g in lost), 2),
+                           "verified": sum(g["status"] == "verified" for g in lost),
+                           "unknown": sum(g["status"] == "unknown" for g in lost)}]
         probes = [p for g in lost for p in g["probes"]]
-        if probes:
-            print("\nThe searches of the bisections, by deals left in the stock at the position searched:")
-            print("\n| deals left | searches | verified | proved unwinnable | unknown (proof gave up / other) "
-                  "| proof nodes median / max | cards in play median |")
-            print("|---|---|---|---|---|---|---|")
-            for left in sorted({p["deals_left"] for p in probes}):
-                group = [p for p in probes if p["deals_left"] == left]
-                proved = [p["nodes"] for p in group if p["status"] == "unwinnable"]
-                unknown = [p for p in group if p["status"] == "unknown"]
-                gave_up = sum(p["reason"] == "proof-gave-up" for p in unknown)
-                print(f"| {left} | {len(group)} | {sum(p['status'] == 'verified' for p in group)} | {len(proved)} "
-                      f"| {len(unknown)} ({gave_up} / {len(unknown) - gave_up}) "
-                      f"| {spread(proved)} "
-                      f"| {median([p['cards'] for p in group]):.0f} |")
+        tables["probes"] = []
+        for left in sorted({p["deals_left"] for p in probes}):
+            group = [p for p in probes if p["deals_left"] == left]
+            proved = [p["nodes"] for p in group if p["status"] == "unwinnable"]
+            unknown = [p for p in group if p["status"] == "unknown"]
+            tables["probes"].append({
+                "deals_left": left, "searches": len(group), "verified": sum(p["status"] == "verified" for p in group),
+                "proved": len(proved), "unknown": len(unknown),
+                "gave_up": sum(p["reason"] == "proof-gave-up" for p in unknown), "proof_nodes": _nodes(proved),
+                "cards_median": median([p["cards"] for p in group])})
     reach = [p for r in rows for p in r["reach"]]
     if reach:
-        print(f"\n(d) late positions, {name}: {len(reach)} positions with at most one deal left, from logs of "
-              "50 / 75 / 90% of the line then random play until stuck; analyze at the budget, then the exhaustive "
-              "search alone on those it did not win")
-        print("\n| deals left | cards in play | positions | verified | proved unwinnable | unknown "
-              "| proof nodes median / max | exhaustive alone: proved / gave up / out of nodes "
-              "| nodes when it gave up |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        tables["reach"] = []
         for left in (0, 1):
             for low, high in ((1, 52), (53, 78), (79, 104)):
                 group = [p for p in reach if p["deals_left"] == left and low <= p["cards"] <= high]
@@ -315,16 +314,38 @@ def report(rows: list[dict], name: str) -> None:
                 proved = [p["nodes"] for p in group if p["status"] == "unwinnable"]
                 alone = [p["proof"] for p in group if "proof" in p]
                 cut = [q["nodes"] for q in alone if q["outcome"] == "cut"]
-                print(f"| {left} | {low}-{high} | {len(group)} | {sum(p['status'] == 'verified' for p in group)} "
-                      f"| {len(proved)} | {sum(p['status'] == 'unknown' for p in group)} "
-                      f"| {spread(proved)} "
-                      f"| {sum(q['outcome'] == 'exhausted' for q in alone)} / {len(cut)} "
-                      f"/ {sum(q['outcome'] == 'nodes' for q in alone)} | {median(cut) / 1e6:.1f}M |")
-
-
-def spread(nodes: list[int]) -> str:
-    """``median / max`` of some node counts in thousands, or a dash when there are none."""
-    return f"{median(nodes) / 1e3:.0f}k / {max(nodes) / 1e3:.0f}k" if nodes else "–"
+                tables["reach"].append({
+                    "deals_left": left, "cards": f"{low}-{high}", "positions": len(group),
+                    "verified": sum(p["status"] == "verified" for p in group), "proved": len(proved),
+                    "unknown": sum(p["status"] == "unknown" for p in group), "proof_nodes": _nodes(proved),
+                    "alone": [sum(q["outcome"] == "exhausted" for q in alone), len(cut),
+                              sum(q["outcome"] == "nodes" for q in alone)],
+                    "gave_up_nodes": median(cut) if cut else None})
+    made = {key: resultfile.table(COLUMNS[key], value) for key, value in tables.items()}
+    titles = {"hints": "(a) hints: positions after 20 / 60 / 100 actions of the verified line, 0-5 random actions "
+                       "off it",
+              "known_line": "(c) the hint from the stored line (on the line, and after a detour undone)",
+              "lost": "(b) random play until stuck: lost_at",
+              "probes": "(b) the searches of the bisections, by deals left in the stock",
+              "reach": "(d) late positions with at most one deal left: analyze, then the exhaustive search alone"}
+    for key, tab in made.items():
+        print(f"\n{titles[key]}\n\n{resultfile.markdown(tab)}")
+    unknown = [f"{r['code']}@{h['at']}+{h['detour']} ({h['reason']}"
+               + (f"; at {h['recheck']['nodes'] / 1e6:.0f}M nodes {h['recheck']['status']})" if "recheck" in h
+                  else ")")
+               for r in rows for h in r["hints"] if h["status"] == "unknown"]
+    if unknown:
+        print("\nunknown (position after N actions of the line + M off it):", " ".join(unknown))
+    rechecked = [h for h in hints if "recheck" in h]
+    if rechecked:
+        verified = sum(h["status"] == "verified" for h in hints)
+        later = sum(h["recheck"]["status"] == "verified" for h in rechecked)
+        proved = sum(h["recheck"]["status"] == "unwinnable" for h in rechecked)
+        print(f"\nRechecked with a larger budget, {len(rechecked)} unknown positions: {later} won, "
+              f"{proved} proved unwinnable, {len(rechecked) - later - proved} still unknown. Among the "
+              f"{verified + later} positions known to be winnable, {verified} "
+              f"({100 * verified / max(1, verified + later):.1f}%) got a hint at the default budget.")
+    return made
 
 
 def main() -> None:
@@ -344,6 +365,7 @@ def main() -> None:
     parser.add_argument("--recheck-nodes", type=int, default=0,
                         help="(a): analyse the unknown positions again with this many nodes and no time limit.")
     parser.add_argument("--json", help="Write every deal's figures to this file.")
+    resultfile.add_out_option(parser, "analyze-s{suits}")
     args = parser.parse_args()
 
     lost_count = args.count if args.lost_count is None else args.lost_count
@@ -360,9 +382,12 @@ def main() -> None:
         rows = list(pool.map(_deal_work, tasks))
     wall = time.perf_counter() - started
     name = f"SP1-S{args.suits}C deals {args.first}-{args.first + count - 1}"
-    report(rows, name)
+    tables = report(rows, name)
     print(f"\nbudget: {args.max_nodes:,} nodes, {args.max_seconds} s; {args.workers} workers; wall {wall:.0f} s; "
           f"cpu count {os.cpu_count()}")
+    resultfile.write(args, "bench_analyze", tables,
+                     budget={"max_nodes": args.max_nodes, "max_seconds": args.max_seconds},
+                     workers=args.workers, wall_seconds=round(wall, 1))
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(rows, handle, indent=1)

@@ -3,14 +3,16 @@
 Usage::
 
     python benchmarks/bench_fair_kernel.py [--suits 4] [--rule classic] [--first 0] [--count 200]
-                                           [--deal-on-empty] [--trace 600] [--json out.json]
+                                           [--deal-on-empty] [--trace 600] [--out results.json] [--json deals.json]
 
 For each deal, plays the grader's games (``grading.GAMES``, the default seed) with the
 reference kernel (``tests/fair_reference.py``, the kernel of grader ``fair-3`` as it was)
 and with :func:`spider_solver.engine.fair.play_fair`, back to back, and checks that the
 results arrays (won, removed, turned, dealt, actions of every game) and the first
 ``--trace`` actions of every game are the same. Prints the mismatches, and the CPU
-seconds (``time.process_time``) of each kernel: median, p90 and the ratio of the medians.
+seconds (``time.process_time``) of each kernel: median, p90 and the ratio of the medians,
+also written to the result file ``--out`` (default
+``benchmarks/results/fair-kernel-s{suits}-{rule}.json``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,20 @@ import time
 from pathlib import Path
 
 import numpy as np
+import resultfile
+
+#: The summary of a run: (key, label, format) as resultfile.markdown shows it.
+COLUMNS = [
+    ("variant", "variant", ""),
+    ("deals", "deals", ""),
+    ("same", "same results and actions", "int"),
+    ("mismatches", "mismatches", "int"),
+    ("reference_median", "reference CPU s median", ".3f"),
+    ("reference_p90", "p90", ".3f"),
+    ("new_median", "kernel CPU s median", ".3f"),
+    ("new_p90", "p90", ".3f"),
+    ("ratio", "ratio of medians", ".2f"),
+]
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -78,6 +94,7 @@ def main() -> int:
     parser.add_argument("--deal-on-empty", action="store_true")
     parser.add_argument("--trace", type=int, default=600)
     parser.add_argument("--json", help="also write every deal's figures here")
+    resultfile.add_out_option(parser, "fair-kernel-s{suits}-{rule}")
     args = parser.parse_args()
 
     from spider_solver.rules import Deal, GameCode
@@ -98,10 +115,16 @@ def main() -> int:
     old = sorted(r["old"] for r in rows)
     new = sorted(r["new"] for r in rows)
     n = len(rows)
-    name = f"{args.suits}-{args.rule}" + (", deal on empty" if args.deal_on_empty else "")
-    print(f"| {name} | deals {args.first}-{args.first + n - 1} | {n} | {n - len(mismatches)} | {len(mismatches)} | "
-          f"{statistics.median(old):.3f} | {old[int(0.9 * (n - 1))]:.3f} | {statistics.median(new):.3f} | "
-          f"{new[int(0.9 * (n - 1))]:.3f} | {statistics.median(old) / statistics.median(new):.2f} |")
+    summary = {
+        "variant": f"{args.suits}-{args.rule}" + (", deal on empty" if args.deal_on_empty else ""),
+        "deals": f"{args.first}-{args.first + n - 1}", "same": n - len(mismatches), "mismatches": len(mismatches),
+        "reference_median": round(statistics.median(old), 4), "reference_p90": round(old[int(0.9 * (n - 1))], 4),
+        "new_median": round(statistics.median(new), 4), "new_p90": round(new[int(0.9 * (n - 1))], 4),
+        "ratio": round(statistics.median(old) / statistics.median(new), 3),
+    }
+    kernel_table = resultfile.table(COLUMNS, [summary])
+    print(resultfile.markdown(kernel_table))
+    resultfile.write(args, "bench_fair_kernel", {"fair_kernel": kernel_table})
     if mismatches:
         print(f"mismatches: {mismatches}")
     if args.json:

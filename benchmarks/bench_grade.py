@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/bench_grade.py [--suits 4] [--rule classic] [--first 0] [--count 200]
-                                     [--other-seed 7] [--no-solver] [--json out.json]
+                                     [--other-seed 7] [--no-solver] [--out results.json] [--json deals.json]
 
 For each deal ``first`` .. ``first + count - 1`` (default: the reporting set 0-199, never
 used for calibration, which is deals 20000 onwards, nor for tuning, 10000-10199):
@@ -19,7 +19,8 @@ Prints: grading time (median, p90), stability (same grade, at most one apart, Sp
 of the two raw figures), agreement (Spearman of the raw figure with the solver's nodes
 and narrowest width, the median nodes per grade, and the deals where the two disagree
 most), and the spread (share of each grade, the fair player's win rate and runs
-removed per grade).
+removed per grade). The summary and the grades' table go to the result file ``--out``
+too (default ``benchmarks/results/grade-s{suits}-{rule}.json``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,31 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+import resultfile
+
+#: The summary of a run: (key, label, format) as resultfile.markdown shows it.
+COLUMNS = [
+    ("variant", "variant", ""),
+    ("deals", "deals", ""),
+    ("same", "same grade, other seed", "%"),
+    ("near", "at most one apart", "%"),
+    ("spearman_nodes", "Spearman, raw vs solver nodes", ".3f"),
+    ("spearman_width", "raw vs narrowest width", ".3f"),
+    ("shares", "share of grades 1 → 5", "%"),
+    ("s_median", "grading s median", ".3f"),
+]
+#: One row a grade.
+GRADE_COLUMNS = [
+    ("grade", "grade", ""),
+    ("deals", "deals", "int"),
+    ("share", "share", "%"),
+    ("win_rate", "fair player's win rate", "%"),
+    ("runs", "runs removed", ".2f"),
+    ("turned", "cards turned up", ".1f"),
+    ("nodes_median", "solver nodes, median", "int"),
+    ("width_median", "narrowest width, median", ""),
+]
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -80,6 +106,7 @@ def main() -> int:
     parser.add_argument("--other-seed", type=int, default=7)
     parser.add_argument("--no-solver", action="store_true")
     parser.add_argument("--json", help="also write every deal's figures here")
+    resultfile.add_out_option(parser, "grade-s{suits}-{rule}")
     args = parser.parse_args()
 
     from spider_solver.grading import GRADE_SEED, GRADER_VERSION, grade_of, play
@@ -113,6 +140,13 @@ def main() -> int:
     secs = sorted(r["seconds"] for r in rows)
     same = sum(r["grade"] == r["grade2"] for r in rows) / n
     near = sum(abs(r["grade"] - r["grade2"]) <= 1 for r in rows) / n
+    summary = {"variant": f"{args.suits} suit{'s' if args.suits > 1 else ''} {args.rule}", "grader": GRADER_VERSION,
+               "deals": f"{args.first}-{args.first + n - 1}", "same": round(same, 4), "near": round(near, 4),
+               "spearman_again": round(spearman([r["raw"] for r in rows], [r["raw2"] for r in rows]), 4),
+               "shares": [round(sum(r["grade"] == g for r in rows) / n, 4) for g in range(1, 6)],
+               "s_median": round(statistics.median(secs), 4), "s_p90": round(secs[int(0.9 * (n - 1))], 4),
+               "s_max": round(secs[-1], 3)}
+    grades = []
     name = f"{args.suits}-{args.rule}"
     print(f"\n### {name}, deals {args.first}-{args.first + n - 1}, grader {GRADER_VERSION}\n")
     print("| deals | grading s median | p90 | max | same grade (other seed) | at most 1 apart "
@@ -129,6 +163,10 @@ def main() -> int:
         if not members:
             print(f"| {g} | 0 | 0% | - | - | - | - |" + ("" if args.no_solver else " - | - |"))
             continue
+        grades.append({"grade": g, "deals": len(members), "share": round(len(members) / n, 4),
+                       "win_rate": round(statistics.fmean(r["win_rate"] for r in members), 4),
+                       "runs": round(statistics.fmean(r["runs"] for r in members), 3),
+                       "turned": round(statistics.fmean(r["turned"] for r in members), 2)})
         line = (f"| {g} | {len(members)} | {100 * len(members) / n:.1f}% | "
                 f"{100 * statistics.fmean(r['win_rate'] for r in members):.1f}% | "
                 f"{statistics.fmean(r['runs'] for r in members):.2f} | "
@@ -136,6 +174,8 @@ def main() -> int:
                 f"{min(r['raw'] for r in members):.1f}-{max(r['raw'] for r in members):.1f} |")
         if not args.no_solver:
             widths = [r["width"] or 8192 for r in members]
+            grades[-1] |= {"nodes_median": statistics.median(r["nodes"] for r in members),
+                           "width_median": statistics.median(widths)}
             line += f" {statistics.median(r['nodes'] for r in members):,.0f} | {statistics.median(widths):g} |"
         print(line)
     if not args.no_solver:
@@ -147,6 +187,8 @@ def main() -> int:
               f"with the narrowest winning width: {spearman(raw, widths):.3f}; grade with nodes: "
               f"{spearman([float(r['grade']) for r in rows], nodes):.3f} "
               f"({unsolved} deals no width won, counted as 8192)")
+        summary |= {"spearman_nodes": round(spearman(raw, nodes), 4), "spearman_width": round(spearman(raw, widths), 4),
+                    "spearman_grade_nodes": round(spearman([float(r["grade"]) for r in rows], nodes), 4)}
         order = sorted(rows, key=lambda r: r["nodes"])
         cheap = {r["deal"] for r in order[: n // 5]}
         costly = {r["deal"] for r in order[-(n // 5):]}
@@ -154,6 +196,9 @@ def main() -> int:
         hard_cheap = [r["deal"] for r in rows if r["grade"] >= 4 and r["deal"] in cheap]
         print(f"Disagreements: graded 1-2 but in the solver's costliest fifth: {len(easy_costly)} {easy_costly[:12]}; "
               f"graded 4-5 but in its cheapest fifth: {len(hard_cheap)} {hard_cheap[:12]}")
+    print("\n" + resultfile.markdown(resultfile.table(COLUMNS, [summary])))
+    resultfile.write(args, "bench_grade", {"grade": resultfile.table(COLUMNS, [summary]),
+                                           "grades": resultfile.table(GRADE_COLUMNS, grades)})
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return 0

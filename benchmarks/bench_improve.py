@@ -4,13 +4,15 @@ Usage::
 
     python benchmarks/bench_improve.py [--suits 4] [--rule classic] [--first 0] [--count 40]
                                        [--workers 2] [--max-nodes N] [--max-seconds S]
-                                       [--weights JSON] [--json results.json]
+                                       [--weights JSON] [--out results.json] [--json deals.json]
 
 Each deal is solved by :func:`spider_solver.solve` at the default budget, then its line
 is given to :func:`spider_solver.verify.improve` at the improve budget (the command's
 defaults unless given), in one of ``--workers`` single-threaded processes (so "on one
 core"). Prints the median / p90 line before and after, the median saving, the median /
-p90 / max seconds of the improve pass, and the peak resident memory of a process.
+p90 / max seconds of the improve pass, and the peak resident memory of a process; the
+table goes to the result file ``--out`` too (default
+``benchmarks/results/improve-s{suits}.json``), and ``--json`` writes every deal's figures.
 ``--weights "[9,0,9,...]"`` gives ``improve``'s beams that evaluation instead of its
 own (``rephase.IMPROVE_WEIGHTS``), to compare two on the same solved lines. Report on
 deals 0-199 (never used for tuning; the tuning used 10000-10199).
@@ -24,6 +26,26 @@ import resource
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+
+import resultfile
+
+#: The summary of a run: (key, label, format) as resultfile.markdown shows it.
+COLUMNS = [
+    ("set", "set", ""),
+    ("max_nodes", "budget", "M"),
+    ("improved", "improved", "int"),
+    ("count", "of", "int"),
+    ("before_median", "length median before", ""),
+    ("after_median", "after", ""),
+    ("before_mean", "mean before", ".2f"),
+    ("after_mean", "after", ".2f"),
+    ("before_p90", "p90 before", ".0f"),
+    ("after_p90", "after", ".0f"),
+    ("s_median", "s median", ".2f"),
+    ("s_p90", "s p90", ".2f"),
+    ("s_max", "s max", ".2f"),
+    ("peak_mb", "peak MB", ".0f"),
+]
 
 
 def _warm_up(weights: list[int] | None = None) -> None:
@@ -79,6 +101,7 @@ def main() -> None:
     parser.add_argument("--weights", type=json.loads, default=None,
                         help="A JSON list: the evaluation of improve's beams (default: its own).")
     parser.add_argument("--json", help="Write every deal's figures to this file.")
+    resultfile.add_out_option(parser, "improve-s{suits}")
     args = parser.parse_args()
     if args.max_nodes is None:
         args.max_nodes = improve_nodes(args.suits)
@@ -92,18 +115,24 @@ def main() -> None:
     before = [r["before"] for r in done]
     after = [r["after"] for r in done]
     seconds = [r["seconds"] for r in done]
-    name = f"SP1-S{args.suits}{args.rule[0].upper()} deals {args.first}-{args.first + len(rows) - 1}"
-    print("| set | improved | length median before | after | p90 before | after | saved median "
-          "| s median | s p90 | s max | peak MB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    print(f"| {name} | {sum(a < b for a, b in zip(after, before, strict=True))}/{len(done)} "
-          f"| {statistics.median(before):g} | {statistics.median(after):g} "
-          f"| {percentile(before, 0.9):.0f} | {percentile(after, 0.9):.0f} "
-          f"| {statistics.median(b - a for a, b in zip(after, before, strict=True)):g} "
-          f"| {statistics.median(seconds):.2f} | {percentile(seconds, 0.9):.2f} | {max(seconds):.2f} "
-          f"| {max(r['peak_rss_mb'] for r in rows):.0f} |")
+    summary = {
+        "set": f"SP1-S{args.suits}{args.rule[0].upper()} deals {args.first}-{args.first + len(rows) - 1}",
+        "max_nodes": args.max_nodes,
+        "improved": sum(a < b for a, b in zip(after, before, strict=True)), "count": len(done),
+        "before_median": statistics.median(before), "after_median": statistics.median(after),
+        "before_mean": round(statistics.fmean(before), 2), "after_mean": round(statistics.fmean(after), 2),
+        "before_p90": percentile(before, 0.9), "after_p90": percentile(after, 0.9),
+        "saved_median": statistics.median(b - a for a, b in zip(after, before, strict=True)),
+        "s_median": round(statistics.median(seconds), 3), "s_p90": round(percentile(seconds, 0.9), 3),
+        "s_max": round(max(seconds), 3), "peak_mb": round(max(r["peak_rss_mb"] for r in rows)),
+    }
+    improve_table = resultfile.table(COLUMNS, [summary])
+    print(resultfile.markdown(improve_table))
     print(f"\nbudget: {args.max_nodes:,} nodes, {args.max_seconds} s; {args.workers} workers; wall {wall:.0f} s; "
           f"cut by seconds: {sum(r.get('stopped') == 'seconds' for r in done)}")
+    resultfile.write(args, "bench_improve", {"improve": improve_table},
+                     budget={"max_nodes": args.max_nodes, "max_seconds": args.max_seconds},
+                     workers=args.workers, wall_seconds=round(wall, 1))
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(rows, handle, indent=1)

@@ -5,6 +5,7 @@ Usage::
     python benchmarks/bench_service.py [--catalog bench-catalog.sqlite] [--deals 10000]
                                        [--verified 300] [--clients 16] [--requests 20000]
                                        [--soak 10000] [--solvers 2] [--parts abcde]
+                                       [--out results.json] [--json raw.json]
 
 Builds (once; reused when the file has the rows) a catalog of ``--deals`` deals with the
 real batch command: ``--verified`` 1-suit deals solved at the default budget, and the rest
@@ -22,7 +23,8 @@ d. a and c again while ``--solvers`` uncached 4-suit verifies run without pause.
 e. A soak of ``--soak`` mixed requests, a fifth of them malformed: the statuses, and the
    server's resident memory after the first 1,000 and at the end.
 
-Every loop is bounded by its request count, and talks only to 127.0.0.1.
+Every loop is bounded by its request count, and talks only to 127.0.0.1. The tables are
+printed and written to the result file ``--out`` (default ``benchmarks/results/service.json``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+
+import resultfile
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The first deal number of the verifies of part d: never in the catalog.
@@ -197,11 +201,27 @@ async def verifies(port: int, solvers: int, stop: asyncio.Event, first: int) -> 
     return done
 
 
-def row(name: str, result: dict) -> str:
-    bad = sum(n for status, n in result["statuses"].items() if status >= 500 or status == 0)
-    statuses = ", ".join(f"{k}: {v:,}" for k, v in sorted(result["statuses"].items()))
-    return (f"| {name} | {result['requests']:,} | {result['rps']:,.0f} | {result['p50_ms']:.1f} | "
-            f"{result['p99_ms']:.1f} | {result['cpu_ms']:.2f} | {statuses} | {bad} |")
+#: The tables of a run: name -> (key, label, format) as resultfile.markdown shows them.
+COLUMNS = {
+    "load": [("scenario", "scenario", ""), ("requests", "requests", "int"), ("rps", "req/s", "int"),
+             ("p50_ms", "p50 ms", ".1f"), ("p99_ms", "p99 ms", ".1f"), ("cpu_ms", "server CPU ms a request", ".2f"),
+             ("bad", "5xx or dropped", "int")],
+    "soak": [("requests", "requests", "int"), ("malformed", "malformed", "int"), ("bad", "5xx or dropped", "int"),
+             ("rss_after_first_mb", "server MB after 1,000", ".1f"), ("rss_end_mb", "at the end", ".1f"),
+             ("growth", "growth", "%")],
+}
+
+
+def bad_answers(statuses: dict[int, int]) -> int:
+    """Answers with a 5xx status, or none (status 0: a dropped connection)."""
+    return sum(n for status, n in statuses.items() if status >= 500 or status == 0)
+
+
+def row(name: str, result: dict) -> dict:
+    return {"scenario": name, "requests": result["requests"], "rps": round(result["rps"]),
+            "p50_ms": round(result["p50_ms"], 2), "p99_ms": round(result["p99_ms"], 2),
+            "cpu_ms": round(result["cpu_ms"], 3), "bad": bad_answers(result["statuses"]),
+            "statuses": {str(k): v for k, v in sorted(result["statuses"].items())}}
 
 
 def soak_request(index: int, rng: random.Random, codes: list[str], log: tuple[str, list[str]]) -> bytes:
@@ -226,27 +246,29 @@ def soak_request(index: int, rng: random.Random, codes: list[str], log: tuple[st
 
 
 async def main_async(args: argparse.Namespace, server: Server, codes: list[str],
-                     logs: list[tuple[str, list[str]]]) -> list[str]:
+                     logs: list[tuple[str, list[str]]]) -> tuple[dict, list[str]]:
+    """The tables of the parts that ran (resultfile tables, by name), and lines of notes."""
     rng = random.Random(1)
-    lines = ["| scenario | requests | req/s | p50 ms | p99 ms | server CPU ms a request | statuses | 5xx or dropped |",
-             "|---|---|---|---|---|---|---|---|"]
+    rows: list[dict] = []
+    soak: list[dict] = []
+    lines: list[str] = []
     deal_request = lambda _: http("GET", f"/v1/deals/{rng.choice(codes)}")  # noqa: E731
     random_request = lambda _: http("GET", "/v1/catalog/random?suits=1")  # noqa: E731
     results = {}
     await load(server, args.clients, 500, deal_request)  # warm-up
     if "a" in args.parts:
         results["a"] = await load(server, args.clients, args.requests, deal_request)
-        lines.append(row("a. GET /v1/deals/{code}", results["a"]))
+        rows.append(row("a. GET /v1/deals/{code}", results["a"]))
     if "b" in args.parts:
         replay = [http("POST", "/v1/replay", json.dumps({"code": c, "actions": a}).encode()) for c, a in logs]
         results["b"] = await load(server, args.clients, min(args.requests, 5_000),
                                   lambda i: replay[i % len(replay)])
-        lines.append(row("b. POST /v1/replay, 150 actions", results["b"]))
+        rows.append(row("b. POST /v1/replay, 150 actions", results["b"]))
         results["b1"] = await load(server, 1, 500, lambda i: replay[i % len(replay)])
-        lines.append(row("b. the same, one client", results["b1"]))
+        rows.append(row("b. the same, one client", results["b1"]))
     if "c" in args.parts:
         results["c"] = await load(server, args.clients, args.requests, random_request)
-        lines.append(row("c. GET /v1/catalog/random", results["c"]))
+        rows.append(row("c. GET /v1/catalog/random", results["c"]))
     if "d" in args.parts:
         stop = asyncio.Event()
         with sqlite3.connect(args.catalog) as db:  # the server records what it verifies: go past it
@@ -258,8 +280,8 @@ async def main_async(args: argparse.Namespace, server: Server, codes: list[str],
         results["dc"] = await load(server, args.clients, args.requests, random_request)
         stop.set()
         finished = await background
-        lines.append(row(f"d. a, with {args.solvers} verifies running", results["da"]))
-        lines.append(row(f"d. c, with {args.solvers} verifies running", results["dc"]))
+        rows.append(row(f"d. a, with {args.solvers} verifies running", results["da"]))
+        rows.append(row(f"d. c, with {args.solvers} verifies running", results["dc"]))
         lines.append(f"\n({finished} uncached 4-suit verifies, each a search, ended during d)")
         if "a" in results and "c" in results:
             lines.append(f"p99 ratio under searches: deals {results['da']['p99_ms'] / results['a']['p99_ms']:.2f}, "
@@ -273,14 +295,21 @@ async def main_async(args: argparse.Namespace, server: Server, codes: list[str],
                           lambda i: soak_request(i + 1_000, soak_rng, codes, logs[0]))
         at_end = server.rss_mb()
         statuses = Counter(first["statuses"]) + Counter(rest["statuses"])
-        fives = sum(n for status, n in statuses.items() if status >= 500 or status == 0)
+        fives = bad_answers(statuses)
+        soak.append({"requests": args.soak, "malformed": sum(i % 5 == 4 for i in range(args.soak)), "bad": fives,
+                     "statuses": {str(k): v for k, v in sorted(statuses.items())},
+                     "rss_after_first_mb": round(after_first, 1), "rss_end_mb": round(at_end, 1),
+                     "growth": round((at_end - after_first) / after_first, 4)})
         lines.append(f"\nSoak of {args.soak:,} requests (a fifth malformed): statuses "
                      f"{dict(sorted(statuses.items()))}; 5xx or dropped: {fives}; server RSS "
                      f"{after_first:.1f} MB after 1,000, {at_end:.1f} MB at the end "
                      f"({100 * (at_end - after_first) / after_first:+.1f}%)")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
-    return lines
+    tables = {"load": resultfile.table(COLUMNS["load"], rows)} if rows else {}
+    if soak:
+        tables["soak"] = resultfile.table(COLUMNS["soak"], soak)
+    return tables, lines
 
 
 def main() -> None:
@@ -295,7 +324,8 @@ def main() -> None:
     parser.add_argument("--solvers", type=int, default=2)
     parser.add_argument("--replay-logs", type=int, default=20)
     parser.add_argument("--parts", default="abcde")
-    parser.add_argument("--json")
+    parser.add_argument("--json", help="Write the raw figures of every part to this file.")
+    resultfile.add_out_option(parser, "service")
     args = parser.parse_args()
     if "e" in args.parts and args.soak <= 1_000:
         parser.error("--soak must be more than 1,000: the first 1,000 requests only warm the server up")
@@ -305,12 +335,17 @@ def main() -> None:
     logs = replay_logs(args.replay_logs, 150)
     server = Server(args.catalog, args.solvers)
     try:
-        lines = asyncio.run(main_async(args, server, codes, logs))
+        load_before = os.getloadavg()[0]
+        tables, lines = asyncio.run(main_async(args, server, codes, logs))
     finally:
         status = server.stop()
     print(f"catalog: {len(codes):,} deals; {args.clients} clients; {args.solvers} solver processes; "
-          f"load average before: {os.getloadavg()[0]:.2f}; server exit status {status}")
+          f"load average before: {load_before:.2f}; server exit status {status}")
+    for tab in tables.values():
+        print("\n" + resultfile.markdown(tab))
     print("\n".join(lines))
+    resultfile.write(args, "bench_service", tables, catalog_deals=len(codes), clients=args.clients,
+                     solvers=args.solvers, load_average_before=load_before)
 
 
 if __name__ == "__main__":

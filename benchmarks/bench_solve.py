@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/bench_solve.py [--suits 4] [--rule classic] [--first 0] [--count 200]
                                      [--workers 2] [--max-nodes N] [--max-seconds S]
-                                     [--json results.json] [--startup]
+                                     [--out results.json] [--json deals.json] [--startup]
 
 Each deal is solved by :func:`spider_solver.solve` in one of ``--workers``
 single-threaded processes (so each figure is "on one core"); seconds are the
@@ -12,7 +12,10 @@ wall time of ``solve`` inside the worker, measured after the worker has loaded
 the compiled engine (``cpu_seconds`` in ``--json``: the worker's CPU time for it,
 which a busy machine inflates less). The table gives the share verified, unknown
 and unwinnable, median / p90 / max seconds and nodes per deal, nodes per second, median / p90
-solution length, and the peak resident memory of a solving process.
+solution length, and the peak resident memory of a solving process. It is printed and
+written, with the machine, the date and the commit, to the result file ``--out``
+(default ``benchmarks/results/solve-s{suits}.json``, which docs/performance.md shows:
+``python benchmarks/report.py`` after a run); ``--json`` also writes every deal's figures.
 ``--startup`` also times ``spider-solve verify`` in two fresh processes (the
 first may compile the kernels; the second must load them from the cache).
 
@@ -31,6 +34,27 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+
+import resultfile
+
+#: The summary of a run: (key, label, format) as resultfile.markdown shows it.
+COLUMNS = [
+    ("set", "set", ""),
+    ("verified", "verified", "int"),
+    ("count", "deals", "int"),
+    ("unknown", "unknown", "int"),
+    ("length_median", "length median", ""),
+    ("length_mean", "mean", ".2f"),
+    ("length_p90", "p90", ".0f"),
+    ("nodes_median", "nodes median", "k"),
+    ("nodes_p90", "nodes p90", "k"),
+    ("cpu_median", "CPU s median", ".3f"),
+    ("s_median", "s median", ".3f"),
+    ("s_p90", "s p90", ".3f"),
+    ("s_max", "s max", ".2f"),
+    ("cpu_nodes_per_s", "nodes/s (CPU)", "M2"),
+    ("peak_mb", "peak MB", ".0f"),
+]
 
 
 def _warm_up() -> None:
@@ -93,6 +117,7 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES)
     parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_SECONDS)
     parser.add_argument("--json", help="Write every deal's figures to this file.")
+    resultfile.add_out_option(parser, "solve-s{suits}")
     parser.add_argument("--startup", action="store_true", help="Also time two fresh `spider-solve verify` runs.")
     args = parser.parse_args()
 
@@ -104,35 +129,40 @@ def main() -> None:
 
     verified = [r for r in rows if r["status"] == "verified"]
     seconds = [r["seconds"] for r in rows]
+    cpus = [r["cpu_seconds"] for r in rows]
     nodes = [r["nodes"] for r in rows]
     lengths = [r["moves"] for r in verified]
     count = len(rows)
-    name = f"SP1-S{args.suits}{args.rule[0].upper()} deals {args.first}-{args.first + count - 1}"
-    print("| set | verified | unknown | unwinnable | s median | s p90 | s max | nodes median | nodes p90 "
-          "| nodes/s | length median | length p90 | peak MB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    print(
-        f"| {name} | {len(verified)}/{count} ({100 * len(verified) / count:.1f}%) "
-        f"| {sum(r['status'] == 'unknown' for r in rows)} | {sum(r['status'] == 'unwinnable' for r in rows)} "
-        f"| {statistics.median(seconds):.3f} | {percentile(seconds, 0.9):.3f} | {max(seconds):.2f} "
-        f"| {statistics.median(nodes) / 1e3:.0f}k | {percentile(nodes, 0.9) / 1e3:.0f}k "
-        f"| {sum(nodes) / sum(seconds) / 1e6:.2f}M "
-        f"| {statistics.median(lengths) if lengths else float('nan'):.0f} "
-        f"| {percentile(lengths, 0.9):.0f} | {max(r['peak_rss_mb'] for r in rows):.0f} |"
-    )
-    cpu = sum(r["cpu_seconds"] for r in rows)
-    print(f"\nnodes/s on CPU time (the process's own, which other jobs on the machine inflate less than the "
-          f"wall time): {sum(nodes) / cpu / 1e6:.2f}M; median CPU s a deal "
-          f"{statistics.median(r['cpu_seconds'] for r in rows):.3f}; load average at the end "
-          f"{os.getloadavg()[0]:.2f}")
+    summary = {
+        "set": f"SP1-S{args.suits}{args.rule[0].upper()} deals {args.first}-{args.first + count - 1}",
+        "verified": len(verified), "count": count,
+        "unknown": sum(r["status"] == "unknown" for r in rows),
+        "unwinnable": sum(r["status"] == "unwinnable" for r in rows),
+        "length_median": statistics.median(lengths) if lengths else None,
+        "length_mean": round(statistics.fmean(lengths), 2) if lengths else None,
+        "length_p90": percentile(lengths, 0.9) if lengths else None,
+        "nodes_median": statistics.median(nodes), "nodes_p90": percentile(nodes, 0.9),
+        "cpu_median": round(statistics.median(cpus), 4), "cpu_total": round(sum(cpus), 2),
+        "s_median": round(statistics.median(seconds), 4), "s_p90": round(percentile(seconds, 0.9), 4),
+        "s_max": round(max(seconds), 3),
+        "cpu_nodes_per_s": round(sum(nodes) / sum(cpus)), "peak_mb": round(max(r["peak_rss_mb"] for r in rows)),
+    }
+    solve_table = resultfile.table(COLUMNS, [summary])
+    print(resultfile.markdown(solve_table))
     print(f"\nbudget: {args.max_nodes:,} nodes, {args.max_seconds} s; {args.workers} workers; wall {wall:.0f} s; "
           f"cpu count {os.cpu_count()}")
     unsolved = [r["code"] for r in rows if r["status"] != "verified"]
     if unsolved:
         print("not verified:", " ".join(unsolved))
+    extra = {}
     if args.startup:
         first, second = startup_seconds(codes[0])
         print(f"fresh `spider-solve verify` process: {first:.2f} s, then {second:.2f} s (cached kernels)")
+        extra["startup_seconds"] = [round(first, 2), round(second, 2)]
+    resultfile.write(args, "bench_solve", {"solve": solve_table},
+                     budget={"max_nodes": args.max_nodes, "max_seconds": args.max_seconds},
+                     workers=args.workers, wall_seconds=round(wall, 1),
+                     load_average_end=round(os.getloadavg()[0], 2), **extra)
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(rows, handle, indent=1)

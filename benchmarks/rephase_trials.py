@@ -1,4 +1,4 @@
-"""Re-search variants on a solve's line (benchmarks/RESULTS.md, "Shorter lines and par").
+"""Re-search variants on a solve's line (benchmarks/HISTORY.md, "Shorter lines: re-searches and improve").
 
 Usage::
 
@@ -8,17 +8,26 @@ CONFIGS is JSON: ``{"name": [[widths...], phases, max_nodes], ...}``; phases is 
 (every phase, last first), k > 0 (the last k) or -1 (the initial layout only). Each deal
 is solved without the post-pass, then each variant re-searches its line with
 :func:`spider_solver.engine.rephase.rephase`. Prints the median and mean length before
-and after, and the nodes and seconds each variant spent. Use the tuning deals
+and after, and the nodes and seconds each variant spent, and writes them to the result
+file ``benchmarks/results/rephase-trials-s{suits}.json``. Use the tuning deals
 (10000-10199), never the reporting set.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+
+import resultfile
+
+#: The table: (key, label, format) as resultfile shows it.
+COLUMNS = [("variant", "variant", ""), ("deals", "deals won", "int"), ("length_median", "length median", ""),
+           ("length_mean", "mean", ".1f"), ("nodes_median", "extra nodes median", "k"),
+           ("nodes_p90", "extra nodes p90", "k"), ("s_median", "s median", ".3f")]
 
 
 def _warm_up() -> None:
@@ -69,15 +78,20 @@ def main() -> None:
     with ProcessPoolExecutor(workers, initializer=_warm_up) as pool:
         rows = [row for row in pool.map(_one, [(code, configs) for code in codes]) if "base" in row]
     base = [row["base"] for row in rows]
-    print(f"{len(rows)} deals won; base length median {statistics.median(base)} mean {statistics.mean(base):.1f}, "
-          f"nodes median {statistics.median(row['nodes'] for row in rows) / 1e3:.0f}k")
+    table = [{"variant": "the solve's line", "deals": len(rows), "length_median": statistics.median(base),
+              "length_mean": round(statistics.mean(base), 2),
+              "nodes_median": statistics.median(row["nodes"] for row in rows)}]
     for name in configs:
         lengths = [row[name][0] for row in rows]
         nodes = sorted(row[name][1] for row in rows)
-        print(f"{name}: length median {statistics.median(lengths)} mean {statistics.mean(lengths):.1f}; extra nodes "
-              f"median {statistics.median(nodes) / 1e3:.0f}k p90 {nodes[int(0.9 * len(nodes))] / 1e3:.0f}k; "
-              f"s median {statistics.median(row[name][2] for row in rows):.3f}")
-
+        table.append({"variant": f"{name} {json.dumps(configs[name])}", "deals": len(rows),
+                      "length_median": statistics.median(lengths), "length_mean": round(statistics.mean(lengths), 2),
+                      "nodes_median": statistics.median(nodes), "nodes_p90": nodes[int(0.9 * len(nodes))],
+                      "s_median": round(statistics.median(row[name][2] for row in rows), 4)})
+    tab = resultfile.table(COLUMNS, table)
+    print(resultfile.markdown(tab))
+    out = argparse.Namespace(out=str(resultfile.RESULTS / f"rephase-trials-s{suits}.json"))
+    resultfile.write(out, "rephase_trials", {"variants": tab}, deals=f"{first}-{first + count - 1}")
 
 if __name__ == "__main__":
     main()

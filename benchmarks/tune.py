@@ -23,7 +23,9 @@ counted as ``LOST_LENGTH`` actions (lower is better); ties go to fewer nodes.
 Deals 0-1999 are the reporting set: this script refuses them. Results per deal are
 cached in ``--cache`` (a JSON file keyed by suit count, rule, width, budget and
 weights), so a descent never replays a vector it has seen; delete the cache after
-the engine changes.
+the engine changes. The table is printed as it grows, and written at the end to the
+result file ``--out`` (default ``benchmarks/results/tune-eval-s{suits}.json`` or
+``tune-descend-s{suits}.json``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import resultfile
 
 #: The reporting set: never tuned on.
 REPORT_DEALS = range(2000)
@@ -149,14 +152,20 @@ def better(a: dict, b: dict) -> bool:
     return (a["objective"], a["nodes_mean"]) < (b["objective"], b["nodes_mean"])
 
 
-def row(label: str, weights, s: dict) -> str:
-    return (f"| {label} | {json.dumps(weights)} | {s['won']}/{s['deals']} | {s['nodes_med'] / 1e3:.0f}k"
-            f" | {s['nodes_p90'] / 1e3:.0f}k | {s['len_med']:.0f} | {s['len_p90']:.0f} | {s['raw_med']:.0f}"
-            f" | {s['objective']:.1f} | {s['cpu_med']:.2f} |")
+#: A row of the table: (key, label, format) as resultfile shows it.
+COLUMNS = [
+    ("label", "deals, width", ""), ("weights", "weights", ""), ("won", "won", "int"), ("deals", "of", "int"),
+    ("nodes_med", "nodes med", "k"), ("nodes_p90", "nodes p90", "k"), ("len_med", "length med", ".0f"),
+    ("len_p90", "length p90", ".0f"), ("raw_med", "raw med", ".0f"), ("objective", "objective", ".1f"),
+    ("cpu_med", "cpu med s", ".2f"),
+]
 
 
-HEADER = ("| deals, width | weights | won | nodes med | nodes p90 | length med | length p90 | raw med"
-          " | objective | cpu med s |\n|---|---|---|---|---|---|---|---|---|---|")
+def row(label: str, weights, s: dict) -> dict:
+    """A row of the table: the summary ``s`` of ``weights`` (printed, and kept for the result file)."""
+    entry = {"label": label, "weights": json.dumps(weights)} | {k: v for k, v in s.items() if k != "lost"}
+    print(resultfile.line(COLUMNS, entry), flush=True)
+    return entry
 
 
 def default_weights(suits: int) -> list[int]:
@@ -184,13 +193,15 @@ def cmd_eval(args: argparse.Namespace) -> None:
 
 
 def evaluate(runner: Runner, args: argparse.Namespace) -> None:
-    print(HEADER)
+    print(resultfile.header(COLUMNS))
     vectors = [json.loads(w) for w in args.weights] if args.weights else [default_weights(args.suits)]
+    rows = []
     for weights in vectors:
         s = runner.run(weights)
-        print(row(runner.label, weights, s), flush=True)
+        rows.append(row(runner.label, weights, s))
         if s["lost"]:
             print(f"  not won: {' '.join(s['lost'])}", file=sys.stderr)
+    resultfile.write(args, "tune", {"eval": resultfile.table(COLUMNS, rows)})
 
 
 def cmd_descend(args: argparse.Namespace) -> None:
@@ -201,8 +212,8 @@ def cmd_descend(args: argparse.Namespace) -> None:
 def descend(runner: Runner, args: argparse.Namespace) -> None:
     best_w = json.loads(args.weights[0]) if args.weights else default_weights(args.suits)
     best = runner.run(best_w)
-    print(HEADER)
-    print(row(runner.label + " start", best_w, best), flush=True)
+    print(resultfile.header(COLUMNS))
+    rows = [row(runner.label + " start", best_w, best)]
     indices = [int(i) for i in args.indices.split(",")] if args.indices else range(len(best_w))
     for _ in range(args.passes):
         improved = False
@@ -212,10 +223,11 @@ def descend(runner: Runner, args: argparse.Namespace) -> None:
                 mark = ""
                 if better(s, best):
                     best_w, best, improved, mark = trial, s, True, " *"
-                print(row(runner.label + f" w[{index}]" + mark, trial, s), flush=True)
+                rows.append(row(runner.label + f" w[{index}]" + mark, trial, s))
         if not improved:
             break
-    print(row(runner.label + " best", best_w, best))
+    rows.append(row(runner.label + " best", best_w, best))
+    resultfile.write(args, "tune", {"descend": resultfile.table(COLUMNS, rows)})
 
 
 def main() -> None:
@@ -235,6 +247,7 @@ def main() -> None:
         p.add_argument("--weights", action="append", help="a JSON list; repeat for several (eval)")
         p.add_argument("--workers", type=int, default=2)
         p.add_argument("--cache", default=str(DEFAULT_CACHE))
+        resultfile.add_out_option(p, f"tune-{name}-s{{suits}}")
         p.add_argument("--select", help="the beams' selection policy, 'policy,offset,floor,cap' "
                        "(search.SELECT_*; driver.SELECTION has the defaults)")
         if name == "descend":

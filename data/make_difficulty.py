@@ -12,7 +12,7 @@ Figures already in the file (same grader version and seed) are kept, so a larger
 The shipped calibration (grader ``fair-3``, cut to the time available on a shared
 machine): ``--count 300 --only 4-classic``, ``--count 200 --only 2-classic``,
 ``--count 150 --only 1-classic``, ``--count 300 --only 2-relaxed --only 4-relaxed``
-(benchmarks/RESULTS.md, "Deal difficulty"). ``fair-1`` used 300 deals for
+(benchmarks/HISTORY.md, "The grader: games and calibration"). ``fair-1`` used 300 deals for
 each Classic variant and 150 for each Relaxed one.
 
 For each variant (1 suit; 2 and 4 suits, Classic and Relaxed) the fair player grades

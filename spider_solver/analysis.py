@@ -71,7 +71,7 @@ from spider_solver.verify import coerce_deal
 #: search, after the first beam width fails: there it settles most unwinnable
 #: positions in a few thousand nodes, where the beams would widen in vain. With two
 #: or more deals left it never concluded within the cap on the measured positions
-#: (benchmarks/RESULTS.md, "Games in progress").
+#: (benchmarks/HISTORY.md, "Games in progress: analysis constants").
 EARLY_PROOF_DEALS_LEFT = 1
 #: The early exhaustive search's nodes with one deal left. Every proof that concluded on
 #: the measured positions took at most 2 million nodes; the others give up on a level

@@ -44,7 +44,7 @@ from spider_solver.rules.codes import MASK64, splitmix64
 #: version is regraded by ``spider-solve grade``.
 GRADER_VERSION = "fair-3"
 #: Games the fair player plays per deal, by suit count: enough that another seed gives
-#: the same grade for most deals (benchmarks/RESULTS.md, "Deal difficulty"). ``fair-1``
+#: the same grade for most deals (benchmarks/HISTORY.md, "The grader: games and calibration"). ``fair-1``
 #: played 96 and 128 games at 1 and 2 suits, and another seed gave the same grade for
 #: only 83%; the grade's noise falls as 1/sqrt(games), so ``fair-2`` doubles them.
 #: ``fair-3`` plays the same games (same raw figures) and places the Relaxed variants'

@@ -15,15 +15,18 @@ from spider_solver.errors import InvalidBudgetError, InvalidOptionError, quote, 
 # Budgets: nodes decide (deterministic), seconds are a safety net.
 # --------------------------------------------------------------------------- #
 
-#: Nodes of a solve (``verify``, the batch): room for the whole widening schedule.
+#: Nodes of a solve (``verify``, the batch): room for the whole widening schedule
+#: (benchmarks/HISTORY.md, "Solve's default budget").
 DEFAULT_MAX_NODES = 150_000_000
 #: Seconds of a solve: far beyond what the node budget takes on a quiet machine.
 DEFAULT_MAX_SECONDS = 180.0
-#: Nodes of what a person waits for (``analyze``, ``hint``, the service's default cap).
+#: Nodes of what a person waits for (``analyze``, ``hint``, the service's default cap)
+#: (benchmarks/HISTORY.md, "The interactive budget").
 INTERACTIVE_MAX_NODES = 60_000_000
 #: Seconds of what a person waits for: here the seconds, not the nodes, may end a search.
 INTERACTIVE_MAX_SECONDS = 30.0
-#: ``improve``'s node budget by suit count: about the same seconds a deal at each.
+#: ``improve``'s node budget by suit count: about the same seconds a deal at each
+#: (benchmarks/HISTORY.md, "improve's budgets").
 IMPROVE_MAX_NODES: dict[int, int] = {1: 60_000_000, 2: 42_000_000, 4: 35_000_000}
 #: ``improve``'s seconds a deal, a safety net as in a solve.
 IMPROVE_MAX_SECONDS = 120.0

@@ -732,7 +732,7 @@ def test_the_openapi_enums_are_the_outcomes(client):
 def stuck_log(code: str, seed: int = 1) -> list[str]:
     """Random legal play, never back to a position seen, until no action is left: on 4
     suits a game lost with deals still in the stock, where an analysis with lost_at
-    searches for many seconds (benchmarks/RESULTS.md, "Games in progress")."""
+    searches for many seconds (benchmarks/HISTORY.md, "Games in progress: proofs")."""
     import random
 
     from spider_solver.rules import Board

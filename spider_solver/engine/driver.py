@@ -47,7 +47,7 @@ from spider_solver.outcomes import Reason
 #: Beam widths per stratum, tried in turn while the budget lasts, by suit count.
 #: The first width sets the usual cost and line length: on the tuning deals
 #: (10000-10099) starting 4-suit deals at 16 / 64 / 128 gave median lines of
-#: 160 / 149 / 142 actions for 0.15 / 0.21 / 0.41 s; see benchmarks/RESULTS.md.
+#: 160 / 149 / 142 actions for 0.15 / 0.21 / 0.41 s; see benchmarks/HISTORY.md, "The widening schedule".
 #: Since the node became 2.7 times cheaper (issue 11), 1 suit starts four times as wide
 #: as before (32) and 2 suits twice (64), in no more time than before the change: on
 #: the tuning deals 96 -> 92 actions (1 suit, with the post-pass) and 111 -> 109.5 (2 suits).
@@ -59,7 +59,7 @@ from spider_solver.outcomes import Reason
 #: Most deals are won by the first width or two; the default budget (150M nodes,
 #: verify.DEFAULT_MAX_NODES) lets the whole schedule run on the hard ones: on the 4-suit
 #: tuning deals width 4096 ended after 12-33M nodes in all, and 16384, the widest,
-#: took 55-63M more, at a peak of about 560 MB (benchmarks/RESULTS.md, "Tail strength").
+#: took 55-63M more, at a peak of about 560 MB (benchmarks/HISTORY.md, "Solve's default budget").
 WIDTHS = {
     1: (128, 512, 2048, 8192, 16384),
     2: (224, 1024, 4096, 16384),
@@ -186,8 +186,8 @@ def proof_limits(max_nodes: int) -> tuple[int, int]:
     Up to 150M nodes (solve's default budget) these are MAX_PROOF_LEVEL and
     PROOF_TT_BITS, which keep a solving process under 1 GB; a larger budget raises
     them. Two of issue 8's positions that no default proof reaches needed levels of
-    0.8M and 1.6M positions (and 56M and 112M nodes): benchmarks/RESULTS.md, "Games in
-    progress".
+    0.8M and 1.6M positions (and 56M and 112M nodes): benchmarks/HISTORY.md, "Games in
+    progress: proofs".
     """
     level = min(MAX_PROOF_LEVEL_CAP, max(MAX_PROOF_LEVEL, max_nodes // PROOF_NODES_PER_POSITION))
     bits = min(MAX_TT_BITS, max(PROOF_TT_BITS, (max_nodes // PROOF_NODES_PER_SLOT).bit_length()))

@@ -40,14 +40,14 @@ W_CLEAR_COLUMN = 7
 W_RUNS_ON_DOWN = 8
 WEIGHTS_SIZE = 10
 
-#: Tuned on 4-suit deals 10000-10099 at width 64 (benchmarks/RESULTS.md, "Evaluation
-#: tuning"); with the default widening schedule it beats the earlier
+#: Tuned on 4-suit deals 10000-10099 at width 64 (benchmarks/HISTORY.md, "Evaluation
+#: weights"); with the default widening schedule it beats the earlier
 #: ``[5, 0, 5, 5, 10, 40, 5, 5, 2, 0]`` on deals 10000-10199 of every suit count.
 DEFAULT_WEIGHTS = np.array([9, 0, 9, 7, 7, 36, 7, 5, 2, 0], dtype=np.int64)
 #: The solve's weights by suit count, where they differ from ``DEFAULT_WEIGHTS`` (which
 #: 1 suit keeps): coordinate descents with the solve's own schedule on tuning deals
 #: 10000-10099, both started from the 2-suit vector tuned at width 1024 for ``improve``
-#: (benchmarks/RESULTS.md, "Weights for wide beams"). Against the default, a removed run counts a third or a sixth as
+#: (benchmarks/HISTORY.md, "Evaluation weights"). Against the default, a removed run counts a third or a sixth as
 #: much (W_RUN 12 and 6 against 36), breaks more. On tuning deals the descents had not
 #: seen (100000-100199) the mean line fell from 148.7 to 143.5 actions at 4 suits and
 #: from 109.7 to 105.6 at 2, for fewer nodes.

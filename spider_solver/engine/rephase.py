@@ -1,7 +1,7 @@
 """Re-search the phases of a winning line with wider beams, for a shorter line.
 
 A beam's line is as long as the level at which the beam first wins, and that is set
-by its width: wider beams win earlier (benchmarks/RESULTS.md). Searching the whole
+by its width: wider beams win earlier (benchmarks/HISTORY.md). Searching the whole
 game again at a larger width costs the whole game again; ``rephase`` spends the
 width where it is cheap instead. The line's deals cut it into phases. From the
 position at the start of a phase (just after a deal; the last phase first), a beam
@@ -14,7 +14,7 @@ Each beam also watches the line (:class:`~spider_solver.engine.driver.LineWatch`
 position of the line that it reaches in fewer actions than the line does is a shortcut,
 and the line takes it.
 
-Which phases pay was measured (benchmarks/RESULTS.md, "Shorter lines and par"): the
+Which phases pay was measured (benchmarks/HISTORY.md, "Shorter lines: re-searches and improve"): the
 late phases are cheap but rarely hold a shorter ending, so ``solve``'s small post-pass
 (:func:`polish`) re-searches the last phase only, and ``improve`` (:func:`improve_moves`)
 re-searches from the initial layout with beams of growing width, which did as well as
@@ -146,7 +146,7 @@ def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget
 #: 2-3 actions at 4 suits for 85k nodes, and 0-1 at 2 and 1 suits for 40k-90k. With the
 #: cheaper node, 1 suit can afford it after its wider first beam (10000-10099, first
 #: width 128: a median 93 -> 92 for 200k nodes more); 2 suits spend their room on the wider first beam
-#: (benchmarks/RESULTS.md, "Shorter lines and par"). 4 suits turned it off when their beams
+#: (benchmarks/HISTORY.md, "The post-pass"). 4 suits turned it off when their beams
 #: began to share a level's room between strata (driver.SELECTION): on the tuning deals
 #: 10000-10199 it then took the median nodes from 334k to 433k for a mean 0.2 action.
 POLISH_FACTOR = 4
@@ -162,8 +162,8 @@ POLISH_PHASES = 1
 IMPROVE_WIDTHS = (512, 1536, 6144, 16384)
 IMPROVE_PHASES = -1
 #: The evaluation of ``improve``'s wide beams by suit count, where it differs from
-#: ``DEFAULT_WEIGHTS`` (see the module's docstring; benchmarks/RESULTS.md, "Weights for
-#: wide beams"), each from a coordinate descent at width 1024 on its suit count: above all
+#: ``DEFAULT_WEIGHTS`` (see the module's docstring; benchmarks/HISTORY.md, "Evaluation
+#: weights"), each from a coordinate descent at width 1024 on its suit count: above all
 #: a removed run counts far less (W_RUN 17 and 12 against 36), a suit break more.
 IMPROVE_WEIGHTS: dict[int, np.ndarray] = {
     4: np.array([9, -4, 12, 7, 9, 17, 9, 3, 4, 0], dtype=np.int64),

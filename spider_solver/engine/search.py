@@ -225,7 +225,7 @@ def candidate_order(cand, start, n_cand):
 #: of the level's room (``width * strata``) goes to the best candidates of all strata by
 #: ``score - offset * stratum`` (a deal made is worth ``offset``), at most
 #: ``width * cap / 1000`` a stratum (0: no cap). Chosen for 4 suits on the tuning deals
-#: (benchmarks/RESULTS.md, "Beam selection policies"): early levels, where the deepest
+#: (benchmarks/HISTORY.md, "Beam selection"): early levels, where the deepest
 #: strata are still empty, lend their room to the strata that have positions, and a
 #: stratum that is ahead takes room from one that is behind.
 SELECT_STRATA = 0

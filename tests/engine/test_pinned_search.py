@@ -5,7 +5,8 @@ must not change while the search order does not: a single beam (``driver.beam``,
 before shortening, which other work may change) of the default first width, in
 both rules and all suit counts, and the exhaustive search cut at 200,000 nodes.
 The raw line is pinned by a digest of its move codes. A change here means the
-search now searches differently: say where, and measure it (benchmarks/RESULTS.md).
+search now searches differently: say where, and measure it (benchmarks/bench_solve.py;
+why it changed goes to benchmarks/HISTORY.md).
 """
 
 from __future__ import annotations
