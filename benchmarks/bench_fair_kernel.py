@@ -57,8 +57,8 @@ def kernel_args(deal, deal_on_empty: bool, games: int | None, trace: int):
 
 def run_reference(deal, deal_on_empty: bool = False, games: int | None = None, trace: int = 0):
     """(results, trace, CPU seconds) of the reference kernel."""
-    from spider_solver.engine.fair import SEEN_SIZE
     from spider_solver.engine.position import new_position
+    from spider_solver.engine.seen import seen_new
     from spider_solver.engine.types import MAX_COLUMNS, MAX_MOVES
     from tests.fair_reference import play_fair_reference
 
@@ -66,22 +66,17 @@ def run_reference(deal, deal_on_empty: bool = False, games: int | None = None, t
     began = time.process_time()
     play_fair_reference(*head, new_position(), np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
                         np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64),
-                        np.zeros(2, dtype=np.int64), np.zeros(SEEN_SIZE, dtype=np.uint64),
-                        np.zeros(SEEN_SIZE, dtype=np.int64), results, moves)
+                        np.zeros(2, dtype=np.int64), seen_new(), results, moves)
     return results, moves, time.process_time() - began
 
 
 def run_kernel(deal, deal_on_empty: bool = False, games: int | None = None, trace: int = 0):
     """(results, trace, CPU seconds) of :func:`play_fair`."""
-    from spider_solver.engine.fair import SEEN_SIZE, play_fair
-    from spider_solver.engine.position import new_position
-    from spider_solver.engine.types import MAX_COLUMNS, MAX_MOVES
+    from spider_solver.engine.fair import play_fair
 
     head, results, moves = kernel_args(deal, deal_on_empty, games, trace)
     began = time.process_time()
-    play_fair(*head, new_position(), np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64),
-              np.zeros(2, dtype=np.int64), np.zeros(SEEN_SIZE, dtype=np.uint64), np.zeros(SEEN_SIZE, dtype=np.int64),
-              results, moves)
+    play_fair(*head, results, moves)
     return results, moves, time.process_time() - began
 
 

@@ -155,12 +155,9 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
         G_TURNED,
         G_WON,
         GAME_FIELDS,
-        SEEN_SIZE,
         play_fair,
     )
     from spider_solver.engine.game import Game
-    from spider_solver.engine.position import new_position
-    from spider_solver.engine.types import MAX_COLUMNS, MAX_MOVES
 
     require_jit()
 
@@ -173,11 +170,7 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
     results = np.zeros((games, GAME_FIELDS), dtype=np.int64)
     moves = np.zeros((games, trace), dtype=np.int64)
     began = time.perf_counter()
-    play_fair(
-        game.start, game.start_key, game.tables, FAIR_WEIGHTS, FAIR_PARAMS, seeds, new_position(),
-        np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(2, dtype=np.int64),
-        np.zeros(SEEN_SIZE, dtype=np.uint64), np.zeros(SEEN_SIZE, dtype=np.int64), results, moves,
-    )
+    play_fair(game.start, game.start_key, game.tables, FAIR_WEIGHTS, FAIR_PARAMS, seeds, results, moves)
     seconds = time.perf_counter() - began
     down = sum(max(len(column) - 1, 0) for column in deal.columns())
     return Play(results[:, G_WON], results[:, G_REMOVED], results[:, G_TURNED], results[:, G_DEALT],

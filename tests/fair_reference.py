@@ -7,13 +7,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.fair import (
-    FW_RUN,
-    G_ACTIONS,
-    G_DEALT,
-    G_REMOVED,
-    G_TURNED,
-    G_WON,
+from spider_solver.engine.fair import G_ACTIONS, G_DEALT, G_REMOVED, G_TURNED, G_WON
+from spider_solver.engine.fair_cost import FW_RUN, move_delta, turned, visible_cost
+from spider_solver.engine.fair_policy import (
     NO_MOVE,
     NO_VALUE,
     P_LOOKAHEAD,
@@ -22,15 +18,11 @@ from spider_solver.engine.fair import (
     P_NOISE,
     P_PATIENCE,
     VALUE_SCALE,
-    _below,
-    _is_seen,
-    _remember,
-    _turned,
-    move_delta,
-    visible_cost,
 )
 from spider_solver.engine.movegen import gen_moves
 from spider_solver.engine.position import do_move, undo_move, unpack
+from spider_solver.engine.rng import below
+from spider_solver.engine.seen import seen_add, seen_contains, seen_new, seen_start
 from spider_solver.engine.types import (
     H_DEALT,
     H_REMOVED,
@@ -46,7 +38,7 @@ from spider_solver.engine.types import (
 
 
 @njit(**KERNEL)
-def _best_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode, out):
+def _best_follow_up(pos, tables, weights, costs, seen, mode, out):
     """The best visible gain of one more move (not a deal) from here, or 0 if none gains."""
     vp = tables[0]
     n = gen_moves(pos, vp, mode, out)
@@ -57,10 +49,10 @@ def _best_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode
         if m == MOVE_DEAL:
             continue
         info = do_move(pos, tables, m)
-        if not _is_seen(seen_keys, seen_tags, tag, pos.key[0]):
+        if not seen_contains(seen, pos.key[0]):
             src, dst, _ = decode_move(m)
-            cs = visible_cost(pos, src, _turned(info, src), weights)
-            cd = visible_cost(pos, dst, _turned(info, dst), weights)
+            cs = visible_cost(pos, src, turned(info, src), weights)
+            cd = visible_cost(pos, dst, turned(info, dst), weights)
             delta = cs - costs[src] + cd - costs[dst] - weights[FW_RUN] * (pos.hdr[H_REMOVED] - removed)
             if delta < best:
                 best = delta
@@ -70,14 +62,13 @@ def _best_follow_up(pos, tables, weights, costs, seen_keys, seen_tags, tag, mode
 
 @njit(cache=True)
 def play_fair_reference(start, start_key, tables, weights, params, seeds, pos, out0, out1, costs, costs1, pair,
-              seen_keys, seen_tags, results, trace):
+                        seen, results, trace):
     """Play ``len(seeds)`` games of one deal from the packed ``start`` state.
 
     Game g draws its noise from SplitMix64 seeded with ``seeds[g]``; its figures go to
     ``results[g, G_*]``, its first ``trace.shape[1]`` actions to ``trace[g]`` (then -1).
     ``pos``, ``out0``/``out1`` (move buffers), ``costs``/``costs1`` (one cost a column),
-    ``pair`` (two costs) and the seen set (``seen_keys``/``seen_tags``, SEEN_SIZE slots)
-    are work buffers; ``seen_tags`` must hold no tag above 0 on entry.
+    ``pair`` (two costs) and the seen set (a new ``Seen``) are work buffers.
     """
     vp = tables[0]
     ncols = vp[VP_COLUMNS]
@@ -90,7 +81,7 @@ def play_fair_reference(start, start_key, tables, weights, params, seeds, pos, o
     mode = params[P_MODE]
     rng = np.zeros(1, dtype=np.uint64)
     for g in range(seeds.shape[0]):
-        tag = g + 1
+        seen_start(seen, g + 1)
         rng[0] = seeds[g]
         unpack(start, pos)
         pos.key[0] = start_key
@@ -100,7 +91,7 @@ def play_fair_reference(start, start_key, tables, weights, params, seeds, pos, o
             down0 += pos.down[c]
         for t in range(trace.shape[1]):
             trace[g, t] = -1
-        _remember(seen_keys, seen_tags, tag, pos.key[0])
+        seen_add(seen, pos.key[0])
         patience = patience_full
         actions = 0
         while actions < max_actions and hdr[H_REMOVED] < runs:
@@ -123,7 +114,7 @@ def play_fair_reference(start, start_key, tables, weights, params, seeds, pos, o
                 src, dst, _ = decode_move(m)
                 into_empty = pos.lens[dst] == 0
                 info = do_move(pos, tables, m)
-                if _is_seen(seen_keys, seen_tags, tag, pos.key[0]):
+                if seen_contains(seen, pos.key[0]):
                     undo_move(pos, tables, m, info)
                     continue
                 delta = move_delta(pos, m, info, removed, costs, weights, pair)
@@ -134,10 +125,10 @@ def play_fair_reference(start, start_key, tables, weights, params, seeds, pos, o
                         costs1[c] = costs[c]
                     costs1[src] = pair[0]
                     costs1[dst] = pair[1]
-                    follow = _best_follow_up(pos, tables, weights, costs1, seen_keys, seen_tags, tag, mode, out1)
+                    follow = _best_follow_up(pos, tables, weights, costs1, seen, mode, out1)
                     value = delta + follow
                 undo_move(pos, tables, m, info)
-                noisy = value * VALUE_SCALE + _below(rng, noise + 1)
+                noisy = value * VALUE_SCALE + below(rng, noise + 1)
                 if into_empty and noisy < fill_noisy:
                     fill_move = m
                     fill_noisy = noisy
@@ -161,7 +152,7 @@ def play_fair_reference(start, start_key, tables, weights, params, seeds, pos, o
             else:
                 break
             do_move(pos, tables, play)
-            _remember(seen_keys, seen_tags, tag, pos.key[0])
+            seen_add(seen, pos.key[0])
             if actions < trace.shape[1]:
                 trace[g, actions] = play
             actions += 1
@@ -180,7 +171,7 @@ def play_both(deal, *, games: int, trace: int, deal_on_empty: bool = False, para
     """The results arrays and traces of ``games`` games of ``deal`` by the reference kernel
     and by :func:`spider_solver.engine.fair.play_fair` (the grader's seeds, ``params``
     defaulting to the grader's): ``((results, moves), (results, moves))``."""
-    from spider_solver.engine.fair import FAIR_PARAMS, FAIR_WEIGHTS, GAME_FIELDS, SEEN_SIZE, play_fair
+    from spider_solver.engine.fair import FAIR_PARAMS, FAIR_WEIGHTS, GAME_FIELDS, play_fair
     from spider_solver.engine.game import Game
     from spider_solver.engine.position import new_position
     from spider_solver.engine.types import MAX_COLUMNS, MAX_MOVES
@@ -190,14 +181,10 @@ def play_both(deal, *, games: int, trace: int, deal_on_empty: bool = False, para
     game = Game.from_deal(deal, deal_on_empty=deal_on_empty)
     seeds = game_seeds(deal, GRADE_SEED, games)
     head = (game.start, game.start_key, game.tables, FAIR_WEIGHTS, params, seeds, new_position())
-    seen = (np.zeros(SEEN_SIZE, dtype=np.uint64), np.zeros(SEEN_SIZE, dtype=np.int64))
     old = (np.zeros((games, GAME_FIELDS), dtype=np.int64), np.zeros((games, trace), dtype=np.int64))
     play_fair_reference(*head, np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
                         np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64),
-                        np.zeros(2, dtype=np.int64), *seen, *old)
-    seen = (np.zeros(SEEN_SIZE, dtype=np.uint64), np.zeros(SEEN_SIZE, dtype=np.int64))
+                        np.zeros(2, dtype=np.int64), seen_new(), *old)
     new = (np.zeros((games, GAME_FIELDS), dtype=np.int64), np.zeros((games, trace), dtype=np.int64))
-    head = (game.start, game.start_key, game.tables, FAIR_WEIGHTS, params, seeds, new_position())
-    play_fair(*head, np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64),
-              np.zeros(2, dtype=np.int64), *seen, *new)
+    play_fair(game.start, game.start_key, game.tables, FAIR_WEIGHTS, params, seeds, *new)
     return old, new

@@ -207,3 +207,25 @@ def test_grade_checks_its_options_and_two_grades_of_a_deal_are_equal():
                            ({"seed": None}, "invalid seed None"), ({"seed": 1.5}, "invalid seed 1.5")]:
         with pytest.raises(ValueError, match=words):
             grade(code, **options)
+
+
+def pinned_sample() -> list[dict]:
+    """Three deals a suit count of ``benchmarks/results/grades-0-199.json`` (the first, a middle
+    one, the last of each)."""
+    from benchmarks.pinned_grades import load_pinned
+
+    rows = load_pinned()
+    by_suits: dict[str, list[dict]] = {}
+    for row in rows:
+        by_suits.setdefault(row["code"][:6], []).append(row)
+    return [group[i] for group in by_suits.values() for i in (0, len(group) // 2, -1)]
+
+
+@pytest.mark.parametrize("pinned", pinned_sample(), ids=lambda row: row["code"])
+def test_a_pinned_grade_regrades_the_same(pinned):
+    """The grades and the fair player's figures and actions of deals pinned in
+    ``benchmarks/results/grades-0-199.json`` (``benchmarks/pinned_grades.py --check``
+    re-grades all 600): a change to the player that keeps ``GRADER_VERSION`` keeps them."""
+    from benchmarks.pinned_grades import figures_of
+
+    assert figures_of(pinned["code"])[0] == pinned

@@ -1,11 +1,13 @@
 """The numba search engine: the only package that imports numba.
 
 Files, one concern each (after Stockfish): ``types`` (vocabulary and the state
-layout), ``keys`` (Zobrist tables), ``position`` (pack/unpack, do/undo), ``movegen``,
-``evaluate``, ``tt`` (transposition table), ``node`` (a parent read once, its
-children scored and packed without being played), ``search`` (the beam kernels),
-``shorten`` (solution shortening) and ``driver`` (the Python loop that owns the
-budget, the progress bar and Ctrl-C).
+layout), ``rng`` (SplitMix64), ``keys`` (Zobrist tables), ``position`` (pack/unpack,
+do/undo), ``movegen``, ``evaluate``, ``tt`` (transposition table), ``node`` (a parent
+read once, its children scored and packed without being played), ``search`` (the beam
+kernels), ``shorten`` (solution shortening) and ``driver`` (the Python loop that owns
+the budget, the progress bar and Ctrl-C). The grader's fair player: ``fair`` (its game
+loop and entry point), ``fair_policy`` (how it values moves and chooses), ``fair_cost``
+(the visible cost it values with) and ``seen`` (the positions seen in a game).
 
 Kernels are compiled with ``cache=True`` into a directory of their own, named after
 a digest of this package's sources (:mod:`spider_solver.engine.cache`): numba's

@@ -2,9 +2,9 @@
 
 A position's key is the XOR of one 64-bit number per (column, height, card byte
 with its face-down bit) over every card in the columns, and one per number of
-deals made. The numbers come from SplitMix64 seeded with ``KEY_SEED``, drawn in
-the order ``ZOBRIST[0, 0, 0], ZOBRIST[0, 0, 1], ...`` and then ``DEALT_KEYS``;
-``tests/test_engine_keys.py`` pins a few of them and the key of a known position.
+deals made. The numbers come from SplitMix64 (:mod:`spider_solver.engine.rng`) seeded
+with ``KEY_SEED``, drawn in the order ``ZOBRIST[0, 0, 0], ZOBRIST[0, 0, 1], ...`` and
+then ``DEALT_KEYS``; ``tests/engine/test_keys.py`` pins a few of them and the key of a known position.
 The tables are built once with numpy and passed to the kernels as arguments
 (numba freezes globals into its cache; arguments stay honest).
 """
@@ -13,23 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from spider_solver.engine.rng import splitmix64_array
 from spider_solver.engine.types import CARD_CODES, MAX_COLUMNS, MAX_DEALS, MAX_HEIGHT
 
 KEY_SEED = 0x5350494445523031  # "SPIDER01"
 #: One key per number of deals made: a variant of at most 104 cards has at most 103 deals.
 DEAL_KEYS = 104
 assert DEAL_KEYS > MAX_DEALS, "a deal count the engine accepts has no key"
-_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-
-
-def splitmix64_array(seed: int, count: int) -> np.ndarray:
-    """The first ``count`` SplitMix64 outputs from state ``seed``, vectorised."""
-    with np.errstate(over="ignore"):
-        state = np.uint64(seed) + _GAMMA * np.arange(1, count + 1, dtype=np.uint64)
-        z = state
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
 
 
 def make_tables() -> tuple[np.ndarray, np.ndarray]:
