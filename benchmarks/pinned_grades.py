@@ -9,7 +9,7 @@ Usage::
 count with the default seed and writes, per deal, the grade, the raw figure and the fair
 player's own figures (totals over the games of won, runs removed, cards turned up, deals
 made and actions, and a SHA-256 of the whole results array and of every game's actions)
-to ``benchmarks/results/grades-0-199.json``. ``--check`` (the default) re-grades every
+to ``tests/fixtures/grades-0-199.json``. ``--check`` (the default) re-grades every
 deal of that file and compares all of it; exit status 1 if any deal differs. A change to
 the fair player that is meant to keep the grader's version must pass ``--check``
 (``tests/test_grading.py`` re-grades a sample of the file).
@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 ROOT = Path(__file__).resolve().parents[1]
-PINNED = ROOT / "benchmarks" / "results" / "grades-0-199.json"
+PINNED = ROOT / "tests" / "fixtures" / "grades-0-199.json"
 #: Actions of each game hashed into ``trace_sha256``: every action of a game (P_MAX_ACTIONS).
 TRACE = 600
 

@@ -210,7 +210,7 @@ def test_grade_checks_its_options_and_two_grades_of_a_deal_are_equal():
 
 
 def pinned_sample() -> list[dict]:
-    """Three deals a suit count of ``benchmarks/results/grades-0-199.json`` (the first, a middle
+    """Three deals a suit count of ``tests/fixtures/grades-0-199.json`` (the first, a middle
     one, the last of each)."""
     from benchmarks.pinned_grades import load_pinned
 
@@ -224,7 +224,7 @@ def pinned_sample() -> list[dict]:
 @pytest.mark.parametrize("pinned", pinned_sample(), ids=lambda row: row["code"])
 def test_a_pinned_grade_regrades_the_same(pinned):
     """The grades and the fair player's figures and actions of deals pinned in
-    ``benchmarks/results/grades-0-199.json`` (``benchmarks/pinned_grades.py --check``
+    ``tests/fixtures/grades-0-199.json`` (``benchmarks/pinned_grades.py --check``
     re-grades all 600): a change to the player that keeps ``GRADER_VERSION`` keeps them."""
     from benchmarks.pinned_grades import figures_of
 
