@@ -19,9 +19,10 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 #: The files of data/ that the site publishes: the test vectors and the schemas.
-DATA = ("deal_vectors.json", "replay_vectors.json", "best_target_vectors.json", "export.schema.json")
+DATA = ("deal_vectors.json", "replay_vectors.json", "best_target_vectors.json")
 #: Files of the package that the site publishes beside them: (path in the repository, name on the site).
-PACKAGE_FILES = (("spider_solver/catalog/schema.sql", "catalog-schema.sql"),)
+PACKAGE_FILES = (("spider_solver/catalog/schema.sql", "catalog-schema.sql"),
+                 ("spider_solver/export.schema.json", "export.schema.json"))
 
 #: A Sphinx role before a name in code, as the docstrings render: ``:class:<code>~a.b.C</code>``.
 ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj):<code>(~?)([^<]*)</code>")

@@ -7,8 +7,9 @@ space separated), then ``nodes``, ``seconds``, ``max_nodes``, ``max_seconds``,
 ``difficulty`` (1 very easy to 5 very hard), ``difficulty_raw`` and ``grader_version``
 (null when not graded), then ``par`` (the score of the shortest known line of a verified
 deal) and the record of ``spider-solve improve`` on that line (``improve_nodes``,
-``improve_seconds``, ``improve_version``; null when none). ``data/export.schema.json``
-(JSON Schema, draft 2020-12) describes the JSON form; each JSON Lines line is one
+``improve_seconds``, ``improve_version``; null when none). The package's
+``export.schema.json`` (JSON Schema, draft 2020-12; :func:`schema_text`, printed by
+``spider-solve export --schema``) describes the JSON form; each JSON Lines line is one
 of its items. Rows come ordered by suit count, rule and deal number, and are
 written one at a time, so a catalog of any size exports in little memory.
 """
@@ -24,6 +25,7 @@ import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
@@ -34,6 +36,12 @@ Format = Literal["json", "jsonl", "csv"]
 FORMATS: tuple[Format, ...] = ("json", "jsonl", "csv")
 #: The columns of the CSV form: the record's fields, in order.
 FIELDS = FIELD_NAMES
+SCHEMA_FILE = "export.schema.json"
+
+
+def schema_text() -> str:
+    """The JSON Schema (draft 2020-12) of the JSON export, as the package ships it."""
+    return resources.files("spider_solver").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
 
 
 def write_export(entries: Iterable[SolveRecord], stream: TextIO, fmt: Format = "json") -> int:

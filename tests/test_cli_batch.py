@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
+from spider_solver.export import schema_text
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -164,7 +165,7 @@ def test_check_catches_a_corrupted_solution(catalog, transform, problem):
 
 def test_export_of_real_solutions_matches_the_schema(catalog):
     jsonschema = pytest.importorskip("jsonschema")
-    schema = json.loads((Path(__file__).resolve().parent.parent / "data" / "export.schema.json").read_text())
+    schema = json.loads(schema_text())
     result = invoke("export", "--catalog", str(catalog), "--status", "verified")
     assert result.exit_code == 0
     data = json.loads(result.stdout)

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
+from spider_solver.export import schema_text
 from spider_solver.grading import GRADER_VERSION
 from spider_solver.verify import SolveResult
 
@@ -193,7 +194,7 @@ def test_a_stop_after_the_last_grade_was_written_interrupted_nothing(catalog, mo
 
 def test_export_carries_and_filters_the_grade(catalog):
     jsonschema = pytest.importorskip("jsonschema")
-    schema = json.loads((Path(__file__).resolve().parents[1] / "data" / "export.schema.json").read_text())
+    schema = json.loads(schema_text())
     invoke("grade", "--catalog", str(catalog))
     everything = json.loads(invoke("export", "--catalog", str(catalog)).stdout)
     jsonschema.validate(everything, schema)

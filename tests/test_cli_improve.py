@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
+from spider_solver.export import schema_text
 from spider_solver.rules import Deal, replay
 from spider_solver.verify import SolveResult
 
@@ -68,7 +69,7 @@ def test_improve_shortens_records_and_skips_on_a_rerun(catalog):
     assert again.exit_code == 0 and "nothing to improve: 1 verified deal (1 already improved" in again.stderr
     # The export carries par, and it validates against the JSON Schema.
     jsonschema = pytest.importorskip("jsonschema")
-    schema = json.loads((Path(__file__).resolve().parents[1] / "data" / "export.schema.json").read_text())
+    schema = json.loads(schema_text())
     exported = json.loads(invoke("export", "--catalog", str(catalog)).stdout)
     jsonschema.validate(exported, schema)
     assert {row["code"]: row["par"] for row in exported} == {CODE: after.score, "SP1-S4C-AAAAAAF": None}

@@ -1,4 +1,4 @@
-"""``spider-solve export``: the file frontends load, checked against data/export.schema.json."""
+"""``spider-solve export``: the file frontends load, checked against the package's export.schema.json."""
 
 import csv
 import io
@@ -17,11 +17,12 @@ from click.testing import CliRunner
 
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
+from spider_solver.export import schema_text
 from spider_solver.verify import SolveResult
 
 jsonschema = pytest.importorskip("jsonschema")
 
-SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "data" / "export.schema.json").read_text())
+SCHEMA = json.loads(schema_text())
 SOLUTION = ("3>7", "D", "10>1/4", "2>9")
 
 
@@ -63,6 +64,17 @@ def test_json_export_matches_the_schema(catalog):
     assert (first_verified["max_nodes"], first_verified["max_seconds"], first_verified["nodes"]) == (10_000, 5.0, 800)
     assert data[0]["solution"] == [] and data[0]["moves"] is None and data[0]["max_seconds"] is None
     assert result.stderr == "exported 4 deals\n"
+
+
+def test_export_schema_prints_the_shipped_schema_without_a_catalog(tmp_path):
+    """--schema prints the package's schema and exits 0, before --catalog is opened (there is none)."""
+    result = CliRunner().invoke(cli, ["export", "--catalog", str(tmp_path / "missing.sqlite"), "--schema"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == schema_text() and result.stderr == ""
+    printed = json.loads(result.stdout)
+    jsonschema.Draft202012Validator.check_schema(printed)
+    assert printed["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert not (tmp_path / "missing.sqlite").exists()
 
 
 def test_the_schema_is_not_vacuous(catalog):

@@ -25,7 +25,7 @@ from spider_solver import (
 )
 from spider_solver.catalog import LOCK_TRY_SECONDS, Catalog  # noqa: E402
 from spider_solver.errors import CatalogError, SpiderError  # noqa: E402
-from spider_solver.export import deal_json  # noqa: E402
+from spider_solver.export import deal_json, schema_text  # noqa: E402
 from spider_solver.outcomes import Reason, Status  # noqa: E402
 from spider_solver.rules import Deal, replay  # noqa: E402
 from spider_solver.rules.codes import GameCode  # noqa: E402
@@ -36,7 +36,7 @@ from spider_solver.service.state import CatalogWriter  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("engine")
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "data" / "export.schema.json").read_text("utf-8"))
+SCHEMA = json.loads(schema_text())
 
 #: Verified in the catalog before the server starts.
 STORED = ["SP1-S1C-AAAAAAA", "SP1-S1C-AAAAAAB", "SP1-S1C-AAAAAAC"]

@@ -67,6 +67,15 @@ def check(catalog: str) -> None:
     sys.exit(ExitStatus.OK)
 
 
+def _print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``export --schema``: printed before the other options are read (a catalog need not exist)."""
+    if value and not ctx.resilient_parsing:
+        from spider_solver.export import schema_text
+
+        click.echo(schema_text(), nl=False)
+        ctx.exit(ExitStatus.OK)
+
+
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @catalog_option(DEFAULT_CATALOG)
 @click.option("--suits", type=SUITS, default=None, help="Only this suit count.")
@@ -78,6 +87,8 @@ def check(catalog: str) -> None:
               show_default=True, help="Output format.")
 @click.option("-o", "--output", type=FilePath(allow_dash=True), default="-", show_default=True,
               help="Output file ('-' for standard output); written whole, then renamed into place.")
+@click.option("--schema", is_flag=True, is_eager=True, expose_value=False, callback=_print_schema,
+              help="Print the JSON Schema of the json format and exit.")
 def export(catalog: str, suits: str | None, rule: str | None, status: str | None,
            difficulty: tuple[int, int] | None, fmt: str, output: str) -> None:
     """Export the catalog for frontends.
@@ -91,7 +102,8 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
            of the shortest known line
     jsonl  one such object per line
     csv    the same columns; solution is one space-separated string
-    The JSON Schema is data/export.schema.json.
+    --schema prints the JSON Schema (draft 2020-12) of the json format; each
+    jsonl line is one of its items.
     """
     from spider_solver.catalog import Catalog
     from spider_solver.export import Format, atomic_file, write_export, written_in_place

@@ -18,7 +18,7 @@ from fastapi import Depends, FastAPI
 
 from spider_solver.catalog import Catalog
 from spider_solver.limits import MAX_BODY_BYTES
-from spider_solver.service import errors
+from spider_solver.service import docs, errors
 from spider_solver.service.middleware import BodyLimit, BodyWaits, Cors, EmptyQueryValues, HeadAsGet, InternalErrors
 from spider_solver.service.models import responses
 from spider_solver.service.routes import catalog, deals, games, health
@@ -58,6 +58,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         summary="Spider Solitaire deals known to be winnable, checked games, hints and where a game was lost.",
         lifespan=lifespan,
+        docs_url=None,  # /docs and /redoc: served with their assets by .docs
+        redoc_url=None,
         # /v1/health/ is not /v1/health: 404, not a redirect to an absolute URL that is
         # wrong behind a proxy.
         redirect_slashes=False,
@@ -78,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     for module in (health, deals, games, catalog):
         app.include_router(module.router)
+    docs.install(app)
     return app
 
 

@@ -2,8 +2,9 @@
 takes and gives, from which FastAPI generates ``/openapi.json``.
 
 The catalog rows it serves (:class:`CatalogDeal`) are the export form; the test suite
-checks that this model and ``data/export.schema.json`` describe the same fields, with
-the same types and values, so the two schemas cannot drift apart.
+checks that this model and the export's JSON Schema (``spider_solver/export.schema.json``)
+describe the same fields, with the same types and values, so the two schemas cannot
+drift apart.
 
 Limits (README, "The service"): a request body of at most :data:`MAX_BODY_BYTES`; at
 most :data:`MAX_ACTIONS` actions in a log (or :data:`MAX_LOG_TEXT` characters when
@@ -180,7 +181,7 @@ def record_model(name: str, doc: str, *, stored: bool, **extra: Any) -> type[Bas
     return create_model(name, __doc__=doc, **fields, **extra)
 
 
-#: One catalog row in export form (data/export.schema.json, ``$defs/deal``).
+#: One catalog row in export form (``spider_solver/export.schema.json``, ``$defs/deal``).
 CatalogDeal = record_model("CatalogDeal", "One catalog row: a deal's record, in export form.", stored=True)
 
 
