@@ -36,6 +36,7 @@ from importlib import resources
 import numpy as np
 
 from spider_solver.errors import InvalidGradeError, InvalidOptionError, quote, whole_number
+from spider_solver.record import GRADES as GRADE_RANGE
 from spider_solver.rules import CLASSIC, Deal, GameCode, Variant
 from spider_solver.rules.board import check_play_options
 from spider_solver.rules.codes import MASK64, splitmix64
@@ -44,16 +45,12 @@ from spider_solver.rules.codes import MASK64, splitmix64
 #: version is regraded by ``spider-solve grade``.
 GRADER_VERSION = "fair-3"
 #: Games the fair player plays per deal, by suit count: enough that another seed gives
-#: the same grade for most deals (benchmarks/HISTORY.md, "The grader: games and calibration"). ``fair-1``
-#: played 96 and 128 games at 1 and 2 suits, and another seed gave the same grade for
-#: only 83%; the grade's noise falls as 1/sqrt(games), so ``fair-2`` doubles them.
-#: ``fair-3`` plays the same games (same raw figures) and places the Relaxed variants'
-#: boundaries on 300 calibration deals each (``fair-2``: 75 and 50).
+#: the same grade for most deals (benchmarks/HISTORY.md, "The grader: games and calibration").
 GAMES = {1: 192, 2: 256, 4: 256}
 #: The default seed (mixed with a digest of the deal).
 GRADE_SEED = 0x5350_4731
-#: Grades: 1 very easy .. 5 very hard.
-GRADES = (1, 2, 3, 4, 5)
+#: Grades: 1 very easy .. 5 very hard (the range the record checks).
+GRADES = tuple(range(GRADE_RANGE[0], GRADE_RANGE[1] + 1))
 GRADE_NAMES = {1: "very easy", 2: "easy", 3: "medium", 4: "hard", 5: "very hard"}
 #: A game that is not won counts at most this much progress.
 MAX_LOST_PROGRESS = 0.95
