@@ -884,6 +884,46 @@ def test_full_queue_is_503_with_retry_after_and_catalog_requests_go_on():
         error_of(answer, 503, "stopping")
 
 
+def slow_search(seconds: float, nodes: int) -> dict:
+    """A stand-in for a search, in a solver process: it takes ``seconds`` and says it searched ``nodes``."""
+    time.sleep(seconds)
+    return {"nodes": nodes, "seconds": seconds}
+
+
+def test_retry_after_is_the_expected_wait_of_the_searches_in_flight():
+    """Not a constant: the time the running search is expected to take still, from its
+    budget and the node rate the solvers achieved (its seconds before any is known)."""
+    import asyncio
+
+    from spider_solver.service.searches import Busy, Searches
+
+    async def scenario() -> list[int]:
+        searches = Searches(solvers=1, queue=0, max_seconds=120.0)
+        searches.start()
+        advised = []
+        try:
+            first = asyncio.ensure_future(searches.run("a", slow_search, 0.5, 1_000_000, budget=(10**9, 20.0)))
+            await asyncio.sleep(0.1)
+            with pytest.raises(Busy) as busy:
+                await searches.run("b", slow_search, 0, 0, budget=(1, 1.0))
+            advised.append(busy.value.retry_after)  # no rate yet: its 20 s
+            await first
+            assert searches.node_rate == pytest.approx(2_000_000)
+            second = asyncio.ensure_future(searches.run("c", slow_search, 3.0, 6_000_000,
+                                                        budget=(6_000_000, 120.0)))
+            await asyncio.sleep(0.5)
+            with pytest.raises(Busy) as busy:
+                await searches.run("b", slow_search, 0, 0, budget=(1, 1.0))
+            advised.append(busy.value.retry_after)  # 6,000,000 nodes at 2,000,000 a second, 0.5 s gone
+            await second
+        finally:
+            searches.stop()
+        return advised
+
+    no_rate, by_rate = asyncio.run(scenario())
+    assert 19 <= no_rate <= 20 and 2 <= by_rate <= 3
+
+
 def test_a_stop_signal_inside_a_submit_does_not_wait_for_itself():
     """SIGTERM can interrupt the event loop inside the pool's submit(), which holds the
     lock that stopping the pool takes: the handler must not stop the pool there."""
@@ -962,3 +1002,34 @@ def test_a_stop_before_the_event_loop_starts_returns_quietly(monkeypatch, tmp_pa
             pytest.fail("serve() let the stop through")
         gc.collect()
     assert [str(warning.message) for warning in caught] == []
+
+
+def test_the_documents_whitespace_is_pythons_and_the_code_pattern_is_the_parsers():
+    """The patterns spell Python's whitespace out (models.SPACE), so every regex dialect
+    reads them alike; a code matches the pattern exactly when GameCode.parse takes it."""
+    import re
+    import sys
+
+    from spider_solver.rules import GameCode
+    from spider_solver.service.models import CODE_PATTERN, SPACE
+
+    spaces = {chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()}
+    assert {chr(c) for c in range(sys.maxunicode + 1) if re.fullmatch(f"[{SPACE}]", chr(c))} == spaces
+    samples = ["SP1-S4C-AAAAAAD", " sp1-s1r-abcdefg\u0085", "\u3000SP1-S2R-2345677\x1c", "SP1-S3C-AAAAAAD",
+               "SP1-S4C-AAAAAA1", "SP1-S4C-AAAAAAAA", "SP2-S4C-AAAAAAD", "SP1-S4C-AAAAAAD\ufeff", "SP1-S4X-AAAAAAD",
+               "SP1-S4C-ıAAAAAA", "SP1-S4C-AAAAAAD-", "\x00SP1-S4C-AAAAAAD"]
+    for text in samples:
+        try:
+            GameCode.parse(text)
+            parsed = True
+        except ValueError:
+            parsed = False
+        assert bool(re.search(CODE_PATTERN, text)) == parsed, text
+
+
+def test_a_code_with_python_whitespace_around_is_taken_and_a_bad_one_says_why(client):
+    assert client.post("/v1/verify", json={"code": f"\u0085{STORED[0].lower()} \u2028"}).status_code == 200
+    message = error_of(client.get("/v1/deals/SP1-S3C-AAAAAAD"), 422, "invalid-code")
+    assert "suit count '3'" in message
+    assert "invalid game code" in error_of(client.get("/v1/catalog/deals?after=SP1-S4C-AAAAAA"), 422,
+                                           "invalid-code")

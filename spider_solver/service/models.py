@@ -39,7 +39,7 @@ from spider_solver.rules import DEFAULT_UNDO_LIMIT, MAX_DEAL
 #: dialects' ``\s`` differ (ECMA-262's leaves out U+0085 and U+001C-U+001F and adds
 #: U+FEFF; Rust's leaves out U+001C-U+001F). A test checks it against ``str.isspace``.
 SPACE = (r"\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000")
-#: A game code as :meth:`~spider_solver.rules.GameCode.parse` reads it (RULES.md §9): ASCII
+#: A game code as :meth:`~spider_solver.rules.GameCode.parse` reads it (RULES.md §9 Game code): ASCII
 #: letters in either case, whitespace around; S1R is S1C.
 CODE_PATTERN = rf"^[{SPACE}]*[Ss][Pp]1-[Ss][124][CcRr]-[A-Za-z2-7]{{7}}[{SPACE}]*$"
 #: One action of a log: no separator in it (whitespace or a comma).
@@ -102,8 +102,8 @@ def _one_deal_schema(schema: dict[str, Any]) -> None:
     (no null: ``code`` and ``deck`` are strings when given)."""
     for name in ("code", "deck"):
         schema["properties"][name].pop("default", None)
-    schema["oneOf"] = [{"required": ["code"], "not": {"anyOf": [{"required": ["suits"]}, {"required": ["rule"]}]}},
-                       {"required": ["deck"]}]
+    with_code = {"anyOf": [{"required": [name]} for name in ("deck", "suits", "rule")]}
+    schema["oneOf"] = [{"required": ["code"], "not": with_code}, {"required": ["deck"], "not": {"required": ["code"]}}]
 
 
 class DealRequest(Model):

@@ -59,7 +59,7 @@ async def verify(body: VerifyRequest, settings: Annotated[state.Settings, Depend
         return entry.to_dict() | extra | {"source": "catalog"}
     result: SolveRecord = await state.require_searches(searches).run(
         ("verify", spec, max_nodes, max_seconds, body.deal_on_empty),
-        verify_job, spec, max_nodes, max_seconds, body.deal_on_empty)
+        verify_job, spec, max_nodes, max_seconds, body.deal_on_empty, budget=(max_nodes, max_seconds))
     if writer is not None and recorded and spec.code is not None:
         try:
             stored = await writer.record(result, spec.code)

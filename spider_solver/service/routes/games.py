@@ -94,6 +94,7 @@ async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, 
     else:
         data = await state.require_searches(searches).run(
             ("analyze", spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at),
-            analyze_job, spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at)
+            analyze_job, spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at,
+            budget=(max_nodes, max_seconds))
     data["replay"] = {"code": data["code"]} | {name: data["replay"][name] for name in _REPLAY_FIELDS}
     return data
