@@ -50,9 +50,9 @@ from tests.test_cli_serve import Served  # noqa: E402
 
 pytestmark = [pytest.mark.usefixtures("engine"), pytest.mark.slow]
 
-#: Generated requests per operation and generation mode (7 operations, 2 modes: about 350
-#: requests, well within a minute).
-EXAMPLES = 25
+#: Generated requests per operation and generation mode (7 operations, 2 modes: about 1,300
+#: requests, about 20 s here).
+EXAMPLES = 100
 #: The caps the server is started with, and the same settings for the document.
 CAPS = ("--max-nodes-cap", "20000", "--max-seconds-cap", "2")
 SETTINGS = Settings(max_nodes_cap=20_000, max_seconds_cap=2.0)
