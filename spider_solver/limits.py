@@ -35,6 +35,10 @@ MAX_NODES_LIMIT = 10**15
 #: The largest seconds budget accepted (about 115 days).
 MAX_SECONDS_LIMIT = 1e7
 
+#: The longest wait the service's ``Retry-After`` advises (a full queue, its expected wait
+#: past this, is told to come back then all the same).
+MAX_RETRY_AFTER = 60
+
 # --------------------------------------------------------------------------- #
 # Sizes of what is read and given.
 # --------------------------------------------------------------------------- #
@@ -109,7 +113,7 @@ def describe_improve_nodes() -> str:
 __all__ = [
     "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "DEFAULT_PAGE", "IMPROVE_MAX_NODES", "IMPROVE_MAX_SECONDS",
     "INTERACTIVE_MAX_NODES", "INTERACTIVE_MAX_SECONDS", "MAX_ACTIONS", "MAX_BODY_BYTES", "MAX_COUNT",
-    "MAX_DECK_TEXT", "MAX_LOG_FILE_CHARS", "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_SECONDS_LIMIT",
-    "MAX_TOKEN", "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_page", "describe_improve_nodes",
-    "improve_nodes",
+    "MAX_DECK_TEXT", "MAX_LOG_FILE_CHARS", "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_RETRY_AFTER",
+    "MAX_SECONDS_LIMIT", "MAX_TOKEN", "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_page",
+    "describe_improve_nodes", "improve_nodes",
 ]

@@ -13,14 +13,23 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import Depends, FastAPI
 
 from spider_solver.catalog import Catalog
 from spider_solver.limits import MAX_BODY_BYTES
 from spider_solver.service import docs, errors
-from spider_solver.service.middleware import BodyLimit, BodyWaits, Cors, EmptyQueryValues, HeadAsGet, InternalErrors
-from spider_solver.service.models import responses
+from spider_solver.service.middleware import (
+    BodyLimit,
+    BodyWaits,
+    Cors,
+    EmptyQueryValues,
+    HeadAsGet,
+    InternalErrors,
+    JsonBodies,
+)
+from spider_solver.service.models import document, responses
 from spider_solver.service.routes import catalog, deals, games, health
 from spider_solver.service.searches import Searches
 from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings, known_query, query_names
@@ -70,18 +79,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # 413 and 408 and the 500 of an unexpected exception included; a HEAD request's
     # answer, whichever it is, loses its body.
     app.add_middleware(InternalErrors)
+    app.add_middleware(JsonBodies, paths=lambda: post_paths(app))
     # The server ends the body waits when it is told to stop (server.Server.handle_exit).
     app.state.body_waits = BodyWaits()
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, waits=app.state.body_waits)
     app.add_middleware(HeadAsGet)
     app.add_middleware(EmptyQueryValues, names=lambda: query_names(app))
-    if settings.cors_origins:
-        app.add_middleware(Cors, origins=list(settings.cors_origins))
+    app.add_middleware(Cors, origins=list(settings.cors_origins))
     errors.install(app)
     for module in (health, deals, games, catalog):
         app.include_router(module.router)
     docs.install(app)
+
+    def openapi() -> dict[str, Any]:
+        """The document says what this server enforces (models.document: its caps included)."""
+        if app.openapi_schema is None:
+            app.openapi_schema = document(FastAPI.openapi(app), max_nodes_cap=settings.max_nodes_cap,
+                                          max_seconds_cap=settings.max_seconds_cap)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+def post_paths(app: FastAPI) -> frozenset[str]:
+    """The paths of the POST endpoints, whose bodies are JSON, as the OpenAPI document
+    lists them (worked out once)."""
+    paths = getattr(app.state, "post_paths", None)
+    if paths is None:
+        paths = frozenset(path for path, operations in app.openapi()["paths"].items() if "post" in operations)
+        app.state.post_paths = paths
+    return paths
 
 
 __all__ = ["Settings", "create_app"]

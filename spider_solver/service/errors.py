@@ -4,7 +4,8 @@ The library's exceptions map to HTTP statuses here, as the command line maps the
 exit statuses in one place: input that is malformed or that the rules refuse is 422
 (``invalid-request`` when it does not fit the schema; otherwise the exception's name,
 ``invalid-code``, ``invalid-deal``, ..., and ``refused-action`` with the action's index);
-400 ``invalid-request`` for a body that is not JSON, 415 for one not sent as JSON;
+400 ``invalid-request`` for a body that is not JSON, 415 for one not sent as JSON
+(:mod:`.middleware`, which says what and where);
 404 and 405 for unknown endpoints and methods; 413 for a body over the limit, 408 for
 one that does not arrive in time (:mod:`.middleware`); 403
 ``read-only``; 503 ``busy`` (with ``Retry-After``), ``stopping``, ``solver-failed`` and
@@ -24,7 +25,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from spider_solver.errors import CatalogError, SpiderError, quote
+from spider_solver.catalog.filters import parse_grades
+from spider_solver.errors import CatalogError, InvalidCodeError, SpiderError, quote
+from spider_solver.limits import MAX_TOKEN
+from spider_solver.rules import GameCode
 from spider_solver.rules.replay import ReplayError
 from spider_solver.service.searches import Busy, SolverFailed, Stopping
 
@@ -69,18 +73,45 @@ def _where(loc: Any) -> str:
     return ".".join(str(part) for part in loc if isinstance(part, int) or not _UNION_TAG.fullmatch(str(part)))
 
 
-#: What a value that does not match a field's pattern should look like, in words.
+#: What a value that does not match a field's pattern should look like, in words (a
+#: list's item, ``body.actions.0``, is named with its index).
 _PATTERN_WORDS = {
-    "actions": "an item of the list is one action, without spaces or commas (or give the log as one string)",
+    "actions.": "an item of the list is one action, without spaces or commas (or give the log as one string)",
+    "actions": f"the log's actions are separated by spaces or commas, each at most {MAX_TOKEN} characters",
     "difficulty": "expected a grade from 1 to 5 (e.g. 5) or a range of grades, low first (e.g. 1-2)",
 }
+#: Fields that hold a game code: a value off the pattern gets the parser's own words.
+_CODES = frozenset({"code", "after"})
+
+
+def _field(where: str) -> str:
+    """``body.actions.0`` -> ``actions.``; ``query.after`` -> ``after``."""
+    parts = where.split(".")
+    return parts[-2] + "." if len(parts) > 1 and parts[-1].isdigit() else parts[-1]
+
+
+def _code_error(item: dict[str, Any]) -> str | None:
+    """The game code parser's refusal of a code field's value off the pattern."""
+    if item.get("type") != "string_pattern_mismatch" or _field(_where(item.get("loc", ()))) not in _CODES:
+        return None
+    try:
+        GameCode.parse(str(item.get("input")))
+    except InvalidCodeError as error:
+        return str(error)
+    return None
 
 
 def _message(where: str, item: dict[str, Any]) -> str:
     if item.get("type") == "string_pattern_mismatch":
-        field = next((part for part in reversed(where.split(".")) if not part.isdigit()), "")
+        field = _field(where)
+        if field == "difficulty":
+            try:
+                parse_grades(str(item.get("input")))
+            except SpiderError as error:  # the catalog's own words: "an empty range", ...
+                return str(error)
         if field in _PATTERN_WORDS:
             return _PATTERN_WORDS[field]
+        return _code_error(item) or "the value does not have the form the document's pattern gives"
     return str(item.get("msg", "invalid")).removeprefix("Value error, ")
 
 
@@ -101,41 +132,18 @@ def validation_message(error: RequestValidationError) -> str:
     return "; ".join(clauses[:3]) + (f" (and {more} more)" if more > 0 else "")
 
 
-def _json_body(content_type: str) -> bool:
-    """``application/json``, or a ``+json`` type, parameters aside."""
-    kind = content_type.split(";", 1)[0].strip().lower()
-    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
-
-
 def _validation(request: Request, error: RequestValidationError) -> JSONResponse:
-    """422 ``invalid-request``; but 415 for a body that is not sent as JSON, and 400 for
-    one that does not parse (the README's "cannot be parsed at all")."""
-    # The body as a whole was not taken (FastAPI parses only a JSON body) and was not
-    # sent as JSON: say that, rather than "not a valid dictionary".
-    whole = any(tuple(item.get("loc", ())) == ("body",) for item in error.errors())
-    if request.method == "POST" and whole and not _json_body(request.headers.get("content-type", "")):
-        given = request.headers.get("content-type")
-        return error_response(415, "unsupported-media-type",
-                              "send the body as JSON, with the header Content-Type: application/json "
-                              f"({'none was given' if given is None else 'not ' + quote(given)})")
-    if request.method == "POST" and any(tuple(item.get("loc", ())) == ("body",) and item.get("type") == "missing"
-                                        for item in error.errors()):  # FastAPI reads an empty body as none
-        return error_response(400, "invalid-request", "the body is not valid JSON: it is empty (expected an object)")
-    for item in error.errors():
-        if item.get("type") == "json_invalid":
-            loc = item.get("loc", ())
-            at = f" at character {loc[-1]}" if loc and isinstance(loc[-1], int) else ""
-            reason = (item.get("ctx") or {}).get("error", "JSON decode error")
-            return error_response(400, "invalid-request", f"the body is not valid JSON: {reason}{at}")
+    """422 ``invalid-request`` (``invalid-code`` when only a game code is wrong). A body
+    not sent as JSON, or not JSON, was refused before (middleware.JsonBodies)."""
+    codes = [_code_error(item) for item in error.errors()]
+    if codes and all(codes):  # only a game code is wrong: as the command line says it
+        return error_response(422, "invalid-code", "; ".join(dict.fromkeys(str(code) for code in codes)))
     return error_response(422, "invalid-request", validation_message(error))
 
 
 def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
     kinds = {400: "invalid-request", 404: "not-found", 405: "method-not-allowed"}
     message = str(error.detail)
-    if message == "There was an error parsing the body":  # FastAPI's words for a body json cannot read
-        message = ("the body could not be parsed as JSON (not UTF-8 text, or nested or numbered past the "
-                   "parser's limits)")
     if message in ("Not Found", "Method Not Allowed"):  # the router's own words: say what was asked
         what = "no such endpoint" if error.status_code == 404 else "method not allowed"
         message = f"{what}: {request.method} {quote(request.url.path)}"

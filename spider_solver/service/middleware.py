@@ -1,12 +1,16 @@
 """The request body's limits (413 before the application reads a byte too many, 408 for
 a body that does not arrive in time, 503 ``stopping`` for one still arriving when the server
 is told to stop), HEAD answered as GET without the body, empty query values taken as not
-given, CORS, and the 500 of an unexpected exception, answered inside the CORS middleware."""
+given, CORS, JSON bodies only (415 otherwise, and a 400 that says what does not parse), and
+the 500 of an unexpected exception, answered inside the CORS middleware."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import re
+import sys
 from collections.abc import Callable, Iterator
 from urllib.parse import parse_qsl, urlencode
 
@@ -15,6 +19,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from spider_solver.errors import quote
 from spider_solver.service.errors import error_response, internal_error
 
 #: Seconds a request's whole body may take to arrive (256 KiB at 13 KB a second); a
@@ -181,21 +186,119 @@ class EmptyQueryValues:
 
 class Cors(CORSMiddleware):
     """Starlette's CORS middleware, with ``Retry-After`` readable by the page (a 503's
-    advice) and a refused preflight answered in JSON like every other error."""
+    advice), an accepted preflight answered ``204`` with no body, and a refused one
+    ``400 cors-refused`` in JSON, like every other error, naming what was refused (the
+    origin, the method, a header). Installed whether or not origins are given: with none,
+    every preflight is refused so, and other answers carry no CORS header."""
 
     def __init__(self, app: ASGIApp, origins: list[str]) -> None:
         super().__init__(app, allow_origins=origins, allow_methods=["GET", "HEAD", "POST"],
                          allow_headers=["Content-Type"], expose_headers=["Retry-After"])
 
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self.allow_origins and scope["type"] == "http" and scope["method"] != "OPTIONS":
+            await self.app(scope, receive, send)  # no origin is allowed: nothing to add
+            return
+        await super().__call__(scope, receive, send)
+
     def preflight_response(self, request_headers: Headers) -> Response:
-        response = super().preflight_response(request_headers)
-        if response.status_code != 400:
-            return response
-        refused = bytes(response.body).decode().removeprefix("Disallowed CORS ")  # "origin, method"
-        headers = {name: value for name, value in response.headers.items()
+        accepted = super().preflight_response(request_headers)
+        headers = {name: value for name, value in accepted.headers.items()
                    if name.lower() not in ("content-length", "content-type")}
-        return error_response(400, "cors-refused", f"the CORS preflight is refused (not allowed: {refused}); "
-                                                   "origins are the server's --cors-origin", headers=headers)
+        if accepted.status_code != 400:
+            return Response(status_code=204, headers=headers)
+        origin, method = request_headers["origin"], request_headers["access-control-request-method"]
+        refused = []
+        if not self.is_allowed_origin(origin):
+            refused.append(f"the origin {quote(origin)} is not one of the server's --cors-origin"
+                           if self.allow_origins else "this server allows no other origin (no --cors-origin)")
+        if method not in self.allow_methods:
+            refused.append(f"the method {quote(method)} is not one of {', '.join(self.allow_methods)}")
+        asked = [name.strip() for name in request_headers.get("access-control-request-headers", "").split(",")]
+        other = [name for name in asked if name and name.lower() not in self.allow_headers]
+        if other:
+            refused.append(f"the header{'s' if len(other) > 1 else ''} {', '.join(quote(n) for n in other)} "
+                           f"{'are' if len(other) > 1 else 'is'} not allowed (only the CORS-safelisted ones "
+                           "and Content-Type)")
+        if "access-control-request-private-network" in request_headers:
+            refused.append("private network access is not allowed")
+        return error_response(400, "cors-refused", "the CORS preflight is refused: " + "; ".join(refused),
+                              headers=headers)
+
+
+class JsonBodies:
+    """The body of a request to a POST endpoint (``paths``) is JSON: sent as
+    ``application/json`` (a ``charset`` parameter may say UTF-8), else ``415
+    unsupported-media-type``; and UTF-8 JSON text, else ``400 invalid-request`` saying what
+    is wrong and where (:func:`json_problem`). Inside :class:`BodyLimit`, which has read the
+    whole body and bounded it."""
+
+    def __init__(self, app: ASGIApp, paths: Callable[[], frozenset[str]]) -> None:
+        self.app, self.paths = app, paths
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] not in self.paths():
+            await self.app(scope, receive, send)
+            return
+        given = Headers(scope=scope).get("content-type")
+        refusal = media_type_problem(given)
+        if refusal is not None:
+            await error_response(415, "unsupported-media-type", refusal)(scope, receive, send)
+            return
+        body, more, messages = b"", True, []
+        while more:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+        problem = json_problem(body) if not more else None
+        if problem is not None:
+            await error_response(400, "invalid-request", f"the body is not valid JSON: {problem}")(
+                scope, receive, send)
+            return
+        await self.app(scope, _replay(messages, then=receive), send)
+
+
+def media_type_problem(given: str | None) -> str | None:
+    """Why a body sent with the Content-Type ``given`` is not taken as JSON; None if it is
+    (``application/json``, with at most a ``charset`` of UTF-8)."""
+    expected = "send the body as JSON, with the header Content-Type: application/json"
+    if given is None:
+        return f"{expected} (none was given)"
+    kind, *parameters = (part.strip() for part in given.split(";"))
+    if kind.lower() != "application/json":
+        return f"{expected} (not {quote(given)})"
+    for parameter in parameters:
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() != "charset" or value.strip().strip('"').lower() not in ("utf-8", "utf8"):
+            return f"{expected}, in UTF-8 (the parameter {quote(parameter)} is not a charset of UTF-8)"
+    return None
+
+
+def json_problem(body: bytes) -> str | None:
+    """What is wrong with a body as JSON text, with the byte offset where it is known; None
+    if it parses. JSON is UTF-8 (RFC 8259): a byte sequence that is not, is refused."""
+    if not body:
+        return "it is empty (expected an object)"
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"it is not UTF-8 text (byte 0x{body[error.start]:02x} at byte offset {error.start})"
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        offset = len(text[:error.pos].encode("utf-8"))
+        return f"{error.msg} at byte offset {offset} (line {error.lineno}, column {error.colno})"
+    except RecursionError:
+        return "it is nested too deep (arrays and objects within each other past the parser's limit)"
+    except ValueError:  # an integer past Python's digit limit
+        digits = sys.get_int_max_str_digits()
+        long = re.search(rf"[0-9]{{{digits + 1},}}", text)
+        where = "" if long is None else f" at byte offset {len(text[:long.start()].encode('utf-8'))}"
+        return f"a number is too long{where} (more than {digits:,} digits)"
+    return None
 
 
 def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
@@ -212,4 +315,5 @@ def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
     return receive
 
 
-__all__ = ["BODY_SECONDS", "BodyLimit", "Cors", "EmptyQueryValues", "HeadAsGet", "InternalErrors"]
+__all__ = ["BODY_SECONDS", "BodyLimit", "Cors", "EmptyQueryValues", "HeadAsGet", "InternalErrors", "JsonBodies",
+           "json_problem", "media_type_problem"]

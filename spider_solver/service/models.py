@@ -6,10 +6,14 @@ checks that this model and the export's JSON Schema (``spider_solver/export.sche
 describe the same fields, with the same types and values, so the two schemas cannot
 drift apart.
 
-Limits (README, "The service"): a request body of at most :data:`MAX_BODY_BYTES`; at
-most :data:`MAX_ACTIONS` actions in a log (or :data:`MAX_LOG_TEXT` characters when
-the log is one string); budgets up to the server's caps; pages of at most
-:data:`MAX_PAGE` rows.
+The document is the contract of a request's form (docs/service.md, "The contract"):
+every check the server makes of a request's form is in it, spelt so that every regex
+dialect that reads it (ECMA-262 for clients, Python's for schemathesis, Rust's for
+pydantic) agrees, and nothing it allows is refused for its form. Limits (README, "The
+service"): a request body of at most :data:`MAX_BODY_BYTES`; at most :data:`MAX_ACTIONS`
+actions in a log given as a list, :data:`MAX_LOG_TEXT` characters when it is one
+string; budgets up to the server's caps, which :func:`document` writes into the
+document; pages of at most :data:`MAX_PAGE` rows.
 """
 
 from __future__ import annotations
@@ -28,31 +32,54 @@ from spider_solver.limits import (
     MAX_UNDO_LIMIT,
 )
 from spider_solver.outcomes import Reason, Status
-from spider_solver.record import FIELDS
+from spider_solver.record import FIELDS, GRADES
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, MAX_DEAL
 
-Code = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN)]
+#: Python's whitespace (``str.isspace``: what ``str.strip`` and ``split_actions`` take,
+#: RULES.md §1 Conventions), as a regex class body spelt out character by character: the
+#: dialects' ``\s`` differ (ECMA-262's leaves out U+0085 and U+001C-U+001F and adds
+#: U+FEFF; Rust's leaves out U+001C-U+001F). A test checks it against ``str.isspace``.
+SPACE = (r"\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000")
+#: A game code as :meth:`~spider_solver.rules.GameCode.parse` reads it (RULES.md §9 Game code): ASCII
+#: letters in either case, whitespace around; S1R is S1C.
+CODE_PATTERN = rf"^[{SPACE}]*[Ss][Pp]1-[Ss][124][CcRr]-[A-Za-z2-7]{{7}}[{SPACE}]*$"
+#: One action of a log: no separator in it (whitespace or a comma).
+_ACTION = rf"[^{SPACE},]"
+#: A log as one string: actions of at most MAX_TOKEN characters between separators.
+LOG_PATTERN = rf"^[{SPACE},]*({_ACTION}{{1,{MAX_TOKEN}}}([{SPACE},]+{_ACTION}{{1,{MAX_TOKEN}}})*)?[{SPACE},]*$"
+#: A difficulty filter: a grade, or a range of grades, low first (the catalog's parse_grades).
+GRADE_TEXTS = tuple(str(low) if low == high else f"{low}-{high}"
+                    for low in range(GRADES[0], GRADES[1] + 1) for high in range(low, GRADES[1] + 1))
+GRADES_PATTERN = "^(" + "|".join(GRADE_TEXTS) + ")$"
+
+Code = Annotated[str, StringConstraints(max_length=MAX_TOKEN, pattern=CODE_PATTERN)]
 Token = Annotated[str, StringConstraints(max_length=MAX_TOKEN)]
 ActionText = Annotated[str, Field(description="An action in notation: D, F>T, F>T/N or U.", max_length=MAX_TOKEN)]
 #: One action of a log given as a list: the index of a refused one is its index in the list.
-#: Python's whitespace (RULES.md §1 Conventions: the log's separators) is the pattern's \s and the
-#: information separators U+001C-U+001F, which the validator's own \s leaves out.
-ActionItem = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TOKEN, pattern=r"^[^\s,\x1c-\x1f]+$"),
+ActionItem = Annotated[str, StringConstraints(max_length=MAX_TOKEN, pattern=rf"^{_ACTION}+$"),
                        Field(description="One action in notation (D, F>T, F>T/N or U), without spaces.")]
 CardText = Annotated[str, Field(description="A card: rank then suit, e.g. TH, QS (T is the ten).",
                                 max_length=MAX_TOKEN)]
 SuitsValue = Literal[1, 2, 4]
 
 
+def _whole(value: Any) -> Any:
+    """A JSON number that is a whole number, ``2.0`` included, as the int it is: JSON
+    Schema's ``integer`` takes it (a number's type is its value), so the server does too.
+    ``true`` stays a boolean, which no integer field takes."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def _integer(value: Any) -> Any:
-    """Refuses ``true`` and ``2.0`` where an integer is meant: a literal ``1`` or ``2``
-    alone would take them (``True == 1``), which the strict models do not intend."""
+    """Refuses ``true`` where a suit count is meant: the literal ``1`` alone would take it
+    (``True == 1``)."""
+    value = _whole(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError("Input should be 1, 2 or 4 (a JSON integer)")
     return value
 
 
-#: The suit count of a request: 1, 2 or 4, a JSON integer.
+#: The suit count of a request: 1, 2 or 4.
 SuitsInput = Annotated[SuitsValue, BeforeValidator(_integer)]
 RuleValue = Literal["classic", "relaxed"]
 
@@ -70,18 +97,31 @@ class Model(BaseModel):
 # --------------------------------------------------------------------------- #
 
 
+def _one_deal_schema(schema: dict[str, Any]) -> None:
+    """The document says what :meth:`DealRequest._one_deal` checks: exactly one of ``code``
+    and ``deck``, and no ``suits`` or ``rule`` with a code. A field left out is not given
+    (no null: ``code`` and ``deck`` are strings when given)."""
+    for name in ("code", "deck"):
+        schema["properties"][name].pop("default", None)
+    with_code = {"anyOf": [{"required": [name]} for name in ("deck", "suits", "rule")]}
+    schema["oneOf"] = [{"required": ["code"], "not": with_code}, {"required": ["deck"], "not": {"required": ["code"]}}]
+
+
 class DealRequest(Model):
     """A deal: exactly one of its game ``code`` and an explicit ``deck`` (with ``suits`` and ``rule``)."""
 
-    code: Code | None = Field(None, description="A game code, e.g. SP1-S4C-AAAAAAD.", examples=["SP1-S4C-AAAAAAD"])
-    deck: Annotated[str, StringConstraints(max_length=MAX_DECK_TEXT)] | None = Field(
+    model_config = ConfigDict(json_schema_extra=_one_deal_schema)
+
+    code: Code = Field(None, description="A game code, e.g. SP1-S4C-AAAAAAD.",  # type: ignore[assignment]
+                       examples=["SP1-S4C-AAAAAAD"])
+    deck: Annotated[str, StringConstraints(max_length=MAX_DECK_TEXT)] = Field(  # type: ignore[assignment]
         None, description="An explicit deal instead of a code: the 104 cards in deck order, separated by spaces.")
     suits: SuitsInput = Field(4, description="Suit count of an explicit deck (a code carries its own).")
     rule: RuleValue = Field("classic", description="Rule of an explicit deck (a code carries its own).")
 
     @model_validator(mode="after")
     def _one_deal(self) -> DealRequest:
-        if (self.code is None) == (self.deck is None):
+        if ("code" in self.model_fields_set) == ("deck" in self.model_fields_set):
             raise ValueError("give either a game code (\"code\") or an explicit deal (\"deck\"), not both or neither")
         given = sorted(self.model_fields_set & {"suits", "rule"})
         if self.code is not None and given:
@@ -93,11 +133,11 @@ class DealRequest(Model):
 
 
 class Budget(Model):
-    """A search budget; each is capped by the server's own (``--max-nodes-cap``,
-    ``--max-seconds-cap``), and the answer says what was used."""
+    """A search budget, at most the server's caps (``--max-nodes-cap``, ``--max-seconds-cap``:
+    the document's maxima, :func:`document`); the answer says what was used."""
 
-    max_nodes: int | None = Field(None, ge=1, le=MAX_NODES_LIMIT,
-                                  description="Search nodes at most (default: the server's cap).")
+    max_nodes: Annotated[int, Field(ge=1, le=MAX_NODES_LIMIT), BeforeValidator(_whole)] | None = Field(
+        None, description="Search nodes at most (default: the server's cap).")
     max_seconds: float | None = Field(None, gt=0, le=MAX_SECONDS_LIMIT, allow_inf_nan=False,
                                       description="Seconds at most (default: the server's cap).")
 
@@ -110,14 +150,14 @@ class GameRequest(DealRequest):
     """A deal and a game log played on it."""
 
     actions: (Annotated[list[ActionItem], Field(max_length=MAX_ACTIONS)]
-              | Annotated[str, StringConstraints(max_length=MAX_LOG_TEXT)]) = Field(
+              | Annotated[str, StringConstraints(max_length=MAX_LOG_TEXT, pattern=LOG_PATTERN)]) = Field(
         default_factory=list,
         description="The log: a list of actions (one an item), or one string of them separated by spaces or "
                     "commas. The index of a refused action counts the actions from 0: the list's items, or the "
                     "string's actions.")
     deal_on_empty: bool = Field(False, description="Allow dealing while a column is empty.")
-    undo_limit: int | None = Field(DEFAULT_UNDO_LIMIT, ge=0, le=MAX_UNDO_LIMIT,
-                                   description="Actions that can be undone; null keeps the whole history.")
+    undo_limit: Annotated[int, Field(ge=0, le=MAX_UNDO_LIMIT), BeforeValidator(_whole)] | None = Field(
+        DEFAULT_UNDO_LIMIT, description="Actions that can be undone; null keeps the whole history.")
 
 
 class AnalyzeRequest(Budget, GameRequest):
@@ -269,3 +309,40 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
                              "schema": {"type": "integer"}}}
     return {status: {"model": ErrorResponse, "description": words[status]}
             | ({"headers": retry} if status == 503 else {}) for status in statuses}
+
+
+#: The request models that carry a budget, whose maxima are the server's caps.
+BUDGETED = (VerifyRequest, AnalyzeRequest)
+#: A query parameter with an empty value counts as not given (middleware.EmptyQueryValues).
+EMPTY_QUERY = {"type": "string", "maxLength": 0, "description": "Empty: as if not given."}
+
+
+def document(openapi: dict[str, Any], *, max_nodes_cap: int, max_seconds_cap: float | None) -> dict[str, Any]:
+    """FastAPI's document of the application, made what the server enforces: the budgets'
+    maxima are this server's caps (``--max-nodes-cap``, ``--max-seconds-cap``; no seconds
+    cap: :data:`MAX_SECONDS_LIMIT`), and a query parameter takes an empty value, which
+    counts as not given, and no null, which a query cannot carry."""
+    schemas = openapi["components"]["schemas"]
+    for model in BUDGETED:
+        properties = schemas[model.__name__]["properties"]
+        _numeric(properties["max_nodes"])["maximum"] = max_nodes_cap
+        _numeric(properties["max_seconds"])["maximum"] = (
+            MAX_SECONDS_LIMIT if max_seconds_cap is None else max_seconds_cap)
+    for path in openapi["paths"].values():
+        for operation in path.values():
+            for parameter in operation.get("parameters", ()):
+                if parameter.get("in") == "query":
+                    parameter["schema"] = _blank_allowed(parameter["schema"])
+    return openapi
+
+
+def _numeric(schema: dict[str, Any]) -> dict[str, Any]:
+    """The number's own schema in ``anyOf: [number, null]``."""
+    return next(member for member in schema.get("anyOf", [schema]) if member.get("type") != "null")
+
+
+def _blank_allowed(schema: dict[str, Any]) -> dict[str, Any]:
+    members = list(schema.pop("anyOf", [])) or [
+        {key: schema.pop(key) for key in list(schema) if key not in ("title", "description", "examples", "default")}]
+    members = [member for member in members if member.get("type") != "null"]
+    return schema | {"anyOf": [*members, EMPTY_QUERY]}

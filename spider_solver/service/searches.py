@@ -6,7 +6,9 @@ server, and load the compiled engine as they start), so the event loop keeps
 answering catalog and replay requests while it runs. Identical requests in flight
 share one search: the second waits for the first one's answer. At most ``capacity``
 distinct searches are in flight (running or waiting for a process); one more is
-refused with :class:`Busy` (503 with ``Retry-After``). :meth:`Searches.stop` ends
+refused with :class:`Busy` (503 with ``Retry-After``: :meth:`Searches.retry_after`, the
+expected time until a search in flight ends, from their budgets and the node rate the
+solver processes have achieved). :meth:`Searches.stop` ends
 the searches in flight at once (the server's SIGTERM and Ctrl-C): whoever waits for
 them gets :class:`Stopping`.
 
@@ -20,6 +22,7 @@ import asyncio
 import contextlib
 import math
 import os
+import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import BrokenExecutor
 from concurrent.futures import CancelledError as FutureCancelled
@@ -27,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spider_solver.batch.pools import Pool, local_pool
+from spider_solver.limits import MAX_RETRY_AFTER
 from spider_solver.record import SolveRecord
 
 #: How much lower the solver processes' priority is than the server's.
@@ -96,6 +100,29 @@ def _ready() -> bool:
     return True
 
 
+#: Weight of the latest search in the node rate's running mean.
+RATE_WEIGHT = 0.3
+#: Searches shorter than this (seconds) say little of the rate: the engine's set-up dominates.
+RATE_MIN_SECONDS = 0.2
+
+
+@dataclass
+class Flight:
+    """A search in flight: its budget, and when it got a solver process (None while it
+    waits: the pool takes the searches in the order they came)."""
+
+    max_nodes: int
+    max_seconds: float | None
+    started: float | None = None
+
+
+def _effort(result: Any) -> tuple[int, float] | None:
+    """The nodes and seconds a search's answer says it took (a record, or an analysis's dict)."""
+    nodes, seconds = ((result.get("nodes"), result.get("seconds")) if isinstance(result, dict)
+                      else (getattr(result, "nodes", None), getattr(result, "seconds", None)))
+    return (nodes, seconds) if isinstance(nodes, int) and isinstance(seconds, float | int) else None
+
+
 class Searches:
     """The solver pool, the searches in flight and their sharing."""
 
@@ -105,6 +132,9 @@ class Searches:
         self._max_seconds = max_seconds
         self._pool: Pool = local_pool(solvers, warm=warm_solver)
         self._in_flight: dict[Hashable, asyncio.Future] = {}
+        self._flights: dict[Hashable, Flight] = {}
+        #: Nodes a second the solver processes have achieved lately (None before any search).
+        self.node_rate: float | None = None
         self.stopping = False
         #: Searches started since the server started (shared ones count once).
         self.started = 0
@@ -118,16 +148,42 @@ class Searches:
     def running(self) -> int:
         return len(self._in_flight)
 
-    def retry_after(self) -> int:
-        """Seconds after which a slot is likely free: one search's time limit per round of
-        the pool, at least 1 and at most 60."""
-        per_search = self._max_seconds if self._max_seconds is not None else 30.0
-        rounds = max(1, self.running - self.solvers + 1) / self.solvers
-        return int(min(60, max(1, math.ceil(per_search * rounds))))
+    def retry_after(self, now: float | None = None) -> int:
+        """Seconds after which a slot is expected to be free: when the first of the running
+        searches is expected to end, each taking its node budget at :attr:`node_rate`, or
+        its seconds if they come first (with no rate measured yet, its seconds; with neither,
+        :data:`MAX_RETRY_AFTER`). At least 1 and at most :data:`MAX_RETRY_AFTER`."""
+        now = time.monotonic() if now is None else now
+        ends = []
+        for flight in self._flights.values():
+            if flight.started is None:
+                continue
+            by_nodes = math.inf if not self.node_rate else flight.max_nodes / self.node_rate
+            expected = min(by_nodes, math.inf if flight.max_seconds is None else flight.max_seconds)
+            ends.append(expected - (now - flight.started))
+        wait = min(ends, default=math.inf)
+        return int(min(MAX_RETRY_AFTER, max(1, math.ceil(wait) if math.isfinite(wait) else MAX_RETRY_AFTER)))
 
-    async def run(self, key: Hashable, job: Callable[..., Any], *args: Any) -> Any:
+    def _measured(self, key: Hashable, future: asyncio.Future) -> None:
+        """A search ended: the next one waiting gets its process, and its effort the rate."""
+        self._in_flight.pop(key, None)
+        flight = self._flights.pop(key, None)
+        waiting = next((other for other in self._flights.values() if other.started is None), None)
+        if waiting is not None:
+            waiting.started = time.monotonic()
+        if flight is None or future.cancelled() or future.exception() is not None:
+            return
+        effort = _effort(future.result())
+        if effort is not None and effort[1] >= RATE_MIN_SECONDS:
+            rate = effort[0] / effort[1]
+            self.node_rate = rate if self.node_rate is None else (
+                RATE_WEIGHT * rate + (1 - RATE_WEIGHT) * self.node_rate)
+
+    async def run(self, key: Hashable, job: Callable[..., Any], *args: Any,
+                  budget: tuple[int, float | None] | None = None) -> Any:
         """The answer of ``job(*args)`` in a solver process; a request with the same ``key``
-        in flight shares its search."""
+        in flight shares its search. ``budget``: its nodes and seconds, for
+        :meth:`retry_after` (None: the server's seconds cap alone)."""
         if self.stopping:
             raise Stopping
         future = self._in_flight.get(key)
@@ -138,9 +194,12 @@ class Searches:
                 future = asyncio.wrap_future(self._pool.executor.submit(job, *args))
             except (RuntimeError, BrokenExecutor):  # shut down since the check above
                 raise Stopping from None
+            nodes, seconds = budget if budget is not None else (0, self._max_seconds)
+            busy = sum(flight.started is not None for flight in self._flights.values())
+            self._flights[key] = Flight(nodes, seconds, time.monotonic() if busy < self.solvers else None)
             self._in_flight[key] = future
             self.started += 1
-            future.add_done_callback(lambda _: self._in_flight.pop(key, None))
+            future.add_done_callback(lambda done: self._measured(key, done))
         pool = self._pool
         try:
             # A client that goes away does not cancel a search others may share.
@@ -171,4 +230,4 @@ class Searches:
         self._pool.stop()
 
 
-__all__ = ["Busy", "DealSpec", "Searches", "SolverFailed", "Stopping", "analyze_job", "verify_job"]
+__all__ = ["Busy", "DealSpec", "Flight", "Searches", "SolverFailed", "Stopping", "analyze_job", "verify_job"]

@@ -50,10 +50,18 @@ class Settings:
     cors_origins: tuple[str, ...] = field(default_factory=tuple)
 
     def budget(self, request: Budget) -> tuple[int, float | None]:
-        """A request's budget, capped by the server's (and the caps when it gives none)."""
-        nodes = self.max_nodes_cap if request.max_nodes is None else min(request.max_nodes, self.max_nodes_cap)
-        cap = self.max_seconds_cap
-        seconds = request.max_seconds if cap is None else min(request.max_seconds or cap, cap)
+        """A request's budget (the caps when it gives none); one over a cap is refused as
+        the document's maximum says (422 ``invalid-request`` naming the cap)."""
+        over = [{"loc": ("body", name), "type": "less_than_equal",
+                 "msg": f"Input should be at most {cap:,}, the server's --{flag}"}
+                for name, value, cap, flag in (("max_nodes", request.max_nodes, self.max_nodes_cap, "max-nodes-cap"),
+                                               ("max_seconds", request.max_seconds, self.max_seconds_cap,
+                                                "max-seconds-cap"))
+                if value is not None and cap is not None and value > cap]
+        if over:
+            raise RequestValidationError(over)
+        nodes = self.max_nodes_cap if request.max_nodes is None else request.max_nodes
+        seconds = self.max_seconds_cap if request.max_seconds is None else request.max_seconds
         return nodes, seconds
 
 

@@ -15,15 +15,15 @@ from spider_solver.limits import DEFAULT_PAGE, MAX_PAGE, MAX_TOKEN
 from spider_solver.outcomes import Status
 from spider_solver.rules import CLASSIC
 from spider_solver.service import state
-from spider_solver.service.models import CatalogDeal, CatalogPage, RuleValue, responses
+from spider_solver.service.models import CODE_PATTERN, GRADES_PATTERN, CatalogDeal, CatalogPage, RuleValue, responses
 
 router = APIRouter(tags=["catalog"])
 
 _RANDOM = random.SystemRandom()
 #: Query strings carry text: the suit count is one of these.
 SuitsQuery = Literal["1", "2", "4"]
-Grades = Annotated[str | None, Query(max_length=MAX_TOKEN, pattern=r"^[1-5](-[1-5])?$",
-                                     description="A grade, 5, or a range of grades, 1-2.")]
+Grades = Annotated[str | None, Query(pattern=GRADES_PATTERN,
+                                     description="A grade, 5, or a range of grades, low first, 1-2.")]
 
 
 def _filters(suits: SuitsQuery | None, rule: str | None, difficulty: str | None) -> dict[str, Any]:
@@ -50,7 +50,7 @@ async def catalog_deals(
     rule: RuleValue | None = None,
     status: Status | None = None,
     difficulty: Grades = None,
-    after: Annotated[str | None, Query(max_length=MAX_TOKEN, examples=["SP1-S1C-AAAAAAA"],
+    after: Annotated[str | None, Query(max_length=MAX_TOKEN, pattern=CODE_PATTERN, examples=["SP1-S1C-AAAAAAA"],
                                        description="The game code that ended the previous page.")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = DEFAULT_PAGE,
 ) -> Any:

@@ -15,7 +15,7 @@ from spider_solver.limits import MAX_TOKEN
 from spider_solver.outcomes import Status
 from spider_solver.record import SolveRecord
 from spider_solver.service import state
-from spider_solver.service.models import DealView, VerifyRequest, VerifyResponse, responses
+from spider_solver.service.models import CODE_PATTERN, DealView, VerifyRequest, VerifyResponse, responses
 from spider_solver.service.searches import Searches, verify_job
 
 log = logging.getLogger("spider_solver.service")
@@ -30,7 +30,7 @@ def layout_of(code: str) -> dict[str, Any]:
 
 
 @router.get("/v1/deals/{code}", response_model=DealView, responses=responses(422, 503))
-async def get_deal(code: Annotated[str, Path(max_length=MAX_TOKEN, examples=["SP1-S4C-AAAAAAD"])],
+async def get_deal(code: Annotated[str, Path(max_length=MAX_TOKEN, pattern=CODE_PATTERN, examples=["SP1-S4C-AAAAAAD"])],
                    catalog: Annotated[Catalog | None, Depends(state.optional_catalog)]) -> Any:
     """A deal's initial layout and deck (as ``spider-solve show --json``) and, if the
     catalog has the deal, its record (status, solution, difficulty, par, ...)."""
@@ -59,7 +59,7 @@ async def verify(body: VerifyRequest, settings: Annotated[state.Settings, Depend
         return entry.to_dict() | extra | {"source": "catalog"}
     result: SolveRecord = await state.require_searches(searches).run(
         ("verify", spec, max_nodes, max_seconds, body.deal_on_empty),
-        verify_job, spec, max_nodes, max_seconds, body.deal_on_empty)
+        verify_job, spec, max_nodes, max_seconds, body.deal_on_empty, budget=(max_nodes, max_seconds))
     if writer is not None and recorded and spec.code is not None:
         try:
             stored = await writer.record(result, spec.code)

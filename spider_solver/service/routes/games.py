@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
-from fastapi.exceptions import RequestValidationError
 from starlette.concurrency import run_in_threadpool
 
 from spider_solver.catalog import Catalog
-from spider_solver.limits import MAX_ACTIONS, MAX_TOKEN
 from spider_solver.outcomes import Status
 from spider_solver.rules import Deal, replay, split_actions
 from spider_solver.rules.replay import ReplayResult
@@ -33,21 +31,10 @@ _REPLAY_FIELDS = ("won", "moves", "score", "runs_removed", "stock_left")
 
 
 def tokens_of(actions: list[str] | str) -> tuple[str, ...]:
-    """The log's actions (a list's items are one action each, as the model checks); a
+    """The log's actions (the model checks their form: a list's items are one action each,
+    a string's actions at most MAX_TOKEN characters, the string at most MAX_LOG_TEXT); a
     refused one is reported by the replay with its index."""
-    tokens = tuple(split_actions(actions)) if isinstance(actions, str) else tuple(actions)
-    # The model checks a list's length and items; a string's actions are checked here,
-    # and answered as the model's problems are (422 invalid-request).
-    if len(tokens) > MAX_ACTIONS:
-        raise RequestValidationError([{"loc": ("body", "actions"), "type": "too_long",
-                                       "msg": f"the log has {len(tokens):,} actions, "
-                                              f"over the limit of {MAX_ACTIONS:,}"}])
-    for index, token in enumerate(tokens if isinstance(actions, str) else ()):
-        if len(token) > MAX_TOKEN:
-            raise RequestValidationError([{"loc": ("body", "actions"), "type": "string_too_long",
-                                           "msg": f"action {index + 1} of the log (index {index}) is over "
-                                                  f"{MAX_TOKEN} characters"}])
-    return tokens
+    return tuple(split_actions(actions)) if isinstance(actions, str) else tuple(actions)
 
 
 def refuse_at_error(result: ReplayResult) -> None:
@@ -107,6 +94,7 @@ async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, 
     else:
         data = await state.require_searches(searches).run(
             ("analyze", spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at),
-            analyze_job, spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at)
+            analyze_job, spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at,
+            budget=(max_nodes, max_seconds))
     data["replay"] = {"code": data["code"]} | {name: data["replay"][name] for name in _REPLAY_FIELDS}
     return data
