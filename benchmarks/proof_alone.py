@@ -32,7 +32,8 @@ def main() -> None:
     parser.add_argument("--tt-bits", type=int, default=27)
     parser.add_argument("--max-nodes", type=int, default=150_000_000)
     args = parser.parse_args()
-    import spider_solver.engine.driver as driver
+    import spider_solver.engine.beam as beams
+    from spider_solver.budget import Budget
     from spider_solver.engine.game import Game
     from spider_solver.engine.types import MODE_ALL
     from spider_solver.rules import Board, Deal
@@ -44,11 +45,11 @@ def main() -> None:
         board.push_notation(action)
     print(f"{deal.code} after {args.at} + {args.actions.split()}: {board.deals_left} deals left, "
           f"{sum(len(column) for column in board.columns)} cards in play, {sum(board.down)} face down")
-    driver.MAX_PROOF_LEVEL = driver.MAX_PROOF_LEVEL_CAP = args.level
-    driver.PROOF_TT_BITS = driver.MAX_TT_BITS = args.tt_bits
+    beams.MAX_PROOF_LEVEL = beams.MAX_PROOF_LEVEL_CAP = args.level
+    beams.PROOF_TT_BITS = beams.MAX_TT_BITS = args.tt_bits
     started = time.perf_counter()
-    attempt = driver.beam(Game.from_board(board), driver.UNLIMITED, MODE_ALL, driver.Budget(args.max_nodes, None),
-                          max_levels=driver.UNLIMITED)
+    attempt = beams.beam(Game.from_board(board), beams.UNLIMITED, MODE_ALL, Budget(args.max_nodes),
+                         max_levels=beams.UNLIMITED)
     print(f"{attempt.outcome}: {attempt.nodes} nodes, {attempt.levels} levels, largest {attempt.peak_level}, "
           f"{attempt.tt_stored} keys, {time.perf_counter() - started:.1f} s, "
           f"peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")

@@ -7,7 +7,7 @@ Usage::
 
 Each ``--config`` is ``WIDTHS:POLISH_NODES`` for the suit count; every deal is solved by
 ``solve()`` (shortening, post-pass and the reference replay included) at the default
-budget with ``driver.WIDTHS`` and ``rephase.POLISH_NODES`` set for the run. Prints one
+budget with ``schedule.WIDTHS`` and ``rephase.POLISH_NODES`` set for the run. Prints one
 line a config: verified, median nodes, median and mean length. Nodes and lengths are
 deterministic; seconds are not printed. Deals 0-1999 are the reporting set: refused.
 """
@@ -28,11 +28,11 @@ REPORT_DEALS = range(2000)
 
 def solve_with(args: tuple) -> tuple[str, str, int, int | None]:
     code, suits, widths, polish = args
-    import spider_solver.engine.driver as driver
     import spider_solver.engine.rephase as rephase
+    import spider_solver.engine.schedule as schedule
     from spider_solver.verify import solve
 
-    driver.WIDTHS[suits] = tuple(widths)
+    schedule.WIDTHS[suits] = tuple(widths)
     rephase.POLISH_NODES[suits] = polish
     result = solve(code)
     return code, result.status, result.nodes, len(result.solution) if result.solution else None

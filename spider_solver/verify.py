@@ -24,7 +24,7 @@ from spider_solver.rules.board import check_play_options
 #: Default budget of ``solve`` (``verify``, the batch): nodes first (deterministic),
 #: seconds second (a safety net). Nearly every 4-suit deal is won within 2 million
 #: nodes; the budget is for the few in a thousand that are not: it lets the whole
-#: widening schedule (``driver.WIDTHS``) run, the widest beam (16384) included, which
+#: widening schedule (``schedule.WIDTHS``) run, the widest beam (16384) included, which
 #: takes up to about 4.5 times the nodes of the one before it (at most about 25 million
 #: to the 400-level cap on the tuning deals), so up to some 145 million in all
 #: (benchmarks/RESULTS.md, "Tail strength"). At about 3.8 million nodes a second on one
@@ -137,15 +137,16 @@ def solve(
     every machine, unless ``max_seconds`` cuts the search short first. A budget out
     of range raises :class:`~spider_solver.errors.InvalidBudgetError`.
     """
-    from spider_solver.engine.driver import run_search
+    from spider_solver.budget import Budget
+    from spider_solver.engine.driver import SearchOptions, run_search
 
     max_nodes, max_seconds = check_budget(max_nodes, max_seconds)
     check_play_options(deal_on_empty, None)
     if not isinstance(progress, bool):
         raise ValueError(f"invalid progress {quote(progress)}: expected True or False")
     deal = coerce_deal(deal)
-    found = run_search(deal, max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty,
-                       progress=progress)
+    found = run_search(deal, budget=Budget(max_nodes, max_seconds),
+                       options=SearchOptions(deal_on_empty=deal_on_empty, progress=progress))
     status, reason = Status.UNKNOWN, found.reason
     solution: tuple[str, ...] = ()
     moves = score = None
@@ -246,7 +247,7 @@ def improve(
     """
     import time
 
-    from spider_solver.engine.driver import Budget
+    from spider_solver.budget import Budget
     from spider_solver.engine.game import Game, move_code
     from spider_solver.engine.rephase import improve_moves
     from spider_solver.errors import IllegalActionError
@@ -267,7 +268,7 @@ def improve(
     budget = Budget(max_nodes, max_seconds)
     game = Game.from_deal(deal, deal_on_empty=deal_on_empty)
     found = improve_moves(game, moves, budget)
-    line, stopped = found.line, found.stopped
+    line, stopped = found.line, str(found.stopped or "")
     best, best_score = tuple(given.played), given.score
     if len(line) < len(best):
         actions = [str(action) for action in game.actions(line)]
