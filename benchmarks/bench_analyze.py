@@ -30,7 +30,7 @@ Parts (``--parts``, any of ``abcd``):
     are searched again by the exhaustive search alone (no beam) with the budget's
     nodes. Reported by deals left and cards in play: verified, proved unwinnable (and
     the nodes), unknown; and whether the exhaustive search alone proves, gives up (a
-    level over the largest it may hold, see driver.proof_limits) or runs out of nodes.
+    level over the largest it may hold, see beam.proof_limits) or runs out of nodes.
 
 The tables are printed and written to the result file ``--out`` (default
 ``benchmarks/results/analyze-s{suits}.json``). Each deal's work runs in one of
@@ -112,7 +112,8 @@ def _board(deal, actions):
 
 def _deal_work(args: tuple) -> dict:
     from spider_solver.analysis import analyze
-    from spider_solver.engine.driver import UNLIMITED, Budget, beam, proof_limits
+    from spider_solver.budget import Budget
+    from spider_solver.engine.beam import UNLIMITED, beam, proof_limits
     from spider_solver.engine.game import Game
     from spider_solver.engine.types import MODE_ALL
     from spider_solver.rules import Board, Deal, GameCode
@@ -202,7 +203,7 @@ def _deal_work(args: tuple) -> dict:
                          "seconds": time.perf_counter() - started}
                 if result.status != "verified":
                     attempt = beam(game, UNLIMITED, MODE_ALL, Budget(max_nodes, None), max_levels=UNLIMITED)
-                    entry["proof"] = {"outcome": attempt.outcome, "nodes": attempt.nodes,
+                    entry["proof"] = {"outcome": str(attempt.outcome), "nodes": attempt.nodes,
                                       "peak_level": attempt.peak_level, "levels": attempt.levels,
                                       "limit": proof_limits(max_nodes)[0]}
                 row["reach"].append(entry)

@@ -90,9 +90,10 @@ def spearman(a: list[float], b: list[float]) -> float:
 
 def solver_effort(deal) -> tuple[int | None, int]:
     """(narrowest width that wins or None, nodes up to the first win or all spent)."""
-    from spider_solver.engine.driver import run_search
+    from spider_solver.budget import Budget
+    from spider_solver.engine.driver import SearchOptions, run_search
 
-    result = run_search(deal, max_nodes=25_000_000, max_seconds=60.0, widths=SIGNAL_WIDTHS)
+    result = run_search(deal, budget=Budget(25_000_000, 60.0), options=SearchOptions(widths=SIGNAL_WIDTHS))
     won = [a for a in result.attempts if a.get("outcome") == "won"]
     return (won[0]["width"] if won else None), int(result.nodes)
 

@@ -8,10 +8,8 @@ Usage::
 The position is the deal's default verified line cut after ``AT`` actions, then the
 given actions. Prints the deals left and cards in play, then the search's outcome
 (``exhausted``: proved unwinnable; ``won``; ``cut``: a level outgrew ``--level``;
-``nodes``), nodes, levels, the largest level, the keys stored and peak memory, and
-writes them to the result file ``--out`` (default
-``benchmarks/results/proof-alone-{code}-{at}.json``). Used for the unsettled positions of
-games in progress (benchmarks/HISTORY.md, "Games in progress: proofs").
+``nodes``), nodes, levels, the largest level, the keys stored and peak memory. Used for
+issue 8's unsettled positions (benchmarks/RESULTS.md, "Games in progress").
 """
 
 from __future__ import annotations
@@ -22,15 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-import resultfile
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-#: The table: (key, label, format) as resultfile shows it.
-COLUMNS = [("position", "position", ""), ("deals_left", "deals left", ""), ("cards", "cards in play", ""),
-           ("outcome", "outcome", ""), ("nodes", "nodes", "M1"), ("levels", "levels", ""),
-           ("peak_level", "largest level", "int"), ("tt_stored", "keys", "int"), ("seconds", "s", ".1f"),
-           ("peak_mb", "peak MB", ".0f")]
 
 
 def main() -> None:
@@ -41,9 +31,9 @@ def main() -> None:
     parser.add_argument("--level", type=int, default=3_000_000)
     parser.add_argument("--tt-bits", type=int, default=27)
     parser.add_argument("--max-nodes", type=int, default=150_000_000)
-    resultfile.add_out_option(parser, "proof-alone-{code}-{at}")
     args = parser.parse_args()
-    import spider_solver.engine.driver as driver
+    import spider_solver.engine.beam as beams
+    from spider_solver.budget import Budget
     from spider_solver.engine.game import Game
     from spider_solver.engine.types import MODE_ALL
     from spider_solver.rules import Board, Deal
@@ -55,20 +45,15 @@ def main() -> None:
         board.push_notation(action)
     print(f"{deal.code} after {args.at} + {args.actions.split()}: {board.deals_left} deals left, "
           f"{sum(len(column) for column in board.columns)} cards in play, {sum(board.down)} face down")
-    driver.MAX_PROOF_LEVEL = driver.MAX_PROOF_LEVEL_CAP = args.level
-    driver.PROOF_TT_BITS = driver.MAX_TT_BITS = args.tt_bits
+    beams.MAX_PROOF_LEVEL = beams.MAX_PROOF_LEVEL_CAP = args.level
+    beams.PROOF_TT_BITS = beams.MAX_TT_BITS = args.tt_bits
     started = time.perf_counter()
-    attempt = driver.beam(Game.from_board(board), driver.UNLIMITED, MODE_ALL, driver.Budget(args.max_nodes, None),
-                          max_levels=driver.UNLIMITED)
-    entry = {"position": f"{deal.code} after {args.at} + {args.actions}".strip(), "deals_left": board.deals_left,
-             "cards": sum(len(column) for column in board.columns), "outcome": str(attempt.outcome),
-             "nodes": attempt.nodes, "levels": attempt.levels, "peak_level": attempt.peak_level,
-             "tt_stored": attempt.tt_stored, "seconds": round(time.perf_counter() - started, 1),
-             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}
-    tab = resultfile.table(COLUMNS, [entry])
-    print(resultfile.markdown(tab))
-    resultfile.write(args, "proof_alone", {"proof": tab},
-                     limits={"level": args.level, "tt_bits": args.tt_bits, "max_nodes": args.max_nodes})
+    attempt = beams.beam(Game.from_board(board), beams.UNLIMITED, MODE_ALL, Budget(args.max_nodes),
+                         max_levels=beams.UNLIMITED)
+    print(f"{attempt.outcome}: {attempt.nodes} nodes, {attempt.levels} levels, largest {attempt.peak_level}, "
+          f"{attempt.tt_stored} keys, {time.perf_counter() - started:.1f} s, "
+          f"peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
+
 
 if __name__ == "__main__":
     main()

@@ -37,7 +37,8 @@ def _warm_up() -> None:
 
 
 def _one(args: tuple[str, dict]) -> dict:
-    from spider_solver.engine.driver import Budget, run_search
+    from spider_solver.budget import Budget
+    from spider_solver.engine.driver import SearchOptions, run_search
     from spider_solver.engine.game import Game, move_code
     from spider_solver.engine.rephase import rephase
     from spider_solver.rules import Board, Deal
@@ -45,7 +46,7 @@ def _one(args: tuple[str, dict]) -> dict:
     code, configs = args
     deal = Deal.from_code(code)
     started = time.perf_counter()
-    found = run_search(deal, max_nodes=25_000_000, max_seconds=None, polish=False)
+    found = run_search(deal, budget=Budget(25_000_000), options=SearchOptions(polish=False))
     row: dict = {"code": code, "nodes": found.nodes, "seconds": time.perf_counter() - started}
     if found.actions is None:
         return row

@@ -7,11 +7,9 @@ Usage::
 
 Each ``--config`` is ``WIDTHS:POLISH_NODES`` for the suit count; every deal is solved by
 ``solve()`` (shortening, post-pass and the reference replay included) at the default
-budget with ``driver.WIDTHS`` and ``rephase.POLISH_NODES`` set for the run. Prints one
-line a config: verified, median nodes, median and mean length, also written to the
-result file ``--out`` (default ``benchmarks/results/schedule-trials-s{suits}.json``). Nodes
-and lengths are deterministic; seconds are not recorded. Deals 0-1999 are the reporting
-set: refused.
+budget with ``schedule.WIDTHS`` and ``rephase.POLISH_NODES`` set for the run. Prints one
+line a config: verified, median nodes, median and mean length. Nodes and lengths are
+deterministic; seconds are not printed. Deals 0-1999 are the reporting set: refused.
 """
 
 from __future__ import annotations
@@ -23,24 +21,18 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import resultfile
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 REPORT_DEALS = range(2000)
-#: A row of the table: (key, label, format) as resultfile shows it.
-COLUMNS = [("widths", "widths", ""), ("polish", "polish nodes", "k"), ("verified", "verified", "int"),
-           ("deals", "of", "int"), ("nodes_median", "nodes median", "k"), ("length_median", "length median", ""),
-           ("length_mean", "mean", ".1f")]
 
 
 def solve_with(args: tuple) -> tuple[str, str, int, int | None]:
     code, suits, widths, polish = args
-    import spider_solver.engine.driver as driver
     import spider_solver.engine.rephase as rephase
+    import spider_solver.engine.schedule as schedule
     from spider_solver.verify import solve
 
-    driver.WIDTHS[suits] = tuple(widths)
+    schedule.WIDTHS[suits] = tuple(widths)
     rephase.POLISH_NODES[suits] = polish
     result = solve(code)
     return code, result.status, result.nodes, len(result.solution) if result.solution else None
@@ -53,7 +45,6 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--config", action="append", required=True, help="WIDTHS:POLISH_NODES, e.g. [64,256]:0")
     parser.add_argument("--workers", type=int, default=1)
-    resultfile.add_out_option(parser, "schedule-trials-s{suits}")
     args = parser.parse_args()
     deals = range(args.first, args.first + args.count)
     if set(deals) & set(REPORT_DEALS):
@@ -61,20 +52,17 @@ def main() -> None:
     from spider_solver.rules import GameCode
 
     codes = [str(GameCode(args.suits, "classic", n)) for n in deals]
-    table = []
-    print(resultfile.header(COLUMNS))
     with ProcessPoolExecutor(args.workers) as pool:
         for config in args.config:
             widths_text, _, polish_text = config.partition(":")
             widths, polish = json.loads(widths_text), int(polish_text or 0)
             rows = list(pool.map(solve_with, [(code, args.suits, widths, polish) for code in codes]))
             won = [length for _, status, _, length in rows if status == "verified" and length is not None]
-            table.append({"widths": json.dumps(widths), "polish": polish, "verified": len(won), "deals": len(rows),
-                          "nodes_median": statistics.median(row[2] for row in rows),
-                          "length_median": statistics.median(won) if won else None,
-                          "length_mean": round(statistics.mean(won), 2) if won else None})
-            print(resultfile.line(COLUMNS, table[-1]), flush=True)
-    resultfile.write(args, "schedule_trials", {"configs": resultfile.table(COLUMNS, table)})
+            nodes = statistics.median(row[2] for row in rows)
+            print(f"{args.suits} suits {widths} polish {polish}: {len(won)}/{len(rows)} verified, nodes median "
+                  f"{nodes / 1000:.0f}k, length median {statistics.median(won) if won else '-'}, "
+                  f"mean {statistics.mean(won) if won else float('nan'):.1f}", flush=True)
+
 
 if __name__ == "__main__":
     main()

@@ -51,10 +51,11 @@ DEFAULT_CACHE = Path(os.environ.get("TMPDIR", "/tmp")) / "spider_tune_cache.json
 def solve_one(args: tuple) -> dict:
     """Solve one deal in a worker; return its figures."""
     code, weights, widths, max_nodes = args
-    from spider_solver.engine.driver import run_search
+    from spider_solver.budget import Budget
+    from spider_solver.engine.driver import SearchOptions, run_search
     from spider_solver.rules import Deal
 
-    kwargs = {"max_nodes": max_nodes, "max_seconds": None}
+    kwargs: dict = {}
     if weights is not None:
         kwargs["weights"] = np.array(weights, dtype=np.int64)
     if widths is not None:
@@ -62,7 +63,7 @@ def solve_one(args: tuple) -> dict:
     if os.environ.get("SPIDER_SELECT"):  # set by --select, for the workers
         kwargs["selection"] = tuple(int(v) for v in os.environ["SPIDER_SELECT"].split(","))
     started = time.process_time()
-    result = run_search(Deal.from_code(code), **kwargs)
+    result = run_search(Deal.from_code(code), budget=Budget(max_nodes), options=SearchOptions(**kwargs))
     return {
         "code": code,
         # The engine's own verdict (run_search does not replay; the tuning only compares lengths).
@@ -249,7 +250,7 @@ def main() -> None:
         p.add_argument("--cache", default=str(DEFAULT_CACHE))
         resultfile.add_out_option(p, f"tune-{name}-s{{suits}}")
         p.add_argument("--select", help="the beams' selection policy, 'policy,offset,floor,cap' "
-                       "(search.SELECT_*; driver.SELECTION has the defaults)")
+                       "(search.SELECT_*; schedule.SELECTION has the defaults)")
         if name == "descend":
             p.add_argument("--passes", type=int, default=2)
             p.add_argument("--indices", help="weights to vary, e.g. 0,2,3 (all unless told)")

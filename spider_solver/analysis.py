@@ -59,6 +59,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from spider_solver.budget import Budget
 from spider_solver.errors import SpiderError, quote
 from spider_solver.limits import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS, check_budget
 from spider_solver.outcomes import Reason, Status
@@ -372,9 +373,13 @@ class _Session:
         #: Seconds spent in ``before_search``.
         self.excluded = 0.0
         self.deal_on_empty = deal_on_empty
-        self.max_nodes = max_nodes
-        self.deadline = None if max_seconds is None else started + max_seconds
-        self.nodes = 0
+        #: Every search of the analysis takes its nodes from it.
+        self.budget = Budget(max_nodes, max_seconds, since=started)
+
+    @property
+    def nodes(self) -> int:
+        """The nodes spent so far."""
+        return self.budget.nodes
 
     def board_after(self, moves: Sequence[str]) -> Board:
         """The position after ``moves`` (canonical actions, no undo) from the initial layout."""
@@ -405,20 +410,12 @@ class _Session:
                   file=sys.stderr)
         return Status.UNKNOWN, Reason.REJECTED, (), None
 
-    def spent(self) -> Reason | None:
-        """The reason the budget is spent, or None."""
-        if self.nodes >= self.max_nodes:
-            return Reason.NODES
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
-            return Reason.SECONDS
-        return None
-
-    def search(self, board: Board, prefix: Sequence[str], undo_limit: int | None, cap: int | None = None) -> _Found:
+    def search(self, board: Board, prefix: Sequence[str], undo_limit: int | None, share: int = 1) -> _Found:
         """Search from ``board`` (reached by ``prefix``) with what is left of the budget, at
-        most ``cap`` nodes of it."""
+        most ``1 / share`` of it."""
         if board.is_won():
             return Status.VERIFIED, Reason.WON, (), "won"
-        spent = self.spent()  # the replay of a long log may have spent it: no engine to load then
+        spent = self.budget.exceeded()  # the replay of a long log may have spent it: no engine to load then
         if spent is not None:
             return Status.UNKNOWN, spent, (), None
         if self.before_search is not None:  # not counted in the budget, nor in the seconds
@@ -426,21 +423,18 @@ class _Session:
             self.before_search()
             self.before_search = None
             self.excluded = time.perf_counter() - clock
-            if self.deadline is not None:
-                self.deadline += self.excluded
-        from spider_solver.engine.driver import run_search  # after the hook, which may have loaded it
+            self.budget.extend(self.excluded)
+        from spider_solver.engine.driver import SearchOptions, run_search  # after the hook, which may have loaded it
         from spider_solver.engine.game import Game
 
-        seconds = None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
-        nodes = min(self.max_nodes - self.nodes, cap or self.max_nodes)
+        budget = self.budget.sub(share=share)
         proof = 0
         if board.deals_left == 0:
-            proof = max(EARLY_PROOF_NODES, nodes // EARLY_PROOF_SHARE)
+            proof = max(EARLY_PROOF_NODES, budget.max_nodes // EARLY_PROOF_SHARE)
         elif board.deals_left <= EARLY_PROOF_DEALS_LEFT:
             proof = EARLY_PROOF_NODES
-        found = run_search(Game.from_board(board, deal_on_empty=self.deal_on_empty), max_nodes=nodes,
-                           max_seconds=seconds, proof_nodes=proof, final_proof=True)
-        self.nodes += found.nodes
+        found = run_search(Game.from_board(board, deal_on_empty=self.deal_on_empty), budget=budget,
+                           options=SearchOptions(proof_nodes=proof, final_proof=True))
         if found.actions is not None:
             return self.check_line(prefix, found.actions, undo_limit, "search", after=board)
         if found.reason is Reason.EXHAUSTED:
@@ -482,11 +476,11 @@ def _find_lost_at(session: _Session, effective: list[tuple[int, str]],
                 low, low_line = on_line, line
                 probes.append({"position": low, "status": str(status), "reason": str(Reason.WON),
                                "source": "known-line", "nodes": 0, "seconds": 0.0})
-    cap = max(1, session.max_nodes // LOST_AT_SHARE)
-    while high - max(low, fence) > 1 and session.spent() is None:
+    while high - max(low, fence) > 1 and session.budget.exceeded() is None:
         middle = (max(low, fence) + high) // 2
         before, clock = session.nodes, time.perf_counter()
-        status, reason, line, source = session.search(session.board_after(moves[:middle]), moves[:middle], 0, cap)
+        status, reason, line, source = session.search(session.board_after(moves[:middle]), moves[:middle], 0,
+                                                      LOST_AT_SHARE)
         probes.append({"position": middle, "status": str(status), "reason": str(reason), "source": source,
                        "nodes": session.nodes - before, "seconds": round(time.perf_counter() - clock, 4)})
         if status is Status.VERIFIED:

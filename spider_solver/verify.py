@@ -57,15 +57,16 @@ def solve(
     every machine, unless ``max_seconds`` cuts the search short first. A budget out
     of range raises :class:`~spider_solver.errors.InvalidBudgetError`.
     """
-    from spider_solver.engine.driver import run_search
+    from spider_solver.budget import Budget
+    from spider_solver.engine.driver import SearchOptions, run_search
 
     max_nodes, max_seconds = check_budget(max_nodes, max_seconds)
     check_play_options(deal_on_empty, None)
     if not isinstance(progress, bool):
         raise ValueError(f"invalid progress {quote(progress)}: expected True or False")
     deal = coerce_deal(deal)
-    found = run_search(deal, max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty,
-                       progress=progress)
+    found = run_search(deal, budget=Budget(max_nodes, max_seconds),
+                       options=SearchOptions(deal_on_empty=deal_on_empty, progress=progress))
     status, reason = Status.UNKNOWN, found.reason
     solution: tuple[str, ...] = ()
     moves = score = None
@@ -144,7 +145,7 @@ def improve(
     """
     import time
 
-    from spider_solver.engine.driver import Budget
+    from spider_solver.budget import Budget
     from spider_solver.engine.game import Game, move_code
     from spider_solver.engine.rephase import improve_moves
     from spider_solver.errors import IllegalActionError
@@ -165,7 +166,7 @@ def improve(
     budget = Budget(max_nodes, max_seconds)
     game = Game.from_deal(deal, deal_on_empty=deal_on_empty)
     found = improve_moves(game, moves, budget)
-    line, stopped = found.line, found.stopped
+    line, stopped = found.line, str(found.stopped or "")
     best, best_score = tuple(given.played), given.score
     if len(line) < len(best):
         actions = [str(action) for action in game.actions(line)]

@@ -191,12 +191,12 @@ def test_progress_goes_to_stderr_only():
 
 
 def test_ctrl_c_exits_130_without_a_traceback(monkeypatch):
-    import spider_solver.engine.driver as driver
+    import spider_solver.engine.beam as beam
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(driver, "step_level", interrupted)
+    monkeypatch.setattr(beam, "step_level", interrupted)
     result = run(CODE, "--json")
     assert result.exit_code == 130
     assert_no_traceback(result)

@@ -72,9 +72,10 @@ def test_verified_lines_win_on_the_reference_engine(code):
 
 def test_the_driver_widens_the_beam_until_it_wins():
     # A beam one position wide loses nearly every 4-suit deal; the next width wins.
-    from spider_solver.engine.driver import run_search
+    from spider_solver.budget import Budget
+    from spider_solver.engine.driver import SearchOptions, run_search
 
-    result = run_search(Deal.from_code(WIDENS), max_nodes=BUDGET, max_seconds=None, widths=(1, 2, 128))
+    result = run_search(Deal.from_code(WIDENS), budget=Budget(BUDGET), options=SearchOptions(widths=(1, 2, 128)))
     assert result.reason == "won" and result.actions is not None
     assert replay(Deal.from_code(WIDENS), result.actions, undo_limit=0).won
     widths = [a["width"] for a in result.attempts]
@@ -186,12 +187,12 @@ def test_deal_on_empty_lines_replay_with_the_option():
 
 
 def test_ctrl_c_gives_an_unknown_result(monkeypatch):
-    import spider_solver.engine.driver as driver
+    import spider_solver.engine.beam as beam
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(driver, "step_level", interrupted)
+    monkeypatch.setattr(beam, "step_level", interrupted)
     result = solve(WIDENS, max_nodes=BUDGET, max_seconds=None)
     assert (result.status, result.reason) == ("unknown", "interrupted")
     assert result.solution == () and result.moves is None
@@ -201,7 +202,7 @@ def test_ctrl_c_during_the_post_pass_gives_an_unknown_result_too(monkeypatch):
     """A won line's post-pass (rephase.polish, on at 1 suit) runs beams of its own, which
     take a Ctrl-C as their stop: the solve must still end interrupted, not verified (the
     warm-up of every command solves a 1-suit deal, and lost a Ctrl-C that way)."""
-    import spider_solver.engine.driver as driver
+    import spider_solver.engine.beam as beam
     import spider_solver.engine.rephase as rephase
 
     assert rephase.POLISH_NODES[1] > 0
@@ -213,7 +214,7 @@ def test_ctrl_c_during_the_post_pass_gives_an_unknown_result_too(monkeypatch):
 
     def beam_of_the_post_pass(*args, **kwargs):
         polished.append(True)
-        monkeypatch.setattr(driver, "step_level", interrupted)
+        monkeypatch.setattr(beam, "step_level", interrupted)
         return real_beam(*args, **kwargs)
 
     monkeypatch.setattr(rephase, "beam", beam_of_the_post_pass)

@@ -1,13 +1,13 @@
 """The numba search engine: the only package that imports numba.
 
 Files, one concern each (after Stockfish): ``types`` (vocabulary and the state
-layout), ``rng`` (SplitMix64), ``keys`` (Zobrist tables), ``position`` (pack/unpack,
-do/undo), ``movegen``, ``evaluate``, ``tt`` (transposition table), ``node`` (a parent
-read once, its children scored and packed without being played), ``search`` (the beam
-kernels), ``shorten`` (solution shortening) and ``driver`` (the Python loop that owns
-the budget, the progress bar and Ctrl-C). The grader's fair player: ``fair`` (its game
-loop and entry point), ``fair_policy`` (how it values moves and chooses), ``fair_cost``
-(the visible cost it values with) and ``seen`` (the positions seen in a game).
+layout), ``keys`` (Zobrist tables), ``position`` (pack/unpack, do/undo), ``movegen``,
+``evaluate``, ``tt`` (transposition table), ``node`` (a parent read once, its
+children scored and packed without being played), ``search`` (the beam kernels),
+``shorten`` (solution shortening), ``beam`` (one beam search and its outcome),
+``schedule`` (the widening schedule), ``rephase`` (a won line's phases searched again)
+and ``driver`` (the Python loop that runs a schedule within a
+:class:`~spider_solver.budget.Budget`, with the progress bar and Ctrl-C).
 
 Kernels are compiled with ``cache=True`` into a directory of their own, named after
 a digest of this package's sources (:mod:`spider_solver.engine.cache`): numba's
@@ -129,10 +129,11 @@ def warm_up() -> None:
     A Ctrl-C meanwhile (most likely during the compile, which takes a minute) raises
     KeyboardInterrupt here: the search takes it as the end of its own run, and the
     caller must not carry on as if the engine were ready."""
+    from spider_solver.budget import Budget
     from spider_solver.engine.driver import run_search
     from spider_solver.outcomes import Reason
     from spider_solver.rules import Deal
 
-    result = run_search(Deal.from_code(WARM_UP_CODE), max_nodes=1_000_000, max_seconds=None)
+    result = run_search(Deal.from_code(WARM_UP_CODE), budget=Budget(1_000_000))
     if result.reason == Reason.INTERRUPTED:
         raise KeyboardInterrupt

@@ -66,7 +66,7 @@ def _field(word, c):
 
 
 @njit(**INLINE)
-def _in_field(value, c):
+def in_field(value, c):
     """``value`` placed in column c's field."""
     return value << (FIELD_BITS * c)
 
@@ -124,8 +124,8 @@ def gen_moves(pos, vp, mode, out):
             if first_empty == NO_COLUMN:
                 first_empty = c
         else:
-            tops |= _in_field(np.int64(rank_of(cols[c, lens[c] - 1])), c)
-            groups |= _in_field(movable(pos, c, relaxed), c)
+            tops |= in_field(np.int64(rank_of(cols[c, lens[c] - 1])), c)
+            groups |= in_field(movable(pos, c, relaxed), c)
     return gen_moves_of(pos, vp, mode, out, tops, groups, first_empty)
 
 
@@ -133,7 +133,7 @@ def gen_moves(pos, vp, mode, out):
 def gen_moves_of(pos, vp, mode, out, tops, groups, first_empty):
     """``gen_moves`` given its summary of the columns: ``tops`` and ``groups`` hold each
     column's last rank (0 if empty) and movable group size in FIELD_BITS-bit fields
-    (``_in_field``), ``first_empty`` is the first empty column or NO_COLUMN. The
+    (``in_field``), ``first_empty`` is the first empty column or NO_COLUMN. The
     search computes the summary while it loads a position (``node.load_parent``)."""
     cols, lens, down, hdr, _ = pos
     ncols = vp[VP_COLUMNS]

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from spider_solver.engine.evaluate import W_EMPTY, W_RUN, column_cost, cost_of_column, evaluate
-from spider_solver.engine.movegen import NO_COLUMN, _in_field, gen_moves_of
+from spider_solver.engine.movegen import NO_COLUMN, gen_moves_of, in_field
 from spider_solver.engine.position import do_move, undo_move
 from spider_solver.engine.types import (
     CARD_CELLS,
@@ -158,8 +158,8 @@ def load_parent(state, pos, vp, weights, par):
         costs[c] = cost_of_column(d, rb, sb, rank_of(np.int64(cols[c, 0])), weights)
         total += costs[c]
         if c < ncols:
-            tops |= _in_field(rank_of(upper), c)
-            groups |= _in_field(n - (rank_start if relaxed else run_start), c)
+            tops |= in_field(rank_of(upper), c)
+            groups |= in_field(n - (rank_start if relaxed else run_start), c)
         p += n
     hdr[H_DEALT] = state[OFF_DEALT]
     hdr[H_REMOVED] = state[OFF_REMOVED]

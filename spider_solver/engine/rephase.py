@@ -1,7 +1,7 @@
 """Re-search the phases of a winning line with wider beams, for a shorter line.
 
 A beam's line is as long as the level at which the beam first wins, and that is set
-by its width: wider beams win earlier (benchmarks/HISTORY.md). Searching the whole
+by its width: wider beams win earlier (benchmarks/RESULTS.md). Searching the whole
 game again at a larger width costs the whole game again; ``rephase`` spends the
 width where it is cheap instead. The line's deals cut it into phases. From the
 position at the start of a phase (just after a deal; the last phase first), a beam
@@ -10,11 +10,11 @@ takes from there (its level cap), so whatever it finds is shorter; the line then
 keeps its prefix and takes the new ending, which is shortened again
 (:func:`~spider_solver.engine.shorten.shorten`). Phase by phase it works back to
 the initial layout, whose re-search is a whole beam capped below the line's length.
-Each beam also watches the line (:class:`~spider_solver.engine.driver.LineWatch`): a
+Each beam also watches the line (:class:`~spider_solver.engine.beam.LineWatch`): a
 position of the line that it reaches in fewer actions than the line does is a shortcut,
 and the line takes it.
 
-Which phases pay was measured (benchmarks/HISTORY.md, "Shorter lines: re-searches and improve"): the
+Which phases pay was measured (benchmarks/RESULTS.md, "Shorter lines and par"): the
 late phases are cheap but rarely hold a shorter ending, so ``solve``'s small post-pass
 (:func:`polish`) re-searches the last phase only, and ``improve`` (:func:`improve_moves`)
 re-searches from the initial layout with beams of growing width, which did as well as
@@ -40,11 +40,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from spider_solver.engine.driver import Budget, LineWatch, beam
+from spider_solver.budget import Budget
+from spider_solver.engine.beam import BeamOutcome, LineWatch, beam
 from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
-from spider_solver.engine.shorten import _path, line_index, shorten
-from spider_solver.engine.types import MODE_SEARCH, MOVE_DEAL, STATE_BYTES, States
+from spider_solver.engine.shorten import line_index, positions, shorten
+from spider_solver.engine.types import MODE_SEARCH, MOVE_DEAL
+from spider_solver.outcomes import Reason
 
 
 @dataclass
@@ -55,16 +57,9 @@ class Rephased:
     nodes: int = 0
     beams: int = 0
     improved: int = 0
-    stopped: str = ""  # "", "nodes", "seconds" or "interrupted": why the pass stopped early
+    #: Why the pass stopped early (nodes, seconds, interrupted); None if it ran to its end.
+    stopped: Reason | None = None
     log: list[dict] = field(default_factory=list)
-
-
-def positions(game: Game, line: list[int]) -> States:
-    """The positions along ``line``: row k is the position before move k (k = 0..n)."""
-    n = len(line)
-    path = States(np.zeros((n + 1, STATE_BYTES), dtype=np.uint8), np.zeros(n + 1, dtype=np.uint64))
-    _path(game.start, game.start_key, game.tables, np.array(line, dtype=np.int64), n, path)
-    return path
 
 
 def phase_starts(line: list[int]) -> list[int]:
@@ -115,9 +110,9 @@ def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget
             attempt = beam(start, width, MODE_SEARCH, budget, weights=weights, max_levels=cap, watch=watch)
             result.nodes += budget.nodes - before
             result.beams += 1
-            entry = {"width": width, "from": k, "cap": cap, "outcome": attempt.outcome, "nodes": attempt.nodes}
+            entry = {"width": width, "from": k, "cap": cap, "outcome": str(attempt.outcome), "nodes": attempt.nodes}
             candidate = None
-            if attempt.outcome == "won":
+            if attempt.outcome is BeamOutcome.WON:
                 candidate = current[:k] + attempt.moves
             elif attempt.hit_moves:
                 candidate = current[:k] + attempt.hit_moves + current[attempt.hit_target:]
@@ -130,11 +125,8 @@ def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget
                     result.improved += 1
                     # The phases after k changed: their starts move; later passes find them.
             result.log.append(entry)
-            if attempt.outcome in ("nodes", "seconds", "interrupted"):
-                result.stopped = attempt.outcome
-                return result
-            stopped = budget.exceeded()
-            if stopped:
+            stopped = attempt.outcome.stop or budget.exceeded()
+            if stopped is not None:
                 result.stopped = stopped
                 return result
     return result
@@ -146,8 +138,8 @@ def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget
 #: 2-3 actions at 4 suits for 85k nodes, and 0-1 at 2 and 1 suits for 40k-90k. With the
 #: cheaper node, 1 suit can afford it after its wider first beam (10000-10099, first
 #: width 128: a median 93 -> 92 for 200k nodes more); 2 suits spend their room on the wider first beam
-#: (benchmarks/HISTORY.md, "The post-pass"). 4 suits turned it off when their beams
-#: began to share a level's room between strata (driver.SELECTION): on the tuning deals
+#: (benchmarks/RESULTS.md, "Shorter lines and par"). 4 suits turned it off when their beams
+#: began to share a level's room between strata (schedule.SELECTION): on the tuning deals
 #: 10000-10199 it then took the median nodes from 334k to 433k for a mean 0.2 action.
 POLISH_FACTOR = 4
 POLISH_NODES = {1: 300_000, 2: 0, 4: 0}
@@ -162,8 +154,8 @@ POLISH_PHASES = 1
 IMPROVE_WIDTHS = (512, 1536, 6144, 16384)
 IMPROVE_PHASES = -1
 #: The evaluation of ``improve``'s wide beams by suit count, where it differs from
-#: ``DEFAULT_WEIGHTS`` (see the module's docstring; benchmarks/HISTORY.md, "Evaluation
-#: weights"), each from a coordinate descent at width 1024 on its suit count: above all
+#: ``DEFAULT_WEIGHTS`` (see the module's docstring; benchmarks/RESULTS.md, "Weights for
+#: wide beams"), each from a coordinate descent at width 1024 on its suit count: above all
 #: a removed run counts far less (W_RUN 17 and 12 against 36), a suit break more.
 IMPROVE_WEIGHTS: dict[int, np.ndarray] = {
     4: np.array([9, -4, 12, 7, 9, 17, 9, 3, 4, 0], dtype=np.int64),
@@ -173,17 +165,12 @@ IMPROVE_WEIGHTS: dict[int, np.ndarray] = {
 
 def polish(game: Game, line: list[int], won_width: int, budget: Budget, nodes: int | None = None) -> Rephased:
     """The cheap post-pass of a solve: one pass at ``POLISH_FACTOR`` times the winning width,
-    on ``nodes`` (default: ``POLISH_NODES`` of the game's suit count)."""
+    on a sub-budget of at most ``nodes`` (default: ``POLISH_NODES`` of the game's suit count)."""
     if nodes is None:
         nodes = POLISH_NODES.get(game.deal.variant.suits, 0)
     if nodes <= 0:
         return Rephased(line=list(line))
-    sub = Budget(min(budget.max_nodes, budget.nodes + nodes), None)
-    sub.nodes = budget.nodes
-    sub.deadline = budget.deadline
-    result = rephase(game, line, (POLISH_FACTOR * won_width,), sub, phases=POLISH_PHASES)
-    budget.nodes = sub.nodes
-    return result
+    return rephase(game, line, (POLISH_FACTOR * won_width,), budget.sub(nodes), phases=POLISH_PHASES)
 
 
 def improve_moves(game: Game, line: list[int], budget: Budget, widths: tuple[int, ...] = IMPROVE_WIDTHS,

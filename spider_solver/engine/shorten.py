@@ -95,6 +95,15 @@ def _path(start, start_key, tables, moves, n, path):
     keys[n] = pos.key[0]
 
 
+def positions(game, line: list[int]) -> States:
+    """The positions along ``line`` from the game's start: row k is the position before
+    move k (k = 0..n)."""
+    n = len(line)
+    path = States(np.zeros((n + 1, STATE_BYTES), dtype=np.uint8), np.zeros(n + 1, dtype=np.uint64))
+    _path(game.start, game.start_key, game.tables, np.array(line, dtype=np.int64), n, path)
+    return path
+
+
 @njit(cache=True)
 def _index(keys, n, index):
     """Hash the line's keys: ``index`` maps a key to its last index on the line."""

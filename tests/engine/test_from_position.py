@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from spider_solver.engine.driver import run_search
+from spider_solver.budget import Budget
+from spider_solver.engine.driver import SearchOptions, run_search
 from spider_solver.engine.game import Game, same_position
 from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
 from spider_solver.engine.position import key_from_scratch, new_position, unpack
@@ -56,7 +57,7 @@ def test_a_line_from_a_position_wins_after_the_moves_that_reached_it():
     deal = Deal.from_code(CODE)
     line = solve(deal, max_nodes=BUDGET, max_seconds=None).solution
     for k in (10, 50, len(line) - 3):
-        found = run_search(Game.from_board(board_after(deal, line[:k])), max_nodes=BUDGET, max_seconds=None)
+        found = run_search(Game.from_board(board_after(deal, line[:k])), budget=Budget(BUDGET))
         assert found.reason is Reason.WON and found.actions
         replayed = replay(deal, [*line[:k], *found.actions], undo_limit=0)
         assert replayed.won and replayed.error is None
@@ -65,7 +66,7 @@ def test_a_line_from_a_position_wins_after_the_moves_that_reached_it():
 def test_a_won_position_needs_no_search():
     deal = Deal.from_code(CODE)
     line = solve(deal, max_nodes=BUDGET, max_seconds=None).solution
-    found = run_search(Game.from_board(board_after(deal, line)), max_nodes=BUDGET, max_seconds=None)
+    found = run_search(Game.from_board(board_after(deal, line)), budget=Budget(BUDGET))
     assert (found.actions, found.reason, found.nodes) == ((), Reason.WON, 0)
 
 
@@ -88,18 +89,18 @@ def tiny() -> Deal:
 
 def test_an_early_proof_comes_first_when_asked():
     game = Game.from_deal(tiny())
-    found = run_search(game, max_nodes=BUDGET, max_seconds=None, proof_nodes=BUDGET, proof_after=0)
+    found = run_search(game, budget=Budget(BUDGET), options=SearchOptions(proof_nodes=BUDGET, proof_after=0))
     assert found.reason is Reason.EXHAUSTED
     assert [(a["mode"], a["outcome"]) for a in found.attempts] == [("all", "exhausted")]
     # After the first beam by default; the verdict is the same.
-    later = run_search(game, max_nodes=BUDGET, max_seconds=None, proof_nodes=BUDGET)
+    later = run_search(game, budget=Budget(BUDGET), options=SearchOptions(proof_nodes=BUDGET))
     assert later.reason is Reason.EXHAUSTED and later.attempts[0]["mode"] == "search"
 
 
 def test_an_early_proof_out_of_its_nodes_hands_over_to_the_schedule():
     game = Game.from_deal(tiny())
-    plain = run_search(game, max_nodes=BUDGET, max_seconds=None)
-    capped = run_search(game, max_nodes=BUDGET, max_seconds=None, proof_nodes=5, proof_after=0)
+    plain = run_search(game, budget=Budget(BUDGET))
+    capped = run_search(game, budget=Budget(BUDGET), options=SearchOptions(proof_nodes=5, proof_after=0))
     assert capped.attempts[0]["mode"] == "all" and capped.attempts[0]["outcome"] == "nodes"
     assert capped.attempts[0]["nodes"] == 5
     assert capped.reason is plain.reason is Reason.EXHAUSTED
@@ -110,44 +111,44 @@ def test_an_early_proof_out_of_its_nodes_hands_over_to_the_schedule():
 
 def test_the_budget_covers_the_early_proof():
     game = Game.from_deal(tiny())
-    found = run_search(game, max_nodes=3, max_seconds=None, proof_nodes=BUDGET, proof_after=0)
+    found = run_search(game, budget=Budget(3), options=SearchOptions(proof_nodes=BUDGET, proof_after=0))
     assert found.reason is Reason.NODES and found.nodes == 3
 
 
 def test_a_final_proof_settles_what_every_width_left_open():
     # Beams one position wide drop positions at once, so the schedule ends with "widths".
     game = Game.from_deal(tiny())
-    plain = run_search(game, max_nodes=BUDGET, max_seconds=None, widths=(1,))
+    plain = run_search(game, budget=Budget(BUDGET), options=SearchOptions(widths=(1,)))
     assert plain.reason is Reason.WIDTHS
-    final = run_search(game, max_nodes=BUDGET, max_seconds=None, widths=(1,), final_proof=True)
+    final = run_search(game, budget=Budget(BUDGET), options=SearchOptions(widths=(1,), final_proof=True))
     assert final.reason is Reason.EXHAUSTED
     assert [a["mode"] for a in final.attempts] == ["search", "all"]
     assert final.attempts[0] == dict(plain.attempts[0], seconds=final.attempts[0]["seconds"])
     # On a deal that can be won, the final search finds the line.
     deal = Deal.from_columns(["AS 3S", "3S 2S"], ["AS 2S"], Variant(suits=1, ranks=3, runs=2, columns=2, layout=4))
-    won = run_search(Game.from_deal(deal), max_nodes=BUDGET, max_seconds=None, widths=(1,), final_proof=True)
+    won = run_search(Game.from_deal(deal), budget=Budget(BUDGET), options=SearchOptions(widths=(1,), final_proof=True))
     assert won.reason is Reason.WON and replay(deal, won.actions, undo_limit=0).won
 
 
 def test_proof_limits_are_the_defaults_at_the_default_budget_and_grow_with_the_budget():
-    from spider_solver.engine import driver
+    from spider_solver.engine import beam
     from spider_solver.verify import DEFAULT_MAX_NODES
 
-    assert driver.proof_limits(DEFAULT_MAX_NODES) == (driver.MAX_PROOF_LEVEL, driver.PROOF_TT_BITS)
-    assert driver.proof_limits(1000) == driver.proof_limits(150_000_000) == (driver.MAX_PROOF_LEVEL, driver.PROOF_TT_BITS)
-    levels = [driver.proof_limits(n)[0] for n in (300_000_000, 600_000_000, 10**12)]
-    assert levels[0] < levels[1] < levels[2] == driver.MAX_PROOF_LEVEL_CAP
-    assert driver.proof_limits(10**12)[1] == driver.MAX_TT_BITS
+    assert beam.proof_limits(DEFAULT_MAX_NODES) == (beam.MAX_PROOF_LEVEL, beam.PROOF_TT_BITS)
+    assert beam.proof_limits(1000) == beam.proof_limits(150_000_000) == (beam.MAX_PROOF_LEVEL, beam.PROOF_TT_BITS)
+    levels = [beam.proof_limits(n)[0] for n in (300_000_000, 600_000_000, 10**12)]
+    assert levels[0] < levels[1] < levels[2] == beam.MAX_PROOF_LEVEL_CAP
+    assert beam.proof_limits(10**12)[1] == beam.MAX_TT_BITS
 
 
 def test_a_larger_budget_lets_the_proof_hold_larger_levels(monkeypatch):
     # The tiny deal's exhaustive search peaks at 59 positions a level.
-    from spider_solver.engine import driver
+    from spider_solver.engine import beam
 
-    monkeypatch.setattr(driver, "MAX_PROOF_LEVEL", 20)
-    monkeypatch.setattr(driver, "PROOF_NODES_PER_POSITION", 1000)
+    monkeypatch.setattr(beam, "MAX_PROOF_LEVEL", 20)
+    monkeypatch.setattr(beam, "PROOF_NODES_PER_POSITION", 1000)
     game = Game.from_deal(tiny())
-    small = run_search(game, max_nodes=3_000, max_seconds=None, proof_nodes=3_000, proof_after=0)
+    small = run_search(game, budget=Budget(3_000), options=SearchOptions(proof_nodes=3_000, proof_after=0))
     assert small.attempts[0]["outcome"] == "cut" and small.reason is Reason.PROOF_GAVE_UP
-    large = run_search(game, max_nodes=60_000, max_seconds=None, proof_nodes=60_000, proof_after=0)
+    large = run_search(game, budget=Budget(60_000), options=SearchOptions(proof_nodes=60_000, proof_after=0))
     assert large.reason is Reason.EXHAUSTED and large.attempts[0]["peak_level"] > 20

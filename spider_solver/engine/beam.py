@@ -1,0 +1,301 @@
+"""One beam search: a level at a time from the game's start, until a level wins, the
+frontier empties, the level cap is reached, or the budget is spent.
+
+:func:`beam` runs it in ``MODE_SEARCH`` (the search's move set, ``width`` positions a
+stratum kept a level) or ``MODE_ALL`` with width ``UNLIMITED`` (the exhaustive search:
+every legal action, every position kept), and says how it ended as a
+:class:`BeamOutcome`. The widening schedule (:mod:`~spider_solver.engine.schedule`)
+and the driver (:mod:`~spider_solver.engine.driver`) decide what a solve makes of it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+
+from spider_solver.budget import Budget
+from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
+from spider_solver.engine.game import Game
+from spider_solver.engine.search import (
+    SELECT_STRATA,
+    STEP_OUT_OF_NODES,
+    STEP_OVERFLOW,
+    STEP_WON,
+    BeamParams,
+    Candidates,
+    NextLevel,
+    step_level,
+)
+from spider_solver.engine.shorten import LineIndex, line_hit
+from spider_solver.engine.tt import TT_FORGOTTEN, TT_STORED, tt_new, tt_store
+from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DEALS
+from spider_solver.outcomes import Reason
+
+#: How a beam chooses a level's positions when it is told nothing else: each stratum
+#: (number of deals made) keeps its best ``width`` (see ``schedule.SELECTION``).
+STRATA_SELECTION = (SELECT_STRATA, 0, 0, 0)
+
+
+class BeamOutcome(StrEnum):
+    """How one beam ended; the last three are stops (the budget's or the user's)."""
+
+    #: A level held a win: the attempt's ``moves`` are the line.
+    WON = "won"
+    #: The frontier emptied and no level was cut to the width: the move set is spent.
+    EXHAUSTED = "exhausted"
+    #: The frontier emptied after some level was cut to the width; or (the exhaustive
+    #: search) a level had more positions than it may hold, so it proves nothing.
+    CUT = "cut"
+    #: The level cap was reached (watching a line: no level left can beat it).
+    LEVELS = "levels"
+    #: The node budget was spent.
+    NODES = "nodes"
+    #: The seconds budget ran out.
+    SECONDS = "seconds"
+    #: Ctrl-C reached the beam.
+    INTERRUPTED = "interrupted"
+
+    @property
+    def stop(self) -> Reason | None:
+        """The stop this outcome is (nodes, seconds, Ctrl-C), or None if the beam ended of itself."""
+        return Reason(self.value) if self in _STOPS else None
+
+    def reason(self, *, proof: bool) -> Reason:
+        """Why a search ends whose last beam ended so (``proof``: the exhaustive search).
+
+        An empty frontier proves the game lost only in the exhaustive search (cut: it gave
+        up); a beam of the schedule that ends so has tried its width (``widths``). Every
+        other outcome is the reason of the same name.
+        """
+        if self is BeamOutcome.CUT:
+            return Reason.PROOF_GAVE_UP if proof else Reason.WIDTHS
+        if self is BeamOutcome.EXHAUSTED:
+            return Reason.EXHAUSTED if proof else Reason.WIDTHS
+        return Reason(self.value)
+
+
+_STOPS = frozenset({BeamOutcome.NODES, BeamOutcome.SECONDS, BeamOutcome.INTERRUPTED})
+
+#: A line longer than this is not looked for by the beam (a proof run has no cap).
+MAX_LEVELS = 400
+UNLIMITED = 1 << 40
+#: The transposition table never exceeds 2**MAX_TT_BITS slots (8 bytes each).
+MAX_TT_BITS = 25
+#: The exhaustive run gives up (it cannot prove anything) past this many
+#: positions in one level: a bound on its memory (about 1.2 KB a position of the
+#: level, its candidates included), and its table has 2**PROOF_TT_BITS slots, at the
+#: default budget. A larger budget raises both (:func:`proof_limits`): a level of
+#: max_nodes / PROOF_NODES_PER_POSITION positions, up to MAX_PROOF_LEVEL_CAP (about
+#: 4 GB), so that the nodes a caller grants can be spent on a proof.
+MAX_PROOF_LEVEL = 400_000
+MAX_PROOF_LEVEL_CAP = 3_000_000
+PROOF_NODES_PER_POSITION = 375
+PROOF_TT_BITS = 22
+#: The proof's table gets a slot for every PROOF_NODES_PER_SLOT nodes of the budget.
+PROOF_NODES_PER_SLOT = 64
+#: The smallest transposition table a beam gets, 2**MIN_TT_BITS slots.
+MIN_TT_BITS = 16
+#: Candidate buffers start at this many candidates a position of the level (they
+#: grow when a level needs more).
+CANDIDATES_PER_POSITION = 64
+#: The exhaustive run's level buffers start with room for this many positions.
+PROOF_LEVEL_ROOM = 1024
+
+
+@dataclass
+class Attempt:
+    """One beam search: its outcome and counters."""
+
+    width: int
+    mode: int
+    #: How the beam ended (``beam`` sets it as it returns).
+    outcome: BeamOutcome
+    moves: list[int] = field(default_factory=list)
+    nodes: int = 0
+    levels: int = 0
+    peak_level: int = 0
+    tt_stored: int = 0
+    tt_forgotten: int = 0
+    seconds: float = 0.0
+    #: With a :class:`LineWatch`: the moves to the best position of the watched line
+    #: reached (empty if none), and that position's index on the line.
+    hit_moves: list[int] = field(default_factory=list)
+    hit_target: int = -1
+    #: Nodes of the post-pass on a won line (counted in ``nodes``), and the actions it saved.
+    polish_nodes: int = 0
+    polish_saved: int = 0
+
+    def summary(self) -> dict:
+        return {
+            "width": self.width if self.width < UNLIMITED else None,
+            "mode": "all" if self.mode == MODE_ALL else "search",
+            "outcome": str(self.outcome),
+            "nodes": self.nodes,
+            "levels": self.levels,
+            "peak_level": self.peak_level,
+            "tt_stored": self.tt_stored,
+            "tt_forgotten": self.tt_forgotten,
+            "seconds": round(self.seconds, 4),
+        } | ({"polish_nodes": self.polish_nodes, "polish_saved": self.polish_saved} if self.polish_nodes else {})
+
+
+@dataclass
+class LineWatch:
+    """A known line the beam may join: a beam from position ``offset`` of the line that
+    reaches its position j in d actions makes a line of ``offset + d + (length - j)``
+    actions. ``best`` is the shortest line known so far (the beam stops at the level
+    where it can no longer beat it); the beam records the best join in its attempt."""
+
+    index: LineIndex
+    offset: int
+    length: int
+    best: int
+
+
+def proof_limits(max_nodes: int) -> tuple[int, int]:
+    """The exhaustive run's largest level and table size (bits) when ``max_nodes`` are left for it.
+
+    Up to 150M nodes (solve's default budget) these are MAX_PROOF_LEVEL and
+    PROOF_TT_BITS, which keep a solving process under 1 GB; a larger budget raises
+    them. Two of issue 8's positions that no default proof reaches needed levels of
+    0.8M and 1.6M positions (and 56M and 112M nodes): benchmarks/RESULTS.md, "Games in
+    progress".
+    """
+    level = min(MAX_PROOF_LEVEL_CAP, max(MAX_PROOF_LEVEL, max_nodes // PROOF_NODES_PER_POSITION))
+    bits = min(MAX_TT_BITS, max(PROOF_TT_BITS, (max_nodes // PROOF_NODES_PER_SLOT).bit_length()))
+    return level, bits
+
+
+def tt_bits_for(width: int, strata: int, max_levels: int) -> int:
+    expected = min(width, UNLIMITED) * strata * max_levels
+    return max(MIN_TT_BITS, min(MAX_TT_BITS, int(expected).bit_length()))
+
+
+class _Buffers:
+    """The arrays one level works in (``cand``, ``next``), grown when a level needs more room.
+
+    ``groups`` holds them again as plain tuples, the form step_level takes.
+    """
+
+    def __init__(self, candidates: int, level: int) -> None:
+        self.candidates = 0
+        self.level = 0
+        self.grow(candidates, level)
+
+    def grow(self, candidates: int, level: int) -> None:
+        if candidates > self.candidates:
+            self.candidates = candidates
+            self.cand = Candidates(
+                parent=np.empty(candidates, dtype=np.int64),
+                move=np.empty(candidates, dtype=np.int64),
+                key=np.empty(candidates, dtype=np.uint64),
+                score=np.empty(candidates, dtype=np.int64),
+                stratum=np.empty(candidates, dtype=np.int64),
+            )
+        if level > self.level:
+            self.level = level
+            self.next = NextLevel(
+                selected=np.empty(level, dtype=np.int64),
+                states=np.empty((level, STATE_BYTES), dtype=np.uint8),
+                keys=np.empty(level, dtype=np.uint64),
+                parent=np.empty(level, dtype=np.int64),
+                move=np.empty(level, dtype=np.int64),
+            )
+        self.groups = (tuple(self.cand), tuple(self.next))
+
+
+def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
+         max_levels: int = MAX_LEVELS, watch: LineWatch | None = None,
+         selection: tuple[int, ...] = STRATA_SELECTION) -> Attempt:
+    """One beam search from the initial layout (``game.start``).
+
+    ``selection`` is how a level's positions are chosen (see ``schedule.SELECTION``); the
+    exhaustive search (``MODE_ALL``) keeps every position whatever it says.
+
+    With ``watch``, the kept positions of each level are also looked up among a known
+    line's positions (see :class:`LineWatch`), and the beam stops at the level where
+    neither a win nor a join can beat ``watch.best``.
+    """
+    attempt = Attempt(width, mode, BeamOutcome.INTERRUPTED)
+    started = time.perf_counter()
+    strata = int(game.vp[VP_DEALS]) + 1
+    exhaustive = width >= UNLIMITED
+    max_level, proof_bits = proof_limits(budget.left())
+    tt = tt_new(proof_bits if exhaustive else tt_bits_for(width, strata, max_levels))
+    # step_level gets plain tuples: numba types them in C at each call, NamedTuples in Python.
+    if mode != MODE_SEARCH:
+        selection = STRATA_SELECTION  # the proof keeps every position whatever the policy
+    params = tuple(BeamParams(weights, mode, width, strata, np.array(selection, dtype=np.int64)))
+    tables = tuple(game.tables)
+    tt_arrays = tuple(tt)
+    states = game.start.reshape(1, STATE_BYTES).copy()
+    keys = np.array([game.start_key], dtype=np.uint64)
+    tt_store(tt, keys[0])
+    parents: list[np.ndarray] = []
+    moves: list[np.ndarray] = []
+    level_room = PROOF_LEVEL_ROOM if exhaustive else width * strata
+    buffers = _Buffers(CANDIDATES_PER_POSITION * level_room, level_room)
+    cut = False
+    try:
+        while True:
+            n_states = states.shape[0]
+            if n_states == 0:
+                attempt.outcome = BeamOutcome.CUT if cut else BeamOutcome.EXHAUSTED
+                break
+            if len(parents) >= max_levels or (watch is not None and len(parents) >= watch.best - watch.offset - 1):
+                attempt.outcome = BeamOutcome.LEVELS
+                break
+            if exhaustive and n_states > max_level:
+                attempt.outcome = BeamOutcome.CUT
+                break
+            reason = budget.exceeded()
+            if reason is not None:
+                attempt.outcome = BeamOutcome(reason.value)
+                break
+            while True:
+                outcome, kept, nodes, truncated, won_parent, won_move = step_level(
+                    (states, keys), tables, params, tt_arrays, *buffers.groups, budget.left())
+                attempt.nodes += nodes
+                budget.spend(nodes)
+                if outcome != STEP_OVERFLOW:
+                    break
+                # Nothing was kept: give the level more room and play it again.
+                buffers.grow(max(2 * buffers.candidates, CANDIDATES_PER_POSITION * n_states),
+                             2 * buffers.level if exhaustive else buffers.level)
+            if outcome == STEP_OUT_OF_NODES:
+                attempt.outcome = BeamOutcome.NODES
+                break
+            if outcome == STEP_WON:
+                attempt.moves = _backtrack(parents, moves, len(parents), int(won_parent)) + [int(won_move)]
+                attempt.outcome = BeamOutcome.WON
+                break
+            cut = cut or truncated
+            parents.append(buffers.next.parent[:kept].astype(np.int32))
+            moves.append(buffers.next.move[:kept].astype(np.int32))
+            states = buffers.next.states[:kept].copy()
+            keys = buffers.next.keys[:kept].copy()
+            attempt.peak_level = max(attempt.peak_level, kept)
+            attempt.levels = len(parents)
+            if watch is not None:
+                at, target = line_hit(keys, watch.index)
+                if at >= 0 and watch.offset + len(parents) + watch.length - target < watch.best:
+                    watch.best = watch.offset + len(parents) + watch.length - target
+                    attempt.hit_moves = _backtrack(parents, moves, len(parents), at)
+                    attempt.hit_target = int(target)
+    except KeyboardInterrupt:
+        attempt.outcome = BeamOutcome.INTERRUPTED
+    attempt.tt_stored, attempt.tt_forgotten = int(tt.info[TT_STORED]), int(tt.info[TT_FORGOTTEN])
+    attempt.seconds = time.perf_counter() - started
+    return attempt
+
+
+def _backtrack(parents: list[np.ndarray], moves: list[np.ndarray], level: int, index: int) -> list[int]:
+    """The moves from the beam's start to position ``index`` of the level reached in ``level`` moves."""
+    line = []
+    for depth in range(level - 1, -1, -1):
+        line.append(int(moves[depth][index]))
+        index = int(parents[depth][index])
+    return line[::-1]
