@@ -74,14 +74,12 @@ from spider_solver.verify import coerce_deal
 #: or more deals left it never concluded within the cap on the measured positions
 #: (benchmarks/HISTORY.md, "Games in progress: analysis constants").
 EARLY_PROOF_DEALS_LEFT = 1
-#: The early exhaustive search's nodes with one deal left. Every proof that concluded on
-#: the measured positions took at most 2 million nodes; the others give up on a level
-#: too large after 4 to 11 million, so the cap only bounds what they waste.
+#: The early exhaustive search's nodes with one deal left: it bounds what a proof that
+#: cannot conclude wastes (benchmarks/HISTORY.md, "Games in progress: analysis constants").
 EARLY_PROOF_NODES = 2_000_000
 #: With the stock empty the early proof may use up to 1 / EARLY_PROOF_SHARE of the
 #: search's budget (at least EARLY_PROOF_NODES): there the beams cannot settle a lost
-#: position, the first beam width has already failed, and proofs that concluded took
-#: up to 8 million nodes, after the widening had spent the budget they needed.
+#: position (benchmarks/HISTORY.md, "Games in progress: analysis constants").
 EARLY_PROOF_SHARE = 2
 #: Each search of the ``lost_at`` bisection gets at most this fraction of the budget.
 LOST_AT_SHARE = 4

@@ -160,9 +160,8 @@ def proof_limits(max_nodes: int) -> tuple[int, int]:
 
     Up to 150M nodes (solve's default budget) these are MAX_PROOF_LEVEL and
     PROOF_TT_BITS, which keep a solving process under 1 GB; a larger budget raises
-    them. Two of issue 8's positions that no default proof reaches needed levels of
-    0.8M and 1.6M positions (and 56M and 112M nodes): benchmarks/RESULTS.md, "Games in
-    progress".
+    them, up to MAX_PROOF_LEVEL_CAP and MAX_TT_BITS (benchmarks/HISTORY.md, "Games in
+    progress: proofs").
     """
     level = min(MAX_PROOF_LEVEL_CAP, max(MAX_PROOF_LEVEL, max_nodes // PROOF_NODES_PER_POSITION))
     bits = min(MAX_TT_BITS, max(PROOF_TT_BITS, (max_nodes // PROOF_NODES_PER_SLOT).bit_length()))

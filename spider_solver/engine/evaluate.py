@@ -40,17 +40,11 @@ W_CLEAR_COLUMN = 7
 W_RUNS_ON_DOWN = 8
 WEIGHTS_SIZE = 10
 
-#: Tuned on 4-suit deals 10000-10099 at width 64 (benchmarks/HISTORY.md, "Evaluation
-#: weights"); with the default widening schedule it beats the earlier
-#: ``[5, 0, 5, 5, 10, 40, 5, 5, 2, 0]`` on deals 10000-10199 of every suit count.
+#: Tuned on the 4-suit tuning deals (benchmarks/HISTORY.md, "Evaluation weights").
 DEFAULT_WEIGHTS = np.array([9, 0, 9, 7, 7, 36, 7, 5, 2, 0], dtype=np.int64)
 #: The solve's weights by suit count, where they differ from ``DEFAULT_WEIGHTS`` (which
-#: 1 suit keeps): coordinate descents with the solve's own schedule on tuning deals
-#: 10000-10099, both started from the 2-suit vector tuned at width 1024 for ``improve``
-#: (benchmarks/HISTORY.md, "Evaluation weights"). Against the default, a removed run counts a third or a sixth as
-#: much (W_RUN 12 and 6 against 36), breaks more. On tuning deals the descents had not
-#: seen (100000-100199) the mean line fell from 148.7 to 143.5 actions at 4 suits and
-#: from 109.7 to 105.6 at 2, for fewer nodes.
+#: 1 suit keeps): a removed run counts less, breaks more (benchmarks/HISTORY.md,
+#: "Evaluation weights").
 SOLVE_WEIGHTS: dict[int, np.ndarray] = {
     4: np.array([12, -2, 12, 9, 5, 12, 9, 1, 2, 0], dtype=np.int64),
     2: np.array([16, -2, 12, 12, 7, 6, 9, 3, 2, 0], dtype=np.int64),

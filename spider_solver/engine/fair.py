@@ -166,8 +166,7 @@ def play_fair(start, start_key, tables, weights, params, seeds, results, trace):
     (``FAIR_PARAMS``). Game g draws its noise from SplitMix64 seeded with ``seeds[g]``;
     its figures go to ``results[g, G_*]``, its first ``trace.shape[1]`` actions to
     ``trace[g]`` (then -1). The games run in ``_play_games``, a kernel without reference
-    counting (issue 11: the reference counts of the work arrays were most of the cost of
-    a turn), in work arrays made here.
+    counting: its work arrays are made here, once, and passed down.
     """
     size = MAX_MOVES
     turn = Turn(np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64),

@@ -1,7 +1,7 @@
 """Re-search the phases of a winning line with wider beams, for a shorter line.
 
 A beam's line is as long as the level at which the beam first wins, and that is set
-by its width: wider beams win earlier (benchmarks/RESULTS.md). Searching the whole
+by its width: wider beams win earlier. Searching the whole
 game again at a larger width costs the whole game again; ``rephase`` spends the
 width where it is cheap instead. The line's deals cut it into phases. From the
 position at the start of a phase (just after a deal; the last phase first), a beam
@@ -14,16 +14,12 @@ Each beam also watches the line (:class:`~spider_solver.engine.beam.LineWatch`):
 position of the line that it reaches in fewer actions than the line does is a shortcut,
 and the line takes it.
 
-Which phases pay was measured (benchmarks/RESULTS.md, "Shorter lines and par"): the
-late phases are cheap but rarely hold a shorter ending, so ``solve``'s small post-pass
-(:func:`polish`) re-searches the last phase only, and ``improve`` (:func:`improve_moves`)
-re-searches from the initial layout with beams of growing width, which did as well as
-every phase at the same budget. Its beams are wider than those the evaluation was tuned
-at (width 64, where ``solve`` wins most deals), and score positions with their own
-weights (:data:`IMPROVE_WEIGHTS`): coordinate descents at width 1024 (benchmarks/tune.py,
-tuning deals 10040-10079 at 4 suits, 10000-10039 at 2) moved run building down and suit
-breaks up, which shortened lines at width 1024 on tuning deals the descents had not seen
-(10080-10159) by 4.0 actions of mean at 4 suits and 4.2 at 2.
+The late phases are cheap but rarely hold a shorter ending, so ``solve``'s small
+post-pass (:func:`polish`) re-searches the last phase only, and ``improve``
+(:func:`improve_moves`) re-searches from the initial layout with beams of growing
+width. Those beams are wider than the ones the evaluation was tuned at, and score
+positions with their own weights (:data:`IMPROVE_WEIGHTS`); benchmarks/HISTORY.md,
+"Shorter lines: re-searches and improve", says how each choice was measured.
 
 Budgets are in nodes: each beam gets at most what is left, a beam that runs out
 is dropped (the line stays as it was), so the same line, widths and budget give the
@@ -132,31 +128,22 @@ def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget
     return result
 
 
-#: The post-pass of a default solve: a beam this many times wider than the one that won,
-#: over the last ``POLISH_PHASES`` phase(s), on at most ``POLISH_NODES[suits]`` nodes (and
-#: never past the solve's own budget). On the tuning deals (10000-10039) it saved a median
-#: 2-3 actions at 4 suits for 85k nodes, and 0-1 at 2 and 1 suits for 40k-90k. With the
-#: cheaper node, 1 suit can afford it after its wider first beam (10000-10099, first
-#: width 128: a median 93 -> 92 for 200k nodes more); 2 suits spend their room on the wider first beam
-#: (benchmarks/RESULTS.md, "Shorter lines and par"). 4 suits turned it off when their beams
-#: began to share a level's room between strata (schedule.SELECTION): on the tuning deals
-#: 10000-10199 it then took the median nodes from 334k to 433k for a mean 0.2 action.
+#: The post-pass of a default solve: a beam ``POLISH_FACTOR`` times wider than the one
+#: that won, over the last ``POLISH_PHASES`` phase(s), on at most ``POLISH_NODES[suits]``
+#: nodes (0: no post-pass) and never past the solve's own budget (benchmarks/HISTORY.md,
+#: "The post-pass").
 POLISH_FACTOR = 4
 POLISH_NODES = {1: 300_000, 2: 0, 4: 0}
 POLISH_PHASES = 1
 
 #: ``improve``'s widths, each a beam from the initial layout capped below the line's
-#: length (IMPROVE_PHASES: the origin only). On the tuning deals (10000-10019, 4 suits)
-#: widths 512, 1536, 6144 gave a median 131 actions at 10M nodes (the default budget,
-#: about 10 s); 512, 2048, 8192 gave 130 at 12M, and every phase with widths 256 to
-#: 16384 132.5 at 12M. 512 and 1536 fit in 10M nodes; the default 30M (since the cheaper
-#: node) reaches 6144; 16384 is for larger budgets.
+#: length (IMPROVE_PHASES: the origin only), tried in turn while its budget lasts
+#: (benchmarks/HISTORY.md, "Shorter lines: re-searches and improve").
 IMPROVE_WIDTHS = (512, 1536, 6144, 16384)
 IMPROVE_PHASES = -1
 #: The evaluation of ``improve``'s wide beams by suit count, where it differs from
-#: ``DEFAULT_WEIGHTS`` (see the module's docstring; benchmarks/RESULTS.md, "Weights for
-#: wide beams"), each from a coordinate descent at width 1024 on its suit count: above all
-#: a removed run counts far less (W_RUN 17 and 12 against 36), a suit break more.
+#: ``DEFAULT_WEIGHTS``: above all a removed run counts far less, a suit break more
+#: (benchmarks/HISTORY.md, "Evaluation weights").
 IMPROVE_WEIGHTS: dict[int, np.ndarray] = {
     4: np.array([9, -4, 12, 7, 9, 17, 9, 3, 4, 0], dtype=np.int64),
     2: np.array([12, -4, 12, 9, 5, 12, 9, 1, 2, 0], dtype=np.int64),

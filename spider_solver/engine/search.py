@@ -224,10 +224,9 @@ def candidate_order(cand, start, n_cand):
 #: SELECT_SHARED: each stratum first gets its best ``width * floor / 1000``; the rest
 #: of the level's room (``width * strata``) goes to the best candidates of all strata by
 #: ``score - offset * stratum`` (a deal made is worth ``offset``), at most
-#: ``width * cap / 1000`` a stratum (0: no cap). Chosen for 4 suits on the tuning deals
-#: (benchmarks/HISTORY.md, "Beam selection"): early levels, where the deepest
-#: strata are still empty, lend their room to the strata that have positions, and a
-#: stratum that is ahead takes room from one that is behind.
+#: ``width * cap / 1000`` a stratum (0: no cap): early levels, where the deepest strata
+#: are still empty, lend their room to the strata that have positions (benchmarks/HISTORY.md,
+#: "Beam selection").
 SELECT_STRATA = 0
 SELECT_SHARED = 2  # 1 and 3 were a per-parent cap and "leader strata", measured and dropped
 SELECT_SIZE = 4

@@ -14,14 +14,10 @@ rewrites until none applies, each of which keeps the line legal and winning:
    becomes one move ``F>G``, made at the second's place or else at the first's,
    if the rest of the line still plays and wins (``G`` = ``F`` drops both). A beam
    parks a group on its way; shortcuts miss that when other moves come between.
-   On default 4-suit lines (deals 10000-10039) merges save 1.0 action a line on
-   average (median 153.5 to 151.5), 0.35 at 2 suits, none at 1 suit, in no
-   measurable time.
 
-Everything runs in one kernel call. On 4-suit lines found at width 16 (deals
-10000-10029) this takes the median from 196 to 182 actions in 26 ms a deal;
-depth 3 saves one action more for 14 times the time, so depth is 2. The result is replayed again by the reference
-rules engine before anyone calls the deal verified.
+Everything runs in one kernel call (what each rewrite saves, and why the depth is 2:
+benchmarks/HISTORY.md, "Shorter lines: re-searches and improve"). The result is replayed
+again by the reference rules engine before anyone calls the deal verified.
 """
 
 from __future__ import annotations
