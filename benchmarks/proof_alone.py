@@ -9,7 +9,7 @@ The position is the deal's default verified line cut after ``AT`` actions, then 
 given actions. Prints the deals left and cards in play, then the search's outcome
 (``exhausted``: proved unwinnable; ``won``; ``cut``: a level outgrew ``--level``;
 ``nodes``), nodes, levels, the largest level, the keys stored and peak memory. Used for
-issue 8's unsettled positions (benchmarks/RESULTS.md, "Games in progress").
+the positions no default proof settles (benchmarks/HISTORY.md, "Games in progress: proofs").
 """
 
 from __future__ import annotations

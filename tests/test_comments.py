@@ -1,7 +1,7 @@
 """Code comments and docstrings state contracts; histories live in benchmarks/ and git.
 
 A comment may give a constant one line of why and a pointer to the benchmark history
-(``benchmarks/HISTORY.md, "Section"``, checked by tests/test_pointers.py); it does not
+(a section of ``benchmarks/HISTORY.md``, which tests/test_pointers.py checks); it does not
 recount the tuning: no issue numbers, no dates, no commit ids, no ranges of tuning deals.
 """
 
@@ -28,9 +28,7 @@ def prose(path: Path) -> list[tuple[int, str]]:
     found = []
     tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
     for index, token in enumerate(tokens):
-        if token.type == tokenize.COMMENT:
-            found.append((token.start[0], token.string))
-        elif token.type == tokenize.STRING and (index == 0 or tokens[index - 1].type in (
+        if token.type == tokenize.COMMENT or token.type == tokenize.STRING and (index == 0 or tokens[index - 1].type in (
                 tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING)):
             found.append((token.start[0], token.string))
     return found
