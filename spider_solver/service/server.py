@@ -19,7 +19,7 @@ import signal
 import socket
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import FrameType
 
 import uvicorn
@@ -32,7 +32,13 @@ GRACEFUL_SECONDS = 5
 
 class Server(uvicorn.Server):
     """uvicorn's server, which also ends the searches in flight when told to stop, and
-    returns (exit status 0) after a clean stop instead of raising the signal again."""
+    returns (exit status 0) after a clean stop instead of raising the signal again.
+    ``on_exit``, if given, is called when it is told to stop (``serve --workers``: stop
+    the other processes too)."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None] | None = None) -> None:
+        super().__init__(config)
+        self.on_exit = on_exit
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
@@ -72,6 +78,8 @@ class Server(uvicorn.Server):
             # request is answered now (unrecorded, and the log says so), not after the
             # graceful wait with a 500.
             writer.stopping()
+        if self.on_exit is not None:
+            self.on_exit()
         super().handle_exit(sig, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
@@ -108,16 +116,29 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(settings: Settings, sock: socket.socket, *, log_level: str = "warning") -> None:
-    """Serve the application on the listening socket ``sock`` until SIGTERM or Ctrl-C
-    (then return)."""
+def serve(settings: Settings, sock: socket.socket, *, workers: int = 1, log_level: str = "warning") -> None:
+    """Serve the application on the listening socket ``sock`` with ``workers`` processes
+    (:mod:`.workers`) until SIGTERM or Ctrl-C (then return)."""
+    if workers <= 1:
+        serve_one(settings, [sock], log_level=log_level)
+        return
+    from spider_solver.service.workers import serve_many
+
+    serve_many(settings, sock, workers, log_level=log_level,
+               run=lambda primary, sockets, stop: serve_one(primary, sockets, log_level=log_level, on_exit=stop))
+
+
+def serve_one(settings: Settings, sockets: Iterable[socket.socket], *, log_level: str = "warning",
+              on_exit: Callable[[], None] | None = None) -> None:
+    """Serve the application in this process on the listening ``sockets`` until SIGTERM or
+    Ctrl-C (then return); ``on_exit`` as :class:`Server` takes it."""
     app = create_app(settings)
     config = uvicorn.Config(app, log_level=log_level, access_log=False, timeout_graceful_shutdown=GRACEFUL_SECONDS,
                             server_header=False)
     cancelled = _Cancelled()
     logging.getLogger("uvicorn.error").addFilter(cancelled)
     try:
-        Server(config).run(sockets=[sock])
+        Server(config, on_exit).run(sockets=list(sockets))
     except KeyboardInterrupt as stop:
         # A stop before the event loop started the server (its own handlers not yet in
         # place) is a stop all the same. The coroutine that never ran is freed with the
@@ -130,4 +151,4 @@ def serve(settings: Settings, sock: socket.socket, *, log_level: str = "warning"
         logging.getLogger("uvicorn.error").removeFilter(cancelled)
 
 
-__all__ = ["GRACEFUL_SECONDS", "Server", "listen", "serve"]
+__all__ = ["GRACEFUL_SECONDS", "Server", "listen", "serve", "serve_one"]
