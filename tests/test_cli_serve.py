@@ -127,6 +127,92 @@ def test_serve_answers_over_http_and_stops_on_sigterm(tmp_path):
         assert db.execute("SELECT status FROM results WHERE code = 'SP1-S1C-AAAAAAB'").fetchone()[0] == "verified"
 
 
+def processes_under(pid: int) -> dict[int, tuple[str, str]]:
+    """The children of ``pid`` (Linux /proc): their name (``comm``) and command line."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                name, rest = (entry / "stat").read_text().split("(", 1)[1].rsplit(")", 1)
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if int(rest.split()[1]) == pid and rest.split()[0] != "Z":
+                found[int(entry.name)] = (name, command)
+    return found
+
+
+def cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes through Linux /proc")
+def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_sigterm(tmp_path):
+    from spider_solver.service.workers import HELPER_NAME
+
+    catalog = tmp_path / "catalog.sqlite"
+    served = Served("--catalog", str(catalog), "--solvers", "1", "--workers", "2", cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            under = processes_under(served.process.pid)
+            helpers = [pid for pid, (name, _) in under.items() if name == HELPER_NAME]
+            solvers = [pid for pid, (name, command) in under.items()
+                       if name != HELPER_NAME and "spawn_main" in command]
+            if helpers and solvers:
+                break
+            time.sleep(0.1)
+        assert (len(helpers), len(solvers)) == (1, 1), under  # --solvers processes in all, not one a worker
+        ticks = cpu_ticks(helpers[0])
+        # Each request on a new connection: the kernel hands them to either process. Health
+        # is the searching process's, whichever answers.
+        for _ in range(30):
+            status, health = served.call("GET", "/v1/health")
+            assert status == 200 and health["searches"] == {"solvers": 1, "running": 0, "capacity": 5}
+        status, body = served.call("POST", "/v1/verify", {"code": "SP1-S1C-AAAAAAB"})
+        assert status == 200 and body["status"] == "verified" and body["source"] == "search"
+        for _ in range(100):
+            assert served.call("POST", "/v1/replay", {"code": "SP1-S1C-AAAAAAB", "actions": body["solution"]}
+                               )[1]["won"] is True
+        assert cpu_ticks(helpers[0]) > ticks, "the helper process answered nothing"
+        deadline, grade = time.monotonic() + 120, None
+        while grade is None and time.monotonic() < deadline:  # graded in the background
+            grade = served.call("GET", "/v1/deals/SP1-S1C-AAAAAAB")[1]["catalog"]["difficulty"]
+            time.sleep(0.1)
+        assert grade in range(1, 6)
+        status, body = served.call("GET", f"/v1/catalog/random?difficulty={grade}")
+        assert status == 200 and body["code"] == "SP1-S1C-AAAAAAB"
+        assert served.stop() == 0
+    finally:
+        served.kill()
+    assert "stopped" in "".join(served.lines) and "Traceback" not in "".join(served.lines)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in helpers + solvers)
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT status, difficulty FROM results").fetchall() == [("verified", grade)]
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes through Linux /proc")
+def test_the_other_workers_end_with_a_server_killed_by_kill_9(tmp_path):
+    from spider_solver.service.workers import HELPER_NAME
+
+    served = Served("--catalog", str(tmp_path / "catalog.sqlite"), "--solvers", "1", "--workers", "3", cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        helpers: list[int] = []
+        while len(helpers) < 2 and time.monotonic() < deadline:
+            helpers = [pid for pid, (name, _) in processes_under(served.process.pid).items() if name == HELPER_NAME]
+            time.sleep(0.1)
+        assert len(helpers) == 2
+    finally:
+        served.kill()  # SIGKILL: no handler runs
+    deadline = time.monotonic() + STOP_TIMEOUT
+    while any(Path(f"/proc/{pid}").exists() for pid in helpers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in helpers)
+
+
 @pytest.mark.slow
 def test_sigterm_ends_a_search_in_flight_and_keeps_the_catalog(tmp_path):
     from tests.test_service import LONG_SEARCH

@@ -118,17 +118,24 @@ class Forward:
 _HOP = frozenset({b"host", b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"te"})
 
 
-def _die_with_parent() -> None:
-    """Ask the kernel to send this process SIGTERM when its parent ends (Linux; elsewhere nothing)."""
+#: The name a helper process gives itself (``/proc/PID/comm``, ``ps -o comm``).
+HELPER_NAME = "spider-serve"
+
+
+def _as_helper() -> None:
+    """Ask the kernel to send this process SIGTERM when its parent ends, and name it
+    :data:`HELPER_NAME` (Linux; elsewhere nothing)."""
     with contextlib.suppress(Exception):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        libc.prctl(15, HELPER_NAME.encode())  # PR_SET_NAME
 
 
 def _helper(settings: state.Settings, sock: socket.socket, log_level: str, parent: int) -> None:
     """A helper process: serve ``settings`` on ``sock`` until SIGTERM."""
     from spider_solver.service.server import serve_one
 
-    _die_with_parent()
+    _as_helper()
     if os.getppid() != parent:  # the primary ended before the request above
         return
     serve_one(settings, [sock], log_level=log_level)
@@ -173,4 +180,4 @@ def serve_many(settings: state.Settings, sock: socket.socket, workers: int, *, l
                 extra.close()
 
 
-__all__ = ["Forward", "forwarded_paths", "serve_many"]
+__all__ = ["HELPER_NAME", "Forward", "forwarded_paths", "serve_many"]
