@@ -11,8 +11,9 @@ Builds (once; reused when the file has the rows) a catalog of ``--deals`` deals 
 real batch command: ``--verified`` 1-suit deals solved at the default budget, and the rest
 4-suit deals searched with a budget of one node (honest ``unknown`` rows: what matters
 here is how many rows the server looks through). Then starts the real server with
-``--solvers`` solver processes and ``--workers`` server processes, and runs, each with ``--clients`` concurrent keep-alive
-HTTP/1.1 connections from one asyncio process (the load generator shares the machine):
+``--solvers`` solver processes and ``--workers`` server processes, and runs, each with
+``--clients`` concurrent keep-alive HTTP/1.1 connections from one asyncio process (the
+load generator shares the machine):
 
 a. ``GET /v1/deals/{code}`` of random catalog codes: requests per second, p50, p99.
 b. ``POST /v1/replay`` of a 150-action log; each request's log is a different 150-action
