@@ -176,6 +176,17 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
             assert served.call("POST", "/v1/replay", {"code": "SP1-S1C-AAAAAAB", "actions": body["solution"]}
                                )[1]["won"] is True
         assert cpu_ticks(helpers[0]) > ticks, "the helper process answered nothing"
+        # A forwarded request's errors and HEAD are the searching process's, as they came.
+        for _ in range(10):
+            connection = http.client.HTTPConnection(served.url.removeprefix("http://"), timeout=60)
+            connection.request("POST", "/v1/verify", body=b'{"code": "SP1-S1C-AAAAAAB"}',
+                               headers={"Content-Type": "text/plain"})
+            answer = connection.getresponse()
+            assert answer.status == 415 and json.loads(answer.read())["error"]["type"] == "unsupported-media-type"
+            connection.request("HEAD", "/v1/health")
+            answer = connection.getresponse()
+            assert answer.status == 200 and answer.read() == b""
+            connection.close()
         deadline, grade = time.monotonic() + 120, None
         while grade is None and time.monotonic() < deadline:  # graded in the background
             grade = served.call("GET", "/v1/deals/SP1-S1C-AAAAAAB")[1]["catalog"]["difficulty"]
