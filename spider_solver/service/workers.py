@@ -155,6 +155,10 @@ def serve_many(settings: state.Settings, sock: socket.socket, workers: int, *, l
             inner.listen(2048)
             sockets.append(inner)
             helper_settings = replace(settings, read_only=True, forward_to=path)
+        # libuv (uvloop's loop) accepts every connection waiting at once: the first process to
+        # wake would take a whole burst of new connections (16 clients connecting together all
+        # landed in one). One at a time, with a yield between, spreads them over the processes.
+        os.environ.setdefault("UV_TCP_SINGLE_ACCEPT", "1")  # read by each process as it listens
         context = multiprocessing.get_context("spawn")
         helpers = [context.Process(target=_helper, args=(helper_settings, sock, log_level, os.getpid()),
                                    name=f"spider-serve-{i}") for i in range(1, workers)]
