@@ -106,7 +106,7 @@ class Forward:
         try:
             await send({"type": "http.response.start", "status": answer.status_code,
                         "headers": [(name, value) for name, value in answer.headers.raw
-                                    if name.lower() not in _HOP]})
+                                    if name.lower() not in _HOP_ANSWER]})
             async for chunk in answer.aiter_raw():
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             await send({"type": "http.response.body", "body": b""})
@@ -116,6 +116,8 @@ class Forward:
 
 #: Headers of one connection, not of the request or answer passed on.
 _HOP = frozenset({b"host", b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"te"})
+#: Those, and the one this process's server adds to every answer itself.
+_HOP_ANSWER = _HOP | {b"date"}
 
 
 #: The name a helper process gives itself (``/proc/PID/comm``, ``ps -o comm``).
