@@ -53,10 +53,10 @@ def wait_for_the_search_to_end(served: Served, timeout: float = 120) -> None:
 class Served:
     """A ``spider-solve serve`` process and its base URL."""
 
-    def __init__(self, *args: str, cwd) -> None:
+    def __init__(self, *args: str, cwd, new_session: bool = False) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "spider_solver", "serve", "--port", "0", *args],
-            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=cwd,
+            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=cwd, start_new_session=new_session,
             env={**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")},
         )
         self.lines: list[str] = []
@@ -224,6 +224,31 @@ def test_the_other_workers_end_with_a_server_killed_by_kill_9(tmp_path):
     while any(Path(f"/proc/{pid}").exists() for pid in helpers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(Path(f"/proc/{pid}").exists() for pid in helpers)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes through Linux /proc")
+def test_ctrl_c_to_the_process_group_stops_every_worker_once(tmp_path):
+    """A terminal's Ctrl-C reaches every process: the helpers ignore it and stop on the
+    primary's SIGTERM; all end, quietly, and the server's status is 0."""
+    from spider_solver.service.workers import HELPER_NAME
+
+    catalog = tmp_path / "catalog.sqlite"
+    served = Served("--catalog", str(catalog), "--solvers", "1", "--workers", "2", cwd=tmp_path, new_session=True)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        helpers: list[int] = []
+        while not helpers and time.monotonic() < deadline:
+            helpers = [pid for pid, (name, _) in processes_under(served.process.pid).items() if name == HELPER_NAME]
+            time.sleep(0.1)
+        for _ in range(10):
+            assert served.call("GET", "/v1/deals/SP1-S1C-AAAAAAB")[0] == 200
+        os.killpg(served.process.pid, signal.SIGINT)
+        assert served.process.wait(STOP_TIMEOUT) == 0
+    finally:
+        served.kill()
+    text = "".join(served.lines)
+    assert "stopped" in text and "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert helpers and not any(Path(f"/proc/{pid}").exists() for pid in helpers)
 
 
 @pytest.mark.slow

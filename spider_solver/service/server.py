@@ -34,18 +34,21 @@ class Server(uvicorn.Server):
     """uvicorn's server, which also ends the searches in flight when told to stop, and
     returns (exit status 0) after a clean stop instead of raising the signal again.
     ``on_exit``, if given, is called when it is told to stop (``serve --workers``: stop
-    the other processes too)."""
+    the other processes too); ``signals`` are those that tell it (a helper of ``serve
+    --workers`` takes SIGTERM only: its Ctrl-C is the primary's)."""
 
-    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None] | None = None) -> None:
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None] | None = None,
+                 signals: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)) -> None:
         super().__init__(config)
         self.on_exit = on_exit
+        self.signals = signals
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
             yield
             return
-        original = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
+        original = {sig: signal.signal(sig, self.handle_exit) for sig in self.signals}
         try:
             yield
         finally:
@@ -129,16 +132,17 @@ def serve(settings: Settings, sock: socket.socket, *, workers: int = 1, log_leve
 
 
 def serve_one(settings: Settings, sockets: Iterable[socket.socket], *, log_level: str = "warning",
-              on_exit: Callable[[], None] | None = None) -> None:
+              on_exit: Callable[[], None] | None = None,
+              signals: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)) -> None:
     """Serve the application in this process on the listening ``sockets`` until SIGTERM or
-    Ctrl-C (then return); ``on_exit`` as :class:`Server` takes it."""
+    Ctrl-C (then return); ``on_exit`` and ``signals`` as :class:`Server` takes them."""
     app = create_app(settings)
     config = uvicorn.Config(app, log_level=log_level, access_log=False, timeout_graceful_shutdown=GRACEFUL_SECONDS,
                             server_header=False)
     cancelled = _Cancelled()
     logging.getLogger("uvicorn.error").addFilter(cancelled)
     try:
-        Server(config, on_exit).run(sockets=list(sockets))
+        Server(config, on_exit, signals).run(sockets=list(sockets))
     except KeyboardInterrupt as stop:
         # A stop before the event loop started the server (its own handlers not yet in
         # place) is a stop all the same. The coroutine that never ran is freed with the

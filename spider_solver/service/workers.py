@@ -12,8 +12,9 @@ as it came, to the primary over its Unix socket, and its answer passed back: so 
 search slots, the sharing of identical searches, ``Retry-After``, the catalog's writes
 and the grading are the primary's alone, as with one process.
 
-SIGTERM or Ctrl-C to the primary stops the helpers too (SIGTERM: each stops as a
-single server does), then the primary; a helper whose primary dies (``kill -9``) is
+SIGTERM or Ctrl-C to the primary stops the helpers too (it sends each one SIGTERM, and
+each stops as a single server does; they ignore Ctrl-C, which a terminal sends to them
+too), then the primary; a helper whose primary dies (``kill -9``) is
 stopped by the kernel (Linux: ``PR_SET_PDEATHSIG``). With ``--read-only`` no process
 searches: the N processes are alike.
 """
@@ -27,6 +28,7 @@ import os
 import signal
 import socket
 import tempfile
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -140,7 +142,7 @@ def _helper(settings: state.Settings, sock: socket.socket, log_level: str, paren
     _as_helper()
     if os.getppid() != parent:  # the primary ended before the request above
         return
-    serve_one(settings, [sock], log_level=log_level)
+    serve_one(settings, [sock], log_level=log_level, signals=(signal.SIGTERM,))
 
 
 def serve_many(settings: state.Settings, sock: socket.socket, workers: int, *, log_level: str,
@@ -164,8 +166,17 @@ def serve_many(settings: state.Settings, sock: socket.socket, workers: int, *, l
         context = multiprocessing.get_context("spawn")
         helpers = [context.Process(target=_helper, args=(helper_settings, sock, log_level, os.getpid()),
                                    name=f"spider-serve-{i}") for i in range(1, workers)]
-        for helper in helpers:
-            helper.start()
+        # The helpers start with Ctrl-C ignored (kept across exec, and by Python): a Ctrl-C in
+        # a terminal reaches the whole process group, and the primary stops them with one
+        # SIGTERM; a second signal would cut their requests short.
+        ignoring = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignoring else None
+        try:
+            for helper in helpers:
+                helper.start()
+        finally:
+            if ignoring:
+                signal.signal(signal.SIGINT, previous)
 
         def stop_helpers() -> None:
             for helper in helpers:
