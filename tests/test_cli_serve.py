@@ -188,6 +188,10 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
             assert answer.status == 200 and answer.read() == b""
             names = [name.lower() for name, _ in answer.getheaders()]
             assert len(names) == len(set(names)), names  # no header twice (the helper's Date and the primary's)
+            connection.request("POST", "/v1/verify", body=b'{"deck": "' + b"x" * 300_000 + b'"}',
+                               headers={"Content-Type": "application/json"})
+            answer = connection.getresponse()
+            assert answer.status == 413 and json.loads(answer.read())["error"]["type"] == "too-large"
             connection.close()
         deadline, grade = time.monotonic() + 120, None
         while grade is None and time.monotonic() < deadline:  # graded in the background

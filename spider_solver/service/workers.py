@@ -96,11 +96,12 @@ class Forward:
                     return
 
         headers = [(name, value) for name, value in scope["headers"] if name not in _HOP]
+        sent = any(name in (b"content-length", b"transfer-encoding") for name, _ in scope["headers"])
         query = scope.get("query_string", b"").decode("latin-1")
         client = self._http()
         try:
             request = client.build_request(scope["method"], scope["path"] + (f"?{query}" if query else ""),
-                                           headers=headers, content=body())
+                                           headers=headers, content=body() if sent else None)
             answer = await client.send(request, stream=True)
         except httpx.TransportError:
             await error_response(503, "stopping", "the server is stopping")(scope, receive, send)
