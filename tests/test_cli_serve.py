@@ -176,6 +176,18 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
             assert served.call("POST", "/v1/replay", {"code": "SP1-S1C-AAAAAAB", "actions": body["solution"]}
                                )[1]["won"] is True
         assert cpu_ticks(helpers[0]) > ticks, "the helper process answered nothing"
+        # Whichever process takes them: a settled deal and a hint on its line are answered
+        # from the catalog; a new deal is searched (by the one solver) and recorded.
+        for number in range(2, 5):
+            assert served.call("POST", "/v1/verify", {"code": "SP1-S1C-AAAAAAB"})[1]["source"] == "catalog"
+            assert served.call("POST", "/v1/analyze", {"code": "SP1-S1C-AAAAAAB", "actions": []}
+                               )[1]["source"] == "known-line"
+            code = f"SP1-S1C-AAAAAA{'ABCDEFGH'[number]}"
+            status, fresh = served.call("POST", "/v1/verify", {"code": code})
+            assert status == 200 and fresh["source"] == "search" and fresh["status"] == "verified", fresh
+            status, fresh = served.call("POST", "/v1/analyze", {"code": f"SP1-S1C-AAAAAB{'ABCDEFGH'[number]}",
+                                                                "actions": [], "max_nodes": 20_000, "lost_at": False})
+            assert status == 200 and fresh["nodes"] > 0, fresh  # searched
         # A forwarded request's errors and HEAD are the searching process's, as they came.
         for _ in range(10):
             connection = http.client.HTTPConnection(served.url.removeprefix("http://"), timeout=60)
@@ -199,7 +211,7 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
             time.sleep(0.1)
         assert grade in range(1, 6)
         status, body = served.call("GET", f"/v1/catalog/random?difficulty={grade}")
-        assert status == 200 and body["code"] == "SP1-S1C-AAAAAAB"
+        assert status == 200 and body["difficulty"] == grade
         assert served.stop() == 0
     finally:
         served.kill()
@@ -207,7 +219,9 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
     assert not any(Path(f"/proc/{pid}").exists() for pid in helpers + solvers)
     with sqlite3.connect(catalog) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert db.execute("SELECT status, difficulty FROM results").fetchall() == [("verified", grade)]
+        rows = dict(db.execute("SELECT code, status FROM results").fetchall())
+        assert rows["SP1-S1C-AAAAAAB"] == "verified" and len(rows) == 4
+        assert db.execute("SELECT difficulty FROM results WHERE code = 'SP1-S1C-AAAAAAB'").fetchone()[0] == grade
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes through Linux /proc")

@@ -7,10 +7,12 @@ grader, on the shared TCP socket and on a Unix socket of its own. The N - 1 othe
 hands each new connection to one of them) and answer replays, deals and catalog reads
 themselves, reading the catalog through a read-only connection (WAL: they see each write
 as soon as it commits, and never wait for the writer). A request to an endpoint that may
-search (those that take the solver pool: ``verify``, ``analyze``, ``health``) is handed,
-as it came, to the primary over its Unix socket, and its answer passed back: so the
-search slots, the sharing of identical searches, ``Retry-After``, the catalog's writes
-and the grading are the primary's alone, as with one process.
+search (those that take the solver pool: ``verify``, ``analyze``, ``health``) is answered
+by the helper when it needs no search (a deal the catalog settles, a hint along its
+verified line) and otherwise handed, as it came, to the primary over its Unix socket, and
+its answer passed back (``health`` always: it reports the pool): so the search slots, the
+sharing of identical searches, ``Retry-After``, the catalog's writes and the grading are
+the primary's alone, as with one process.
 
 SIGTERM or Ctrl-C to the primary stops the helpers too (it sends each one SIGTERM, and
 each stops as a single server does; they ignore Ctrl-C, which a terminal sends to them
@@ -57,10 +59,19 @@ def forwarded_paths(app: Any) -> frozenset[str]:
                      if hasattr(route, "dependant") and searches(route.dependant))
 
 
+#: The endpoints whose answer is the searching process's state (the solver pool's figures):
+#: always answered there.
+REPORTS_THE_POOL = frozenset({"/v1/health"})
+
+
 class Forward:
-    """ASGI middleware of a helper: the requests to ``paths`` go to the primary's Unix
-    socket ``path``, as they came (method, path, query, headers, body as it arrives), and
-    its answer comes back as it is; ``503 stopping`` if the primary cannot be reached."""
+    """ASGI middleware of a helper, for the endpoints that take the solver pool (``paths``):
+    a request to one of :data:`REPORTS_THE_POOL` goes to the primary's Unix socket ``path``
+    as it came (method, path, query, headers, body as it arrives), and its answer comes back
+    as it is; a request to another is answered here when it can be without a search (a
+    deal the catalog settles, a hint along its verified line), and otherwise, when this
+    process finds it has no solver pool (its ``403 read-only``, never sent), it goes to the
+    primary, with the body as read here. ``503 stopping`` if the primary cannot be reached."""
 
     def __init__(self, app: Any, *, path: str, paths: Callable[[], frozenset[str]]) -> None:
         self.app = app
@@ -83,7 +94,37 @@ class Forward:
             self._known = self._paths()
         if scope["type"] != "http" or scope["path"] not in self._known:
             await self.app(scope, receive, send)
-            return
+        elif scope["path"] in REPORTS_THE_POOL:
+            await self._forward(scope, receive, send)
+        else:
+            await self._here_or_forward(scope, receive, send)
+
+    async def _here_or_forward(self, scope: Any, receive: Any, send: Any) -> None:
+        read: list[dict] = []
+        held = False
+
+        async def recording() -> Any:
+            message = await receive()
+            if message["type"] == "http.request":
+                read.append(message)
+            return message
+
+        async def holding(message: dict) -> None:
+            nonlocal held
+            held = held or (message["type"] == "http.response.start" and message["status"] == 403)
+            if not held:
+                await send(message)
+
+        await self.app(scope, recording, holding)
+        if held:
+            replayed = iter(read)
+
+            async def again() -> Any:
+                return next(replayed, None) or await receive()
+
+            await self._forward(scope, again, send)
+
+    async def _forward(self, scope: Any, receive: Any, send: Any) -> None:
         import httpx
 
         async def body() -> Any:
@@ -198,4 +239,4 @@ def serve_many(settings: state.Settings, sock: socket.socket, workers: int, *, l
                 extra.close()
 
 
-__all__ = ["HELPER_NAME", "Forward", "forwarded_paths", "serve_many"]
+__all__ = ["HELPER_NAME", "REPORTS_THE_POOL", "Forward", "forwarded_paths", "serve_many"]
