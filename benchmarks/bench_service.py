@@ -4,15 +4,16 @@ Usage::
 
     python benchmarks/bench_service.py [--catalog bench-catalog.sqlite] [--deals 10000]
                                        [--verified 300] [--clients 16] [--requests 20000]
-                                       [--soak 10000] [--solvers 2] [--parts abcde]
+                                       [--soak 10000] [--solvers 2] [--workers 1] [--parts abcde]
                                        [--out results.json] [--json raw.json]
 
 Builds (once; reused when the file has the rows) a catalog of ``--deals`` deals with the
 real batch command: ``--verified`` 1-suit deals solved at the default budget, and the rest
 4-suit deals searched with a budget of one node (honest ``unknown`` rows: what matters
 here is how many rows the server looks through). Then starts the real server with
-``--solvers`` solver processes and runs, each with ``--clients`` concurrent keep-alive
-HTTP/1.1 connections from one asyncio process (the load generator shares the machine):
+``--solvers`` solver processes and ``--workers`` server processes, and runs, each with
+``--clients`` concurrent keep-alive HTTP/1.1 connections from one asyncio process (the
+load generator shares the machine):
 
 a. ``GET /v1/deals/{code}`` of random catalog codes: requests per second, p50, p99.
 b. ``POST /v1/replay`` of a 150-action log; each request's log is a different 150-action
@@ -23,7 +24,9 @@ d. a and c again while ``--solvers`` uncached 4-suit verifies run without pause.
 e. A soak of ``--soak`` mixed requests, a fifth of them malformed: the statuses, and the
    server's resident memory after the first 1,000 and at the end.
 
-Every loop is bounded by its request count, and talks only to 127.0.0.1. The tables are
+Every loop is bounded by its request count, and talks only to 127.0.0.1. Each figure has
+beside it the machine's load average (one minute) at the end of its loop: the machine
+may be shared. The tables are
 printed and written to the result file ``--out`` (default ``benchmarks/results/service.json``).
 """
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -89,10 +93,10 @@ def _base32(number: int) -> str:
 
 
 class Server:
-    def __init__(self, catalog: Path, solvers: int) -> None:
+    def __init__(self, catalog: Path, solvers: int, workers: int) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "spider_solver", "serve", "--port", "0", "--catalog", str(catalog),
-             "--solvers", str(solvers)],
+             "--solvers", str(solvers), "--workers", str(workers)],
             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
@@ -103,16 +107,41 @@ class Server:
         else:
             raise SystemExit("the server did not start")
 
+    def pids(self) -> list[int]:
+        """The server's processes: the one started, and its helpers (``serve --workers``),
+        not its solver processes."""
+        from spider_solver.service.workers import HELPER_NAME
+
+        found = [self.process.pid]
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                except OSError:
+                    continue
+                name, rest = stat.split("(", 1)[1].rsplit(")", 1)
+                if name == HELPER_NAME and int(rest.split()[1]) == self.process.pid:
+                    found.append(int(entry.name))
+        return found
+
     def cpu_seconds(self) -> float:
-        """User and system CPU time of the server process (not its solver processes)."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """User and system CPU time of the server's processes (not its solver processes)."""
+        total = 0
+        for pid in self.pids():
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
 
     def rss_mb(self) -> float:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return float("nan")
+        """Resident memory of the server's processes, summed."""
+        total = 0.0
+        for pid in self.pids():
+            with contextlib.suppress(OSError):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) / 1024
+        return total or float("nan")
 
     def stop(self) -> int:
         self.process.terminate()
@@ -179,7 +208,8 @@ async def load(server: Server, clients: int, total: int, make: Callable[[int], b
     cpu_ms = 1000 * (server.cpu_seconds() - cpu) / total
     ordered = sorted(latencies)
     return {"requests": total, "rps": total / wall, "cpu_ms": cpu_ms, "p50_ms": 1000 * statistics.median(ordered),
-            "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))], "statuses": dict(statuses)}
+            "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))], "statuses": dict(statuses),
+            "load": os.getloadavg()[0]}
 
 
 async def verifies(port: int, solvers: int, stop: asyncio.Event, first: int) -> int:
@@ -205,7 +235,7 @@ async def verifies(port: int, solvers: int, stop: asyncio.Event, first: int) -> 
 COLUMNS = {
     "load": [("scenario", "scenario", ""), ("requests", "requests", "int"), ("rps", "req/s", "int"),
              ("p50_ms", "p50 ms", ".1f"), ("p99_ms", "p99 ms", ".1f"), ("cpu_ms", "server CPU ms a request", ".2f"),
-             ("bad", "5xx or dropped", "int")],
+             ("bad", "5xx or dropped", "int"), ("load", "load average", ".2f")],
     "soak": [("requests", "requests", "int"), ("malformed", "malformed", "int"), ("bad", "5xx or dropped", "int"),
              ("rss_after_first_mb", "server MB after 1,000", ".1f"), ("rss_end_mb", "at the end", ".1f"),
              ("growth", "growth", "%")],
@@ -221,6 +251,7 @@ def row(name: str, result: dict) -> dict:
     return {"scenario": name, "requests": result["requests"], "rps": round(result["rps"]),
             "p50_ms": round(result["p50_ms"], 2), "p99_ms": round(result["p99_ms"], 2),
             "cpu_ms": round(result["cpu_ms"], 3), "bad": bad_answers(result["statuses"]),
+            "load": round(result["load"], 2),
             "statuses": {str(k): v for k, v in sorted(result["statuses"].items())}}
 
 
@@ -322,6 +353,7 @@ def main() -> None:
     parser.add_argument("--soak", type=int, default=10_000,
                         help="mixed requests of part e: 1,000 to read memory after, then the rest (more than 1,000)")
     parser.add_argument("--solvers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=1, help="server processes (serve --workers)")
     parser.add_argument("--replay-logs", type=int, default=20)
     parser.add_argument("--parts", default="abcde")
     parser.add_argument("--json", help="Write the raw figures of every part to this file.")
@@ -333,19 +365,20 @@ def main() -> None:
     with sqlite3.connect(args.catalog) as db:
         codes = [r[0] for r in db.execute("SELECT code FROM results")]
     logs = replay_logs(args.replay_logs, 150)
-    server = Server(args.catalog, args.solvers)
+    server = Server(args.catalog, args.solvers, args.workers)
     try:
         load_before = os.getloadavg()[0]
         tables, lines = asyncio.run(main_async(args, server, codes, logs))
     finally:
         status = server.stop()
-    print(f"catalog: {len(codes):,} deals; {args.clients} clients; {args.solvers} solver processes; "
+    print(f"catalog: {len(codes):,} deals; {args.clients} clients; {args.workers} server processes; "
+          f"{args.solvers} solver processes; "
           f"load average before: {load_before:.2f}; server exit status {status}")
     for tab in tables.values():
         print("\n" + resultfile.markdown(tab))
     print("\n".join(lines))
     resultfile.write(args, "bench_service", tables, catalog_deals=len(codes), clients=args.clients,
-                     solvers=args.solvers, load_average_before=load_before)
+                     solvers=args.solvers, workers=args.workers, load_average_before=load_before)
 
 
 if __name__ == "__main__":

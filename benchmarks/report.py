@@ -77,8 +77,9 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
      [Table("grade", "grade-s*.json", "grade", ""),
       Table("fair_kernel", "fair-kernel-*.json", "fair_kernel", "The fair player's kernel against the reference "
             "it replaced (the same games, CPU seconds of the kernel call).")], ["grades"]),
-    ("The service", "The real `spider-solve serve` on 127.0.0.1 with 2 solver processes and 16 keep-alive "
-     "clients on the same 2-core machine, over a catalog of about 10,400 deals.",
+    ("The service", "The real `spider-solve serve` on 127.0.0.1 (`--workers` server processes, as its file "
+     "says) with 2 solver processes and 16 keep-alive clients on the same 2-core machine, over a catalog of "
+     "about 10,000 deals; beside each figure the machine's load average (it may be shared).",
      [Table("load", "service.json", "load", ""),
       Table("soak", "service.json", "soak", "A soak of mixed requests, a fifth malformed.")], []),
     ("The 4-suit first width", "Why 4-suit solves start at width 64: on the tuning deals a wider first beam "

@@ -452,6 +452,44 @@ def test_the_verified_deals_are_graded_after_every_deal_is_solved(tmp_path, monk
         assert {entry.deal: entry.difficulty for entry in catalog.entries(status="verified")} == {0: 1, 2: 2, 4: None}
 
 
+def test_a_resumed_batch_grades_the_verified_deals_an_earlier_run_left_ungraded(tmp_path, monkeypatch):
+    """A run killed (kill -9) after writing deals 0-2 and before grading them: the next run
+    takes over its pending deals and grades those three too, as every verified deal of
+    its range (0 up to the last deal it plans); deal 4's grader fails, as above."""
+    monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
+    variant = Variant(suits=1)
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:  # what the killed run left
+        plan = catalog.plan(variant, 6, max_nodes=1000, max_seconds=5.0)
+        for code in plan.codes[:3]:
+            catalog.record(stand_in_fixed(code, 1000, 5.0))
+        assert catalog.pending() == list(plan.codes[3:])
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, workers=1), stream=stream, task=Task(logged_solve, grade=logged_grade))
+    text = stream.getvalue()
+    assert "3 of them left pending by an earlier run), and grading 2 verified deals of the range left ungraded" in text
+    log = (tmp_path / "log").read_text().split()
+    assert [log[i + 1] for i in range(0, len(log), 2) if log[i] == "grade"][:2] == ["SP1-S1C-AAAAAAA",
+                                                                                  "SP1-S1C-AAAAAAC"]
+    assert (report.done, report.ungraded, exit_status(report)) == (6, 1, ExitStatus.OK)
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        grades = {entry.deal: entry.difficulty for entry in catalog.entries(status="verified")}
+    assert grades == {0: 1, 2: 2, 4: None, 6: 4, 8: 5}  # deals 3-8 solved by this run
+
+
+def test_a_batch_over_a_settled_range_grades_its_ungraded_deals(tmp_path, monkeypatch):
+    """Nothing left to solve in --start's range, but verified deals without a grade (written
+    by ``verify``, the service or ``--no-grade``): the batch grades them."""
+    monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
+    run_batch(options(tmp_path, count=3, start=0, quiet=True), stream=io.StringIO(), task=Task(stand_in_fixed))
+    stream = io.StringIO()
+    report = run_batch(options(tmp_path, count=3, start=0), stream=stream, task=Task(logged_solve, grade=logged_grade))
+    assert "grading 2 verified deals of the range left ungraded on " in stream.getvalue()
+    assert (report.planned, report.ungraded, exit_status(report)) == (0, 0, ExitStatus.OK)
+    assert (tmp_path / "log").read_text().split()[::2] == ["grade", "grade"]
+    with Catalog(tmp_path / "catalog.sqlite") as catalog:
+        assert {entry.deal: entry.difficulty for entry in catalog.entries(status="verified")} == {0: 1, 2: 2}
+
+
 def stop_while_grading(code: str) -> dict:
     import signal
     import time

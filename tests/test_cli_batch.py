@@ -264,6 +264,32 @@ def test_a_killed_run_resumes_and_every_deal_is_present_once(tmp_path, how):
         assert db.pending() == [] and db.integrity() == "ok"
 
 
+@pytest.mark.slow
+def test_a_run_killed_before_grading_is_graded_by_the_next_run(tmp_path):
+    """kill -9 once the first deals are written (the batch grades after solving them all):
+    the rerun grades them with its own deals, so no verified deal stays ungraded."""
+    path = tmp_path / "catalog.sqlite"
+    args = [*command(), "--suits", "1", "--workers", "2", "--count", "12", "--catalog", str(path)]
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                               start_new_session=True)
+    deadline = time.monotonic() + 60
+    while results_in(path) < 1 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None, f"the batch ended before it could be killed:\n{process.stderr.read()}"
+    process.send_signal(signal.SIGKILL)
+    process.communicate(timeout=30)
+    with Catalog(path, create=False) as db:
+        before = {e.code for e in db.entries(status="verified") if e.difficulty is None}
+        assert before and db.pending(), "the kill should land before the grading"
+    rerun = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"and grading {len(before)} verified deal" in rerun.stderr and "of the range left ungraded" in rerun.stderr
+    with Catalog(path, create=False) as db:
+        verified = list(db.entries(status="verified"))
+        assert len(verified) >= 12 and all(e.difficulty in range(1, 6) for e in verified)
+        assert before <= {e.code for e in verified} and db.integrity() == "ok"
+
+
 # Commands stopped by a signal at a chosen point: the script patches the command's work so
 # that the process sends the signal to itself there, then runs the real entry point.
 STOPPED = """

@@ -53,10 +53,10 @@ def wait_for_the_search_to_end(served: Served, timeout: float = 120) -> None:
 class Served:
     """A ``spider-solve serve`` process and its base URL."""
 
-    def __init__(self, *args: str, cwd) -> None:
+    def __init__(self, *args: str, cwd, new_session: bool = False) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "spider_solver", "serve", "--port", "0", *args],
-            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=cwd,
+            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=cwd, start_new_session=new_session,
             env={**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")},
         )
         self.lines: list[str] = []
@@ -125,6 +125,148 @@ def test_serve_answers_over_http_and_stops_on_sigterm(tmp_path):
     with sqlite3.connect(catalog) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert db.execute("SELECT status FROM results WHERE code = 'SP1-S1C-AAAAAAB'").fetchone()[0] == "verified"
+
+
+def processes_under(pid: int) -> dict[int, tuple[str, str]]:
+    """The children of ``pid`` (Linux /proc): their name (``comm``) and command line."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                name, rest = (entry / "stat").read_text().split("(", 1)[1].rsplit(")", 1)
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if int(rest.split()[1]) == pid and rest.split()[0] != "Z":
+                found[int(entry.name)] = (name, command)
+    return found
+
+
+def cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes through Linux /proc")
+def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_sigterm(tmp_path):
+    from spider_solver.service.workers import HELPER_NAME
+
+    catalog = tmp_path / "catalog.sqlite"
+    served = Served("--catalog", str(catalog), "--solvers", "1", "--workers", "2", cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            under = processes_under(served.process.pid)
+            helpers = [pid for pid, (name, _) in under.items() if name == HELPER_NAME]
+            solvers = [pid for pid, (name, command) in under.items()
+                       if name != HELPER_NAME and "spawn_main" in command]
+            if helpers and solvers:
+                break
+            time.sleep(0.1)
+        assert (len(helpers), len(solvers)) == (1, 1), under  # --solvers processes in all, not one a worker
+        ticks = cpu_ticks(helpers[0])
+        # Each request on a new connection: the kernel hands them to either process. Health
+        # is the searching process's, whichever answers.
+        for _ in range(30):
+            status, health = served.call("GET", "/v1/health")
+            assert status == 200 and health["searches"] == {"solvers": 1, "running": 0, "capacity": 5}
+        status, body = served.call("POST", "/v1/verify", {"code": "SP1-S1C-AAAAAAB"})
+        assert status == 200 and body["status"] == "verified" and body["source"] == "search"
+        for _ in range(100):
+            assert served.call("POST", "/v1/replay", {"code": "SP1-S1C-AAAAAAB", "actions": body["solution"]}
+                               )[1]["won"] is True
+        assert cpu_ticks(helpers[0]) > ticks, "the helper process answered nothing"
+        # Whichever process takes them: a settled deal and a hint on its line are answered
+        # from the catalog; a new deal is searched (by the one solver) and recorded.
+        for number in range(2, 5):
+            assert served.call("POST", "/v1/verify", {"code": "SP1-S1C-AAAAAAB"})[1]["source"] == "catalog"
+            assert served.call("POST", "/v1/analyze", {"code": "SP1-S1C-AAAAAAB", "actions": []}
+                               )[1]["source"] == "known-line"
+            code = f"SP1-S1C-AAAAAA{'ABCDEFGH'[number]}"
+            status, fresh = served.call("POST", "/v1/verify", {"code": code})
+            assert status == 200 and fresh["source"] == "search" and fresh["status"] == "verified", fresh
+            status, fresh = served.call("POST", "/v1/analyze", {"code": f"SP1-S1C-AAAAAB{'ABCDEFGH'[number]}",
+                                                                "actions": [], "max_nodes": 20_000, "lost_at": False})
+            assert status == 200 and fresh["nodes"] > 0, fresh  # searched
+        # A forwarded request's errors and HEAD are the searching process's, as they came.
+        for _ in range(10):
+            connection = http.client.HTTPConnection(served.url.removeprefix("http://"), timeout=60)
+            connection.request("POST", "/v1/verify", body=b'{"code": "SP1-S1C-AAAAAAB"}',
+                               headers={"Content-Type": "text/plain"})
+            answer = connection.getresponse()
+            assert answer.status == 415 and json.loads(answer.read())["error"]["type"] == "unsupported-media-type"
+            connection.request("HEAD", "/v1/health")
+            answer = connection.getresponse()
+            assert answer.status == 200 and answer.read() == b""
+            names = [name.lower() for name, _ in answer.getheaders()]
+            assert len(names) == len(set(names)), names  # no header twice (the helper's Date and the primary's)
+            connection.request("POST", "/v1/verify", body=b'{"deck": "' + b"x" * 300_000 + b'"}',
+                               headers={"Content-Type": "application/json"})
+            answer = connection.getresponse()
+            assert answer.status == 413 and json.loads(answer.read())["error"]["type"] == "too-large"
+            connection.close()
+        deadline, grade = time.monotonic() + 120, None
+        while grade is None and time.monotonic() < deadline:  # graded in the background
+            grade = served.call("GET", "/v1/deals/SP1-S1C-AAAAAAB")[1]["catalog"]["difficulty"]
+            time.sleep(0.1)
+        assert grade in range(1, 6)
+        status, body = served.call("GET", f"/v1/catalog/random?difficulty={grade}")
+        assert status == 200 and body["difficulty"] == grade
+        assert served.stop() == 0
+    finally:
+        served.kill()
+    assert "stopped" in "".join(served.lines) and "Traceback" not in "".join(served.lines)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in helpers + solvers)
+    with sqlite3.connect(catalog) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        rows = dict(db.execute("SELECT code, status FROM results").fetchall())
+        assert rows["SP1-S1C-AAAAAAB"] == "verified" and len(rows) == 4
+        assert db.execute("SELECT difficulty FROM results WHERE code = 'SP1-S1C-AAAAAAB'").fetchone()[0] == grade
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes through Linux /proc")
+def test_the_other_workers_end_with_a_server_killed_by_kill_9(tmp_path):
+    from spider_solver.service.workers import HELPER_NAME
+
+    served = Served("--catalog", str(tmp_path / "catalog.sqlite"), "--solvers", "1", "--workers", "3", cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        helpers: list[int] = []
+        while len(helpers) < 2 and time.monotonic() < deadline:
+            helpers = [pid for pid, (name, _) in processes_under(served.process.pid).items() if name == HELPER_NAME]
+            time.sleep(0.1)
+        assert len(helpers) == 2
+    finally:
+        served.kill()  # SIGKILL: no handler runs
+    deadline = time.monotonic() + STOP_TIMEOUT
+    while any(Path(f"/proc/{pid}").exists() for pid in helpers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in helpers)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes through Linux /proc")
+def test_ctrl_c_to_the_process_group_stops_every_worker_once(tmp_path):
+    """A terminal's Ctrl-C reaches every process: the helpers ignore it and stop on the
+    primary's SIGTERM; all end, quietly, and the server's status is 0."""
+    from spider_solver.service.workers import HELPER_NAME
+
+    catalog = tmp_path / "catalog.sqlite"
+    served = Served("--catalog", str(catalog), "--solvers", "1", "--workers", "2", cwd=tmp_path, new_session=True)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        helpers: list[int] = []
+        while not helpers and time.monotonic() < deadline:
+            helpers = [pid for pid, (name, _) in processes_under(served.process.pid).items() if name == HELPER_NAME]
+            time.sleep(0.1)
+        for _ in range(10):
+            assert served.call("GET", "/v1/deals/SP1-S1C-AAAAAAB")[0] == 200
+        os.killpg(served.process.pid, signal.SIGINT)
+        assert served.process.wait(STOP_TIMEOUT) == 0
+    finally:
+        served.kill()
+    text = "".join(served.lines)
+    assert "stopped" in text and "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert helpers and not any(Path(f"/proc/{pid}").exists() for pid in helpers)
 
 
 @pytest.mark.slow

@@ -179,6 +179,48 @@ def test_verify_searches_a_new_deal_and_records_it(client, catalog_path):
     assert client.post("/v1/verify", json={"code": NEW}).json()["source"] == "catalog"
 
 
+def test_a_deal_verified_by_the_service_is_graded_in_the_background_as_by_the_batch(client):
+    from spider_solver.batch.task import grade_deal
+
+    client.post("/v1/verify", json={"code": NEW})
+    grades = grades_settled(client)
+    expected = grade_deal(NEW)
+    assert grades[NEW] == expected["difficulty"]
+    catalog = client.get(f"/v1/deals/{NEW}").json()["catalog"]
+    assert (catalog["difficulty"], catalog["difficulty_raw"], catalog["grader_version"]) == (
+        expected["difficulty"], expected["difficulty_raw"], expected["grader_version"])
+    # "New game" can pick it now.
+    assert NEW in {d["code"] for d in client.get(
+        "/v1/catalog/deals", params={"suits": 1, "difficulty": str(grades[NEW])}).json()["deals"]}
+    assert client.post("/v1/verify", json={"code": NEW}).json()["difficulty"] == grades[NEW]
+
+
+def test_an_unknown_below_the_default_budget_is_answered_not_recorded(client, catalog_path):
+    body = client.post("/v1/verify", json={"code": "SP1-S4C-AAAAAAK", "max_nodes": 1}).json()
+    assert body["status"] == "unknown" and body["source"] == "search"
+    with Catalog(catalog_path) as db:
+        assert db.get("SP1-S4C-AAAAAAK") is None
+    assert client.get("/v1/deals/SP1-S4C-AAAAAAK").json()["catalog"] is None
+
+
+@pytest.mark.parametrize("status, max_nodes, max_seconds, recorded", [
+    ("verified", 1_000, 1.0, True),
+    ("unwinnable", 1_000, 1.0, True),
+    ("unknown", limits.DEFAULT_MAX_NODES - 1, None, False),
+    ("unknown", limits.DEFAULT_MAX_NODES, limits.DEFAULT_MAX_SECONDS - 1, False),
+    ("unknown", limits.DEFAULT_MAX_NODES, limits.DEFAULT_MAX_SECONDS, True),
+    ("unknown", limits.DEFAULT_MAX_NODES, None, True),
+])
+def test_the_service_records_an_unknown_only_at_the_default_budget_or_more(status, max_nodes, max_seconds,
+                                                                           recorded):
+    from spider_solver.record import SolveRecord
+    from spider_solver.service.state import worth_recording
+
+    result = SolveRecord(code=NEW, status=status, max_nodes=max_nodes, max_seconds=max_seconds,
+                         reason="nodes" if status == "unknown" else None)  # type: ignore[arg-type]
+    assert worth_recording(result) is recorded
+
+
 def test_verify_fields_are_those_of_verify_json(client):
     body = client.post("/v1/verify", json={"code": STORED[2]}).json()
     assert {"code", "status", "solution", "moves", "score", "nodes", "seconds"} <= set(body)
@@ -434,14 +476,26 @@ def test_catalog_pages_walk_the_whole_catalog_in_order(client, catalog_path):
     assert seen == expected and len(seen) >= 5
 
 
+def grades_settled(client, timeout: float = 120) -> dict[str, int]:
+    """Waits until the server's background grader has no deal left to grade; the grades of
+    the catalog's verified rows then."""
+    deadline = time.monotonic() + timeout
+    while not client.app.state.grader.idle:
+        assert time.monotonic() < deadline, "the background grading did not end in time"
+        time.sleep(0.05)
+    with Catalog(client.app.state.catalog.path) as db:
+        return {e.code: e.difficulty for e in db.entries(status="verified") if e.difficulty is not None}
+
+
 def test_catalog_filters(client):
     def codes(**params):
         return [d["code"] for d in client.get("/v1/catalog/deals", params=params).json()["deals"]]
 
     assert codes(status="unwinnable") == [UNWINNABLE]
     assert set(codes(suits=1)) >= set(STORED) and all(c.startswith("SP1-S1C") for c in codes(suits=1))
-    assert codes(difficulty="5") == [STORED[1]]
-    assert codes(difficulty="1-5") == [STORED[0], STORED[1]]
+    grades = grades_settled(client)  # the deals verified by the tests above are graded too
+    assert STORED[1] in codes(difficulty="5") and codes(difficulty="5") == [c for c in codes() if grades.get(c) == 5]
+    assert codes(difficulty="1-5") == [c for c in codes() if c in grades] and len(grades) > 2
     assert codes(suits=1, rule="relaxed") == codes(suits=1)  # one suit is always classic
     assert codes(suits=2, rule="relaxed") == []
 
@@ -464,7 +518,8 @@ def test_random_is_a_matching_verified_deal_and_reaches_every_one(client):
     with Catalog(client.app.state.catalog.path) as db:
         verified = {e.code for e in db.entries(suits=1, status="verified")}
     assert seen == verified
-    assert client.get("/v1/catalog/random", params={"difficulty": "5"}).json()["code"] == STORED[1]
+    grades = grades_settled(client)
+    assert grades[client.get("/v1/catalog/random", params={"difficulty": "5"}).json()["code"]] == 5
 
 
 def test_random_without_a_match_is_404(client):
@@ -984,7 +1039,7 @@ def test_a_stop_before_the_event_loop_starts_returns_quietly(monkeypatch, tmp_pa
 
     import uvicorn
 
-    from spider_solver.service.server import serve
+    from spider_solver.service.workers import serve
 
     def loop_factory(self):
         def interrupted():

@@ -27,7 +27,7 @@ from spider_solver.catalog import DEFAULT_CATALOG, Catalog, Plan
 from spider_solver.errors import CatalogError
 from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus, Reason, Status
-from spider_solver.rules import Variant
+from spider_solver.rules import GameCode, Variant
 
 #: A plan of this many deals or more takes seconds (a million: about 15), and says so first.
 LARGE_PLAN = 100_000
@@ -114,7 +114,8 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
             if plan is None:
                 plan, plan_cut = Plan(codes=(), resumed=0, skipped=0), True
             report.planned, report.resumed, report.skipped = len(plan.codes), plan.resumed, plan.skipped
-            if not plan.codes:
+            ungraded = [] if plan_cut or task.grade is None else _ungraded(catalog, options, plan)
+            if not plan.codes and not ungraded:
                 if not plan_cut:
                     say(f"nothing to solve: {'every deal in the range is settled' if plan.skipped else 'count is 0'}")
             else:
@@ -122,15 +123,20 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
                     if task.prepare is not None:
                         stop.run_now(task.prepare, say)  # a compile of a minute: a stop need not wait for it
                     if not stop:
-                        pool = local_pool(min(options.workers or _all_cores(), len(plan.codes)), warm=task.warm)
+                        pool = local_pool(min(options.workers or _all_cores(), len(plan.codes) + len(ungraded)),
+                                          warm=task.warm)
                 if pool is not None and not stop:
                     resumed = f", {plan.resumed} of them left pending by an earlier run" if plan.resumed else ""
-                    say(f"solving {len(plan.codes)} deal{'s' if len(plan.codes) != 1 else ''} ({plan.codes[0]} to "
-                        f"{plan.codes[-1]}{resumed}) on {pool.where} into {options.catalog}")
+                    also = (f"{'grading' if not plan.codes else ', and grading'} {len(ungraded)} verified "
+                            f"deal{'s' if len(ungraded) != 1 else ''} of the range left ungraded" if ungraded else "")
+                    what = (f"solving {len(plan.codes)} deal{'s' if len(plan.codes) != 1 else ''} ({plan.codes[0]} "
+                            f"to {plan.codes[-1]}{resumed})" if plan.codes else "")
+                    say(f"{what}{also} on {pool.where} into {options.catalog}")
                     bar = progress_bar(len(plan.codes), stream, quiet=options.quiet)
                     try:
                         with stop.ending():  # a stop ends a wait for the lock: summed up below
-                            _solve_all(plan.codes, pool, catalog, options, report, stop, bar, warn, task)
+                            _solve_all(plan.codes, pool, catalog, options, report, stop, bar, warn, task,
+                                       ungraded)
                     except CatalogError as error:  # a full disk, a lock held past the wait
                         write_error = error
                     finally:
@@ -169,20 +175,40 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
     return report
 
 
+def _ungraded(catalog: Catalog, options: Options, plan: Plan) -> list[str]:
+    """The verified deals without a grade in the batch's range, besides its plan (left so by
+    a run that was killed, or written by ``verify``, the service or ``--no-grade``): with
+    ``--start``, its deal numbers; without, every deal number up to the last one planned
+    (such a batch takes the lowest deals not settled, so those below are its range too)."""
+    if options.start is not None:
+        low, high = options.start, options.start + options.count
+    elif plan.codes:
+        low, high = 0, max(GameCode.parse(code).number for code in plan.codes) + 1
+    else:
+        return []
+    planned = set(plan.codes)
+    return [code for code in catalog.ungraded(options.variant, low, high) if code not in planned]
+
+
 def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Options, report: Report,
-               stop: StopRequest, bar: Any, warn: Callable[[str], None], task: Task) -> None:
+               stop: StopRequest, bar: Any, warn: Callable[[str], None], task: Task,
+               ungraded: Sequence[str] = ()) -> None:
     """Keep ``pool.slots`` jobs in flight; write each result as it arrives.
 
     Every deal is handed to the workers first, then the verified ones to grade
     (``task.grade``; a verified result the catalog kept only if the stored row has no
-    grade): a deal that searches long near the end then runs beside the others' grading
+    grade), after the verified deals of the range found without a grade (``ungraded``):
+    a deal that searches long near the end then runs beside the others' grading
     instead of alone while the other cores wait (deals 0-999 at 4 suits: one of 42 s).
     The bar counts the deals solved (the graded ones in its postfix), then, if grading
     is left when the last deal is solved, the verified deals graded."""
-    to_grade: deque[str] = deque()
+    to_grade: deque[str] = deque(ungraded)
     ungradable: list[str] = []
-    solved = queued = 0
-    grading_bar = False
+    solved, queued = 0, len(to_grade)
+    grading_bar = not codes and queued > 0  # only grading to do: the bar counts it from the start
+    if grading_bar:
+        bar.set_description("grading", refresh=False)
+        bar.reset(total=queued)
 
     def collect(future: Future, key: tuple[str, bool]) -> None:
         nonlocal solved, grading_bar

@@ -93,6 +93,15 @@ class Reads(Connection):
         return [row[0] for row in self.db.execute(f"SELECT code FROM results{where} ORDER BY suits, rule, deal", args)]
 
     @reads
+    def ungraded(self, variant: Variant, low: int, high: int) -> list[str]:
+        """Codes of the verified rows of ``variant`` without a grade, deal numbers ``low`` to
+        ``high - 1``, lowest first (what a batch over that range grades besides its plan)."""
+        return [row[0] for row in self.db.execute(
+            "SELECT code FROM results WHERE suits = ? AND rule = ? AND deal >= ? AND deal < ?"
+            " AND status = 'verified' AND difficulty IS NULL ORDER BY deal",
+            (variant.suits, variant.rule, low, high))]
+
+    @reads
     def to_improve(self, *, max_nodes: int, version: str, suits: int | None = None,
                    rule: str | None = None) -> list[str]:
         """Codes of the verified rows an ``improve`` pass of ``max_nodes`` could still change:

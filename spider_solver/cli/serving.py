@@ -35,6 +35,8 @@ def _default_solvers() -> int:
 @catalog_option(DEFAULT_CATALOG)
 @click.option("--solvers", type=WORKERS, default=None,
               help="Solver processes (searches run at once).  [default: the cores less one, at least 1]")
+@click.option("--workers", type=WORKERS, default=1, show_default=True,
+              help="Server processes sharing the port and the catalog; one of them runs the --solvers searches.")
 @click.option("--queue", type=QUEUE, default=None,
               help="Searches that may wait for a solver beyond those running; more get 503.  [default: 4 a solver]")
 @click.option("--max-nodes-cap", type=NODES, default=INTERACTIVE_MAX_NODES,
@@ -48,7 +50,8 @@ def _default_solvers() -> int:
               help="Let web pages from ORIGIN (e.g. https://play.example.com) call the API; repeat for more.")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               default="warning", show_default=True, help="How much the server logs to stderr.")
-def serve(host: str, port: int, catalog: str, solvers: int | None, queue: int | None, max_nodes_cap: int,
+def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int, queue: int | None,
+          max_nodes_cap: int,
           max_seconds_cap: float | None, read_only: bool, cors_origins: tuple[str, ...], log_level: str) -> None:
     """Run the deal-verification service: an HTTP API (JSON) that frontends call.
 
@@ -56,7 +59,9 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, queue: int | 
     catalog/deals and catalog/random; the OpenAPI document is at /openapi.json and
     interactive docs at /docs (README, "The service"). Searches run in --solvers
     processes; the catalog answers settled deals without a search and records new
-    results. Stop it with Ctrl-C or SIGTERM: searches in flight end at once and the
+    results, and new verified deals are graded in the background. --workers N
+    serves with N processes (replays and lookups use the cores; the searches stay
+    --solvers processes in all). Stop it with Ctrl-C or SIGTERM: searches in flight end at once and the
     catalog stays intact.
 
     \b
@@ -65,13 +70,14 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, queue: int | 
     try:
         from spider_solver.service.app import Settings
         from spider_solver.service.server import listen
-        from spider_solver.service.server import serve as run_server
+        from spider_solver.service.workers import serve as run_server
     except ImportError as error:
         raise click.ClickException(
             f"spider-solve serve needs the service extra ({error.name} is missing): "
             "pip install 'spider-solver[service]'"
         ) from None
     from spider_solver.catalog import Catalog
+    from spider_solver.grading import load_grader
     from spider_solver.verify import load_engine
 
     if len(host) > MAX_NAME or not host.strip():
@@ -93,17 +99,20 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, queue: int | 
             raise click.ClickException(
                 f"cannot listen on {quote(host)} port {port}: {getattr(error, 'strerror', None) or error}"
             ) from None
-        if not read_only:  # compile the engine once here; the solver processes then load it
+        if not read_only:  # compile the engine and the grader once here; the solver processes then load them
             load_engine(lambda message: click.echo(message + "...", err=True), here=False)
+            load_grader(lambda message: click.echo(message + "...", err=True), here=False)
         bound_host, bound_port = sock.getsockname()[:2]
         shown = f"[{bound_host}]" if ":" in bound_host else bound_host
         what = "read-only, no searches" if read_only else f"{solvers} solver process{'es' if solvers != 1 else ''}"
+        if workers > 1:
+            what = f"{workers} server processes, {what}"
         click.echo(f"serving on http://{shown}:{bound_port} ({what}; catalog {catalog}); docs at /docs; "
                    "Ctrl-C to stop", err=True)
         settings = Settings(catalog=catalog, read_only=read_only, solvers=solvers, queue=queue,
                             max_nodes_cap=max_nodes_cap, max_seconds_cap=max_seconds_cap, cors_origins=cors_origins)
         with sock:
-            run_server(settings, sock, log_level=log_level)
+            run_server(settings, sock, workers=workers, log_level=log_level)
     except KeyboardInterrupt:
         pass
     click.echo("stopped", err=True)

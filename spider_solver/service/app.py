@@ -6,7 +6,9 @@
 (:mod:`.routes`); every error is answered by :mod:`.errors`. The catalog is read on
 the event loop's thread (lookups by key take microseconds) and written in a thread of
 its own (:class:`~.state.CatalogWriter`: a write may wait for another process's lock),
-long replays run in a thread, searches in the solver processes.
+long replays run in a thread, searches in the solver processes, and the verified deals
+it records are graded in the background (:mod:`.grades`). ``serve --workers N`` runs it
+in N processes (:mod:`.workers`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from fastapi import Depends, FastAPI
 from spider_solver.catalog import Catalog
 from spider_solver.limits import MAX_BODY_BYTES
 from spider_solver.service import docs, errors
+from spider_solver.service.grades import Grader
 from spider_solver.service.middleware import (
     BodyLimit,
     BodyWaits,
@@ -52,9 +55,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             queue = QUEUE_PER_SOLVER * settings.solvers if settings.queue is None else settings.queue
             state.searches = Searches(settings.solvers, queue, settings.max_seconds_cap)
             state.searches.start()
+        state.grader = None if state.writer is None or state.searches is None else Grader(state.searches,
+                                                                                          state.writer)
         try:
             yield
         finally:
+            if state.grader is not None:
+                await state.grader.close()
             if state.searches is not None:  # the server is stopping: searches in flight end now
                 state.searches.stop()
             if state.writer is not None:
@@ -86,6 +93,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(HeadAsGet)
     app.add_middleware(EmptyQueryValues, names=lambda: query_names(app))
     app.add_middleware(Cors, origins=list(settings.cors_origins))
+    if settings.forward_to is not None:  # outermost: the primary answers these requests whole
+        from spider_solver.service.forward import Forward, forwarded_paths
+
+        app.add_middleware(Forward, path=settings.forward_to, paths=lambda: forwarded_paths(app))
     errors.install(app)
     for module in (health, deals, games, catalog):
         app.include_router(module.router)

@@ -212,6 +212,24 @@ class Searches:
                 raise SolverFailed("a solver process ended in the middle of the search; try again") from None
             raise
 
+    async def background(self, job: Callable[..., Any], *args: Any) -> Any:
+        """The answer of ``job(*args)`` in a solver process, outside the search slots (the
+        grading of :class:`~.grades.Grader`, which runs one job at a time): it neither
+        counts against ``capacity`` nor is shared. :class:`Stopping` if the server stops,
+        :class:`SolverFailed` if its process dies."""
+        if self.stopping:
+            raise Stopping
+        pool = self._pool
+        try:
+            return await asyncio.wrap_future(pool.executor.submit(job, *args))
+        except (RuntimeError, BrokenExecutor, FutureCancelled) as error:
+            if self.stopping or isinstance(error, RuntimeError):
+                raise Stopping from None
+            if isinstance(error, BrokenExecutor):
+                self._restart(pool)
+                raise SolverFailed("a solver process ended in the middle of a job") from None
+            raise
+
     def _restart(self, broken: Pool) -> None:
         """Replace a broken pool (a process died) by a fresh one, once."""
         if broken is not self._pool:

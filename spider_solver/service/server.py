@@ -19,7 +19,7 @@ import signal
 import socket
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import FrameType
 
 import uvicorn
@@ -32,14 +32,23 @@ GRACEFUL_SECONDS = 5
 
 class Server(uvicorn.Server):
     """uvicorn's server, which also ends the searches in flight when told to stop, and
-    returns (exit status 0) after a clean stop instead of raising the signal again."""
+    returns (exit status 0) after a clean stop instead of raising the signal again.
+    ``on_exit``, if given, is called when it is told to stop (``serve --workers``: stop
+    the other processes too); ``signals`` are those that tell it (a helper of ``serve
+    --workers`` takes SIGTERM only: its Ctrl-C is the primary's)."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None] | None = None,
+                 signals: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)) -> None:
+        super().__init__(config)
+        self.on_exit = on_exit
+        self.signals = signals
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
             yield
             return
-        original = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
+        original = {sig: signal.signal(sig, self.handle_exit) for sig in self.signals}
         try:
             yield
         finally:
@@ -72,6 +81,8 @@ class Server(uvicorn.Server):
             # request is answered now (unrecorded, and the log says so), not after the
             # graceful wait with a 500.
             writer.stopping()
+        if self.on_exit is not None:
+            self.on_exit()
         super().handle_exit(sig, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
@@ -108,16 +119,18 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(settings: Settings, sock: socket.socket, *, log_level: str = "warning") -> None:
-    """Serve the application on the listening socket ``sock`` until SIGTERM or Ctrl-C
-    (then return)."""
+def serve_one(settings: Settings, sockets: Iterable[socket.socket], *, log_level: str = "warning",
+              on_exit: Callable[[], None] | None = None,
+              signals: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)) -> None:
+    """Serve the application in this process on the listening ``sockets`` until SIGTERM or
+    Ctrl-C (then return); ``on_exit`` and ``signals`` as :class:`Server` takes them."""
     app = create_app(settings)
     config = uvicorn.Config(app, log_level=log_level, access_log=False, timeout_graceful_shutdown=GRACEFUL_SECONDS,
                             server_header=False)
     cancelled = _Cancelled()
     logging.getLogger("uvicorn.error").addFilter(cancelled)
     try:
-        Server(config).run(sockets=[sock])
+        Server(config, on_exit, signals).run(sockets=list(sockets))
     except KeyboardInterrupt as stop:
         # A stop before the event loop started the server (its own handlers not yet in
         # place) is a stop all the same. The coroutine that never ran is freed with the
@@ -130,4 +143,4 @@ def serve(settings: Settings, sock: socket.socket, *, log_level: str = "warning"
         logging.getLogger("uvicorn.error").removeFilter(cancelled)
 
 
-__all__ = ["GRACEFUL_SECONDS", "Server", "listen", "serve"]
+__all__ = ["GRACEFUL_SECONDS", "Server", "listen", "serve_one"]

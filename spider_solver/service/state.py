@@ -21,7 +21,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from spider_solver.catalog import Catalog
 from spider_solver.errors import CatalogLocked
-from spider_solver.limits import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
+from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
+from spider_solver.outcomes import Status
 from spider_solver.record import SolveRecord
 from spider_solver.rules import Deal
 from spider_solver.service.errors import ReadOnly
@@ -48,6 +49,10 @@ class Settings:
     max_nodes_cap: int = INTERACTIVE_MAX_NODES
     max_seconds_cap: float | None = INTERACTIVE_MAX_SECONDS
     cors_origins: tuple[str, ...] = field(default_factory=tuple)
+    #: Set in the other processes of ``serve --workers N``: the Unix socket of the process
+    #: that searches, to which they hand every request of an endpoint that may search
+    #: (:mod:`.workers`).
+    forward_to: str | None = None
 
     def budget(self, request: Budget) -> tuple[int, float | None]:
         """A request's budget (the caps when it gives none); one over a cap is refused as
@@ -63,6 +68,18 @@ class Settings:
         nodes = self.max_nodes_cap if request.max_nodes is None else request.max_nodes
         seconds = self.max_seconds_cap if request.max_seconds is None else request.max_seconds
         return nodes, seconds
+
+
+def worth_recording(result: SolveRecord) -> bool:
+    """Whether the service records ``result``: a verified line (replayed to a win) or an
+    unwinnable proof at any budget, an unknown only at the catalog's default budget or
+    more (``limits.DEFAULT_MAX_NODES`` and ``DEFAULT_MAX_SECONDS``, no time limit counting
+    as more). A smaller budget's unknown says nothing a batch can rely on: it is answered,
+    not stored (a client could otherwise fill the catalog with one-node rows)."""
+    if result.status is not Status.UNKNOWN:
+        return True
+    return result.max_nodes >= DEFAULT_MAX_NODES and (
+        result.max_seconds is None or result.max_seconds >= DEFAULT_MAX_SECONDS)
 
 
 class CatalogWriter:
@@ -84,22 +101,33 @@ class CatalogWriter:
         if self._closing.is_set():
             raise CatalogLocked(f"catalog {self._path!r} was still locked by another process when the server stopped")
 
-    def _record(self, result: SolveRecord, code: str) -> SolveRecord | None:
+    def _open(self) -> Catalog:
         if self._db is None:  # opened in the writer's thread, which alone uses it
             self._db = Catalog(self._path, create=False)
             self._db.stop_check = self._give_up_when_closing
+        return self._db
+
+    def _record(self, result: SolveRecord, code: str) -> SolveRecord | None:
+        db = self._open()
         try:
-            self._db.record(result)
+            db.record(result)
         except CatalogLocked:
             if self._closing.is_set():
                 log.warning("the result of %s was not recorded: the catalog was still locked by another "
                             "process when the server stopped", code)
             raise
-        return self._db.get(code)
+        return db.get(code)
 
     async def record(self, result: SolveRecord, code: str) -> SolveRecord | None:
         """:meth:`Catalog.record` the result, then the row stored for ``code``."""
         return await asyncio.get_running_loop().run_in_executor(self._thread, self._record, result, code)
+
+    def _set_grade(self, code: str, grade: dict) -> bool:
+        return self._open().set_grade(code, grade)
+
+    async def set_grade(self, code: str, grade: dict) -> bool:
+        """:meth:`Catalog.set_grade`, in the writer's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._set_grade, code, grade)
 
     def stopping(self) -> None:
         """The server is told to stop: a write waiting for a lock gives up (thread-safe)."""
@@ -211,5 +239,11 @@ def deal_of(request: DealRequest) -> tuple[Deal, DealSpec]:
     return deal, DealSpec(None, deal.text(), deal.variant.suits, deal.variant.rule)
 
 
-__all__ = ["QUEUE_PER_SOLVER", "CatalogWriter", "Settings", "catalog", "deal_of", "known_query", "optional_catalog",
-           "optional_searches", "require_searches", "searches", "settings", "writer"]
+async def grader(request: Request) -> Any:
+    """The background grader (:class:`~.grades.Grader`); None on a server that does not record."""
+    return request.app.state.grader
+
+
+__all__ = ["QUEUE_PER_SOLVER", "CatalogWriter", "Settings", "catalog", "deal_of", "grader", "known_query",
+           "optional_catalog", "optional_searches", "require_searches", "searches", "settings", "worth_recording",
+           "writer"]

@@ -43,12 +43,15 @@ async def get_deal(code: Annotated[str, Path(max_length=MAX_TOKEN, pattern=CODE_
 async def verify(body: VerifyRequest, settings: Annotated[state.Settings, Depends(state.settings)],
                  catalog: Annotated[Catalog | None, Depends(state.optional_catalog)],
                  searches: Annotated[Searches | None, Depends(state.optional_searches)],
-                 writer: Annotated[state.CatalogWriter | None, Depends(state.writer)]) -> Any:
+                 writer: Annotated[state.CatalogWriter | None, Depends(state.writer)],
+                 grader: Annotated[Any, Depends(state.grader)]) -> Any:
     """Whether a deal can be won, and a winning line: the deal's record, as
     ``spider-solve verify --json`` prints it, and where it came from. A deal the catalog
     has settled (verified, unwinnable, or unknown at a budget at least as large) is
     answered from it without a search; a new result for a game code is written to the
-    catalog, and a verified answer carries the deal's grade if the catalog holds one."""
+    catalog (an unknown only at the catalog's default budget or more), and a verified
+    answer carries the deal's grade if the catalog holds one; a new verified deal is
+    graded in the background."""
     _, spec = state.deal_of(body)
     max_nodes, max_seconds = settings.budget(body)
     recorded = spec.code is not None and not body.deal_on_empty  # what the catalog records
@@ -60,7 +63,7 @@ async def verify(body: VerifyRequest, settings: Annotated[state.Settings, Depend
     result: SolveRecord = await state.require_searches(searches).run(
         ("verify", spec, max_nodes, max_seconds, body.deal_on_empty),
         verify_job, spec, max_nodes, max_seconds, body.deal_on_empty, budget=(max_nodes, max_seconds))
-    if writer is not None and recorded and spec.code is not None:
+    if writer is not None and recorded and spec.code is not None and state.worth_recording(result):
         try:
             stored = await writer.record(result, spec.code)
         except CatalogError as error:  # the answer stands; only the catalog misses it
@@ -68,4 +71,6 @@ async def verify(body: VerifyRequest, settings: Annotated[state.Settings, Depend
             stored = None
         if stored is not None and stored.status is Status.VERIFIED and result.status is Status.VERIFIED:
             result = result.with_grade(stored.to_dict())  # the deal's grade, if the catalog has one
+            if stored.difficulty is None and grader is not None:
+                grader.add(stored.code)  # graded in the background (service/grades.py)
     return result.to_dict() | extra | {"source": "search"}
