@@ -1,7 +1,7 @@
 """A one-suit deal arranged by hand so that a known list of 117 actions wins it.
 
 The check of RULES.md §8.1 Score and move counter: a game won in 117 actions without
-the score reaching 0 ends at 500 - 117 + 8 * 100 = 1183. Used by test_replay.py and test_cli_show_replay.py.
+the score reaching 0 ends at 500 - 117 + 8 * 100 = 1183. Used by test_replay.py and tests/cli/test_show_replay.py.
 
 The layout, each column from its deepest card to its last (only the last face up):
 

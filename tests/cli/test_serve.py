@@ -29,7 +29,7 @@ from spider_solver.cli import cli  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("engine")
 
-ROOT = str(Path(__file__).resolve().parents[1])
+ROOT = str(Path(__file__).resolve().parents[2])
 #: Seconds a started server gets to say where it listens, and a stopped one to exit.
 START_TIMEOUT = 120
 STOP_TIMEOUT = 15
@@ -271,7 +271,7 @@ def test_ctrl_c_to_the_process_group_stops_every_worker_once(tmp_path):
 
 @pytest.mark.slow
 def test_sigterm_ends_a_search_in_flight_and_keeps_the_catalog(tmp_path):
-    from tests.test_service import LONG_SEARCH
+    from tests.service.test_routes import LONG_SEARCH
 
     catalog = tmp_path / "catalog.sqlite"
     served = Served("--catalog", str(catalog), "--solvers", "1", "--max-nodes-cap", str(10**9),

@@ -27,8 +27,8 @@ from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import MAX_DEAL, GameCode, Variant
 from spider_solver.verify import SolveResult
 
-DATA = Path(__file__).resolve().parent.parent / "data"
-SCHEMA_FILE = Path(__file__).resolve().parent.parent / "spider_solver" / "catalog" / "schema.sql"
+DATA = Path(__file__).resolve().parents[2] / "data"
+SCHEMA_FILE = Path(__file__).resolve().parents[2] / "spider_solver" / "catalog" / "schema.sql"
 CODE = "SP1-S4C-AAAAAAD"
 ONE_SUIT = Variant(suits=1)
 

@@ -194,7 +194,7 @@ def test_a_stop_while_the_engine_compiles_does_not_wait_for_it(catalog, monkeypa
 
     from spider_solver import verify
     from spider_solver.batch.improve import ImproveOptions, run_improve
-    from tests.test_batch import compile_interrupted
+    from tests.batch.test_batch import compile_interrupted
 
     monkeypatch.setattr(verify, "load_engine", lambda say, here=True: compile_interrupted(say))
     stream = io.StringIO()

@@ -46,7 +46,7 @@ from schemathesis.checks import (  # noqa: E402
 from spider_solver import solve  # noqa: E402
 from spider_solver.catalog import Catalog  # noqa: E402
 from spider_solver.service.app import Settings, create_app  # noqa: E402
-from tests.test_cli_serve import Served  # noqa: E402
+from tests.cli.test_serve import Served  # noqa: E402
 
 pytestmark = [pytest.mark.usefixtures("engine"), pytest.mark.slow]
 

@@ -227,7 +227,7 @@ def test_a_hint_from_the_catalog_line_loads_no_engine(solved, tmp_path):
     script = ("import sys\nfrom spider_solver.cli import cli\ntry:\n"
               f"    cli.main({args!r}, prog_name='spider-solve', standalone_mode=False)\n"
               "except SystemExit:\n    pass\nprint('numba' in sys.modules)\n")
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path,
                           check=False)
