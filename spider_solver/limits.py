@@ -12,24 +12,27 @@ from __future__ import annotations
 from spider_solver.errors import InvalidBudgetError, InvalidOptionError, quote, real_number, whole_number
 
 # --------------------------------------------------------------------------- #
-# Budgets: nodes decide (deterministic), seconds are a safety net.
+# Budgets: nodes decide (deterministic); seconds, a safety net, only where a person waits.
 # --------------------------------------------------------------------------- #
 
 #: Nodes of a solve (``verify``, the batch): room for the whole widening schedule
 #: (benchmarks/HISTORY.md, "Solve's default budget").
 DEFAULT_MAX_NODES = 150_000_000
-#: Seconds of a solve: far beyond what the node budget takes on a quiet machine.
-DEFAULT_MAX_SECONDS = 180.0
+#: Seconds of a solve (``verify``, the batch, and so ``grade``'s deals): None, no time limit,
+#: so that the nodes alone decide every outcome, on a machine however slow or busy
+#: (benchmarks/results/machine-speed-s4.json); ``--max-seconds`` sets one.
+DEFAULT_MAX_SECONDS: float | None = None
 #: Nodes of what a person waits for (``analyze``, ``hint``, the service's default cap)
 #: (benchmarks/HISTORY.md, "The interactive budget").
 INTERACTIVE_MAX_NODES = 60_000_000
-#: Seconds of what a person waits for: here the seconds, not the nodes, may end a search.
+#: Seconds of what a person waits for: here the seconds, not the nodes, may end a search,
+#: so there an answer can depend on the machine's speed and load.
 INTERACTIVE_MAX_SECONDS = 30.0
 #: ``improve``'s node budget by suit count: about the same seconds a deal at each
 #: (benchmarks/HISTORY.md, "improve's budgets").
 IMPROVE_MAX_NODES: dict[int, int] = {1: 60_000_000, 2: 42_000_000, 4: 35_000_000}
-#: ``improve``'s seconds a deal, a safety net as in a solve.
-IMPROVE_MAX_SECONDS = 120.0
+#: ``improve``'s seconds a deal: None, as in a solve, so that the nodes alone decide its lines.
+IMPROVE_MAX_SECONDS: float | None = None
 #: The largest node budget accepted (years of search; within 64-bit counters and SQLite).
 MAX_NODES_LIMIT = 10**15
 #: The largest seconds budget accepted (about 115 days).

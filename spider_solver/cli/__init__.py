@@ -52,6 +52,7 @@ from spider_solver.cli.params import (
     SUITS,
     WORKERS,
     catalog_option,
+    describe_seconds,
 )
 from spider_solver.errors import SpiderError
 from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
@@ -199,7 +200,7 @@ BATCH_OPTIONS = ("suits", "count", "rule", "start", "workers", "catalog", "max_n
 @catalog_option(None)
 @click.option("--max-nodes", type=NODES, default=None, help=f"Node budget per deal.  [default: {DEFAULT_MAX_NODES:,}]")
 @click.option("--max-seconds", type=SECONDS, default=None,
-              help=f"Time budget per deal; 0 for none.  [default: {DEFAULT_MAX_SECONDS:g}]")
+              help=f"Time budget per deal; 0 for none.  [default: {describe_seconds(DEFAULT_MAX_SECONDS)}]")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Run on a Dask cluster (extra 'cluster').")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @click.option("--grade/--no-grade", default=True,

@@ -8,7 +8,16 @@ import click
 
 from spider_solver.catalog import DEFAULT_CATALOG
 from spider_solver.cli import cli
-from spider_solver.cli.params import CONTEXT_SETTINGS, NODES, RULE, SECONDS, SUITS, WORKERS, catalog_option
+from spider_solver.cli.params import (
+    CONTEXT_SETTINGS,
+    NODES,
+    RULE,
+    SECONDS,
+    SUITS,
+    WORKERS,
+    catalog_option,
+    describe_seconds,
+)
 from spider_solver.limits import IMPROVE_MAX_SECONDS, describe_improve_nodes
 from spider_solver.outcomes import ExitStatus
 
@@ -22,7 +31,7 @@ from spider_solver.outcomes import ExitStatus
                    f"{describe_improve_nodes()}]")
 @click.option("--max-seconds", type=SECONDS, default=IMPROVE_MAX_SECONDS,
               help=f"Time budget per deal, a safety net after the nodes; 0 for none.  "
-                   f"[default: {IMPROVE_MAX_SECONDS:g}]")
+                   f"[default: {describe_seconds(IMPROVE_MAX_SECONDS)}]")
 @click.option("--workers", type=WORKERS, default=1, show_default=True, help="Worker processes.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 def improve_command(catalog: str, suits: str | None, rule: str | None, max_nodes: int | None,

@@ -152,13 +152,18 @@ SECONDS = Seconds()
 DIFFICULTY = DifficultyRange()
 
 
-def budget_options_of(nodes: int, seconds: float) -> Callable[[Callable], Callable]:
+def describe_seconds(seconds: float | None) -> str:
+    """A default seconds budget in a help text: "30", or "none: the nodes decide"."""
+    return "none: the nodes decide" if seconds is None else f"{seconds:g}"
+
+
+def budget_options_of(nodes: int, seconds: float | None) -> Callable[[Callable], Callable]:
     """--max-nodes and --max-seconds, with these defaults."""
 
     def decorate(func: Callable) -> Callable:
         func = click.option(
             "--max-seconds", type=SECONDS, default=seconds,
-            help=f"Time budget, a safety net after the nodes; 0 for none.  [default: {seconds:g}]",
+            help=f"Time budget, a safety net after the nodes; 0 for none.  [default: {describe_seconds(seconds)}]",
         )(func)
         return click.option(
             "--max-nodes", type=NODES, default=nodes,
@@ -214,5 +219,5 @@ def catalog_option(default: str | None) -> Callable[[Callable], Callable]:
 __all__ = [
     "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "DIFFICULTY", "FORMAT", "NODES", "RULE", "SECONDS", "STATUS",
     "SUITS", "UNDO_LIMIT", "WORKERS", "Choice", "DifficultyRange", "FilePath", "Integer", "Seconds", "budget_options",
-    "budget_options_of", "catalog_option", "deal_options", "interactive_budget_options",
+    "budget_options_of", "catalog_option", "deal_options", "describe_seconds", "interactive_budget_options",
 ]

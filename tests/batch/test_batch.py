@@ -80,7 +80,7 @@ def test_defaults():
     chosen = Options()
     assert (chosen.variant.suits, chosen.variant.rule, chosen.count, chosen.start) == (4, "classic", 100, None)
     assert chosen.workers is None and chosen.catalog == "spider-catalog.sqlite"
-    assert (chosen.max_nodes, chosen.max_seconds) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS) == (150_000_000, 180.0)
+    assert (chosen.max_nodes, chosen.max_seconds) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS) == (150_000_000, None)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -125,7 +125,8 @@ def test_zero_seconds_means_no_time_limit(tmp_path, monkeypatch):
     assert batch("--max-seconds", "0", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
     assert batch("--max-seconds", "2.5", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
     assert batch("--suits", "1", "--rule", "relaxed", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
-    assert [o.max_seconds for o in seen] == [None, 2.5, DEFAULT_MAX_SECONDS]
+    assert batch("--max-seconds", "180", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
+    assert [o.max_seconds for o in seen] == [None, 2.5, DEFAULT_MAX_SECONDS, 180.0]
     assert seen[2].variant.rule == "classic"  # one suit: one rule
 
 
