@@ -31,6 +31,10 @@ INTERACTIVE_MAX_SECONDS = 30.0
 #: ``improve``'s node budget by suit count: about the same seconds a deal at each
 #: (benchmarks/HISTORY.md, "improve's budgets").
 IMPROVE_MAX_NODES: dict[int, int] = {1: 60_000_000, 2: 42_000_000, 4: 35_000_000}
+#: ``improve``'s nodes a CPU second on one core by suit count, for the estimate it prints before
+#: it starts: its default budget over the median seconds a deal on the project's 2-core
+#: machine, quiet, two workers (benchmarks/results/improve-s*.json).
+IMPROVE_NODE_RATE: dict[int, float] = {1: 5.8e6, 2: 4.3e6, 4: 3.5e6}
 #: ``improve``'s seconds a deal: None, as in a solve, so that the nodes alone decide its lines.
 IMPROVE_MAX_SECONDS: float | None = None
 #: The largest node budget accepted (years of search; within 64-bit counters and SQLite).
@@ -115,7 +119,8 @@ def describe_improve_nodes() -> str:
 
 __all__ = [
     "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "DEFAULT_PAGE", "IMPROVE_MAX_NODES", "IMPROVE_MAX_SECONDS",
-    "INTERACTIVE_MAX_NODES", "INTERACTIVE_MAX_SECONDS", "MAX_ACTIONS", "MAX_BODY_BYTES", "MAX_COUNT",
+    "IMPROVE_NODE_RATE", "INTERACTIVE_MAX_NODES", "INTERACTIVE_MAX_SECONDS", "MAX_ACTIONS", "MAX_BODY_BYTES",
+    "MAX_COUNT",
     "MAX_DECK_TEXT", "MAX_LOG_FILE_CHARS", "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_RETRY_AFTER",
     "MAX_SECONDS_LIMIT", "MAX_TOKEN", "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_page",
     "describe_improve_nodes", "improve_nodes",

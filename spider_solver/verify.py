@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 from spider_solver.errors import SpiderError, quote
 from spider_solver.limits import (
@@ -34,6 +35,9 @@ from spider_solver.record import SolveRecord, utc_now
 from spider_solver.rules import Deal, GameCode, replay
 from spider_solver.rules.board import check_play_options
 
+if TYPE_CHECKING:
+    from spider_solver.budget import Progress
+
 #: The record of a solve (the name of earlier versions).
 SolveResult = SolveRecord
 
@@ -49,13 +53,15 @@ def solve(
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     deal_on_empty: bool = False,
     progress: bool = False,
+    meter: Progress | None = None,
 ) -> SolveRecord:
     """Search for a winning line of ``deal`` within the budget, and verify it.
 
     ``deal`` is a :class:`Deal`, a :class:`GameCode` or a game code string.
     The same deal, budget and version give the same result and the same line on
     every machine, unless ``max_seconds`` cuts the search short first. A budget out
-    of range raises :class:`~spider_solver.errors.InvalidBudgetError`.
+    of range raises :class:`~spider_solver.errors.InvalidBudgetError`. ``meter``, if
+    given, counts the nodes as they are spent, once a level (a batch worker's slot).
     """
     from spider_solver.budget import Budget
     from spider_solver.engine.driver import SearchOptions, run_search
@@ -65,7 +71,7 @@ def solve(
     if not isinstance(progress, bool):
         raise ValueError(f"invalid progress {quote(progress)}: expected True or False")
     deal = coerce_deal(deal)
-    found = run_search(deal, budget=Budget(max_nodes, max_seconds),
+    found = run_search(deal, budget=Budget(max_nodes, max_seconds, progress=meter),
                        options=SearchOptions(deal_on_empty=deal_on_empty, progress=progress))
     status, reason = Status.UNKNOWN, found.reason
     solution: tuple[str, ...] = ()
@@ -133,6 +139,7 @@ def improve(
     max_nodes: int | None = None,
     max_seconds: float | None = IMPROVE_MAX_SECONDS,
     deal_on_empty: bool = False,
+    meter: Progress | None = None,
 ) -> ImproveResult:
     """Look for a shorter winning line than ``solution`` with a larger budget.
 
@@ -142,6 +149,7 @@ def improve(
     on the rules engine and kept only if it wins and is shorter. ``max_nodes`` None is
     the default of the deal's suit count (:func:`improve_nodes`). Deterministic in nodes:
     the same line, budget and version give the same result unless the seconds cut it.
+    ``meter`` counts the nodes as :func:`solve`'s does.
     """
     import time
 
@@ -163,7 +171,7 @@ def improve(
     board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=0)
     moves = [move_code(board.push_notation(action)) for action in given.played]
     started = time.perf_counter()
-    budget = Budget(max_nodes, max_seconds)
+    budget = Budget(max_nodes, max_seconds, progress=meter)
     game = Game.from_deal(deal, deal_on_empty=deal_on_empty)
     found = improve_moves(game, moves, budget)
     line, stopped = found.line, str(found.stopped or "")

@@ -8,6 +8,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from spider_solver.batch.inflight import StatusLine, tracked
 from spider_solver.batch.pools import keep_busy, local_pool
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import grade_deal, prepare_grader, warm_grader
@@ -44,10 +45,11 @@ def write_grade(catalog: Catalog, code: str, future: Future) -> dict:
 
 
 def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
-              say: Callable[[str], None]) -> Grading:
+              say: Callable[[str], None], terminal: bool = False) -> Grading:
     """Grade ``codes``, verified deals of ``catalog``, on ``workers`` local processes, and
     write each grade as it arrives (so a stop keeps what was graded). The grader is
-    compiled here first if it must be (saying so through ``say``), not in every worker."""
+    compiled here first if it must be (saying so through ``say``), not in every worker.
+    On a ``terminal``, a line below ``bar`` shows the deals being graded."""
     grading = Grading()
     if not codes:
         return grading
@@ -64,15 +66,19 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
     with catch_signals(stop):
         stop.run_now(prepare_grader, say)  # a compile of a minute: a stop need not wait for it
         if not stop:
-            pool = local_pool(min(workers, len(codes)), warm=warm_grader)
+            pool = local_pool(min(workers, len(codes)), warm=warm_grader, meters=True)
+            line = StatusLine(bar, pool.meters, terminal=terminal, write=say, verb="grading")
             finished = False
             catalog.stop_check = stop.raise_if_asked  # a wait for the catalog's lock ends at a stop
             try:
                 with stop.ending():  # a stop ends a wait for the catalog's lock: summed up as any stop
                     grading.broken = keep_busy(pool.executor, pool.slots,
-                                               ((grade_deal, (code,), code) for code in codes), collect, stop)
+                                               ((tracked, (grade_deal, code, 0, code), code) for code in codes),
+                                               collect, stop,
+                                               lambda: line.tick(len(codes) - grading.done - len(grading.errors)))
                     finished = not stop and grading.broken is None
             finally:
+                line.close()
                 catalog.stop_check = None
                 pool.end(clean=finished)
     grading.interrupted = bool(stop) and grading.done + len(grading.errors) < len(codes)

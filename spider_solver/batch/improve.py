@@ -15,19 +15,21 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TextIO
 
+from spider_solver.batch.inflight import StatusLine, short_seconds, tracked
 from spider_solver.batch.pools import job_result, keep_busy, local_pool
-from spider_solver.batch.report import progress_bar
+from spider_solver.batch.report import is_terminal, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
 from spider_solver.errors import CatalogError, SpiderError
-from spider_solver.limits import IMPROVE_MAX_SECONDS, describe_improve_nodes, improve_nodes
+from spider_solver.limits import IMPROVE_MAX_SECONDS, IMPROVE_NODE_RATE, describe_improve_nodes, improve_nodes
 from spider_solver.rules.variant import SUIT_COUNTS
 
 
@@ -78,10 +80,11 @@ class ImproveReport:
 
 def improve_deal(code: str, solution: tuple[str, ...], max_nodes: int, max_seconds: float | None) -> dict:
     """Run in a worker: :func:`spider_solver.verify.improve` on one stored line, as a dict."""
+    from spider_solver.batch.inflight import meter
     from spider_solver.verify import improve
     from spider_solver.version import __version__
 
-    data = improve(code, solution, max_nodes=max_nodes, max_seconds=max_seconds).to_dict()
+    data = improve(code, solution, max_nodes=max_nodes, max_seconds=max_seconds, meter=meter()).to_dict()
     data["solver_version"] = __version__
     return data
 
@@ -115,17 +118,22 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
         else:
             stop.run_now(partial(load_engine, say, here=False))  # a compile of a minute: a stop need not wait for it
         if codes and not stop:
-            pool = local_pool(min(options.workers or 1, len(codes)), warm=warm_engine)
-            say(f"improving {len(codes)} verified deal{'s' if len(codes) != 1 else ''}{skipped} on {pool.where}, "
-                + _budget_words(options))
+            workers = min(options.workers or 1, len(codes))
+            say(f"improving {len(codes)} verified deal{'s' if len(codes) != 1 else ''}{skipped} on {workers} worker "
+                f"process{'es' if workers != 1 else ''}, {_budget_words(options)}: "
+                + estimate(_cpu_seconds(codes, options), workers))
+            pool = local_pool(workers, warm=warm_engine, meters=True)
             bar = progress_bar(len(codes), stream, quiet=options.quiet)
+            line = StatusLine(bar, pool.meters, terminal=is_terminal(stream) and not options.quiet, write=say,
+                              verb="improving")
             finished = False
             try:
                 with stop.ending():  # a stop ends a wait for the catalog's lock: summed up as any stop
                     _improve_all(codes, pool.executor, pool.slots, catalog, options, report, stop, bar,
-                                 lambda text: tqdm.write(text, file=stream), __version__)
+                                 lambda text: tqdm.write(text, file=stream), __version__, line)
                     finished = not stop and report.broken is None
             finally:
+                line.close()
                 bar.close()
                 pool.end(clean=finished)
     # A stop that came after the last deal was written interrupted nothing.
@@ -141,6 +149,22 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
         print(f"{report.done} deal{'s' if report.done != 1 else ''} written, {left} not tried; run the same "
               "command again to carry on", file=stream)
     return report
+
+
+def estimate(cpu_seconds: float, workers: int) -> str:
+    """The time a pass of ``cpu_seconds`` of CPU takes on ``workers`` cores, in words."""
+    each = cpu_seconds / workers
+    return (f"about {short_seconds(cpu_seconds)} of CPU, so about {short_seconds(each)} on {workers} free "
+            f"core{'s' if workers != 1 else ''} (longer on a busy machine)")
+
+
+def _cpu_seconds(codes: list[str], options: ImproveOptions) -> float:
+    """The CPU seconds ``codes`` may take: each deal's node budget at ``improve``'s node rate
+    of its suit count (:data:`~spider_solver.limits.IMPROVE_NODE_RATE`)."""
+    from spider_solver.rules import GameCode
+
+    suits = Counter(GameCode.parse(code).suits for code in codes)
+    return sum(count * options.budget_for(each) / IMPROVE_NODE_RATE[each] for each, count in suits.items())
 
 
 def _budget_words(options: ImproveOptions) -> str:
@@ -160,7 +184,8 @@ def _to_improve(catalog: Catalog, options: ImproveOptions, version: str) -> list
 
 
 def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, options: ImproveOptions,
-                 report: ImproveReport, stop: StopRequest, bar, warn: Callable[[str], None], version: str) -> None:
+                 report: ImproveReport, stop: StopRequest, bar, warn: Callable[[str], None], version: str,
+                 line: StatusLine) -> None:
 
     def collect(future: Future, job: tuple[str, tuple[str, ...]]) -> None:
         code, before = job
@@ -193,10 +218,12 @@ def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, optio
             if entry is None or not entry.solution:  # gone from the catalog since the plan
                 report.planned -= 1
                 continue
-            yield (improve_deal, (code, entry.solution, options.budget_for(entry.suits), options.max_seconds),
+            budget = options.budget_for(entry.suits)
+            yield (tracked, (improve_deal, code, budget, code, entry.solution, budget, options.max_seconds),
                    (code, entry.solution))
 
-    report.broken = keep_busy(executor, slots, jobs(), collect, stop)
+    report.broken = keep_busy(executor, slots, jobs(), collect, stop,
+                              lambda: line.tick(report.planned - report.done - len(report.failed)))
     if report.broken is not None:
         warn(f"error: the worker pool broke ({report.broken}); stopping")
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
+from spider_solver.batch.inflight import Slots, attach
 from spider_solver.batch.signals import StopRequest
 from spider_solver.errors import SchedulerError
 
@@ -41,6 +42,8 @@ class Pool:
     slots: int
     where: str
     client: Any = None
+    #: The local workers' shared progress slots (:mod:`~spider_solver.batch.inflight`), if asked for.
+    meters: Slots | None = None
     #: Local worker processes: the children that were not there before the pool started.
     _before: frozenset[int] = field(default_factory=frozenset, repr=False)
 
@@ -92,7 +95,8 @@ LATER = None
 
 
 def keep_busy(executor: Executor, slots: int, jobs: Iterator[tuple[Callable[..., Any], tuple, Any] | None],
-              collect: Callable[[Future, Any], None], stop: StopRequest) -> str | None:
+              collect: Callable[[Future, Any], None], stop: StopRequest,
+              tick: Callable[[], None] | None = None) -> str | None:
     """Run ``jobs`` (function, arguments, key) on ``executor`` with at most ``slots`` in
     flight, and hand each one that ends, with its key, to ``collect`` as it ends, until
     the jobs run out, ``stop`` is set or the executor breaks; ``jobs`` may yield
@@ -101,7 +105,8 @@ def keep_busy(executor: Executor, slots: int, jobs: Iterator[tuple[Callable[...,
     meanwhile is collected and the rest cancelled (a batch's deals stay pending).
     ``collect`` never sees a cancelled future or a broken pool's. Returns why the
     executor broke (a worker process died), or None: after a stop request the pool is
-    being stopped, and that is no breakage."""
+    being stopped, and that is no breakage. ``tick``, if given, is called between waits,
+    at least every quarter of a second (to redraw a status line)."""
     in_flight: dict[Future, Any] = {}
     broken: str | None = None
 
@@ -138,6 +143,8 @@ def keep_busy(executor: Executor, slots: int, jobs: Iterator[tuple[Callable[...,
         done, _ = wait(in_flight, timeout=0.25, return_when=FIRST_COMPLETED)
         for future in done:
             finish(future)
+        if tick is not None:
+            tick()
     for future in [future for future in in_flight if future.done()]:
         finish(future)
     for future in in_flight:
@@ -145,17 +152,19 @@ def keep_busy(executor: Executor, slots: int, jobs: Iterator[tuple[Callable[...,
     return broken
 
 
-def init_worker(parent: int, warm: Callable[[], None] | None) -> None:
+def init_worker(parent: int, warm: Callable[[], None] | None, meters: Slots | None = None) -> None:
     """Initializer of the local worker processes.
 
     Ctrl-C reaches the whole process group, and a service manager's SIGTERM often
     does too (systemd's whole control group); the workers ignore both, the parent
     stops them (:meth:`Pool.stop`), so a stop is never mistaken for a worker that
-    died. A worker also dies with its parent, even after ``kill -9``.
+    died. A worker also dies with its parent, even after ``kill -9``. With ``meters``
+    it claims one of the shared progress slots.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     die_with_parent(parent)
+    attach(meters)
     if warm is not None:
         warm()
 
@@ -183,17 +192,20 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def local_pool(workers: int, *, warm: Callable[[], None] | None = None) -> Pool:
-    """``workers`` fresh (``spawn``) processes: no SQLite connection or thread is inherited."""
+def local_pool(workers: int, *, warm: Callable[[], None] | None = None, meters: bool = False) -> Pool:
+    """``workers`` fresh (``spawn``) processes: no SQLite connection or thread is inherited.
+    With ``meters``, each worker reports what it does in a shared slot (``Pool.meters``)."""
     before = frozenset(child.pid for child in multiprocessing.active_children() if child.pid is not None)
+    context = multiprocessing.get_context("spawn")
+    shared = Slots(workers, context) if meters else None
     executor = ProcessPoolExecutor(
         max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
+        mp_context=context,
         initializer=init_worker,
-        initargs=(os.getpid(), warm),
+        initargs=(os.getpid(), warm, shared),
     )
     return Pool(executor, slots=2 * workers, where=f"{workers} worker process{'es' if workers != 1 else ''}",
-                _before=before)
+                meters=shared, _before=before)
 
 
 def cluster_pool(address: str, workers: int | None) -> Pool:

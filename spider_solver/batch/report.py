@@ -27,15 +27,17 @@ def format_seconds(seconds: float) -> str:
 
 
 def progress_bar(total: int, stream: TextIO, *, quiet: bool) -> Any:
-    """A tqdm bar of ``total`` deals on ``stream``: redrawn at most twice a second on a
-    terminal, once every 30 s into a log file or pipe (a frame there is a whole line)."""
+    """A tqdm bar of ``total`` deals on ``stream`` if it is a terminal (redrawn at most twice
+    a second), as in every command; none when ``quiet``, or into a log file or pipe (a
+    disabled bar, which still counts)."""
     from tqdm import tqdm
 
-    return tqdm(total=total, file=stream, unit="deal", disable=quiet, dynamic_ncols=True, smoothing=0.1,
-                mininterval=0.5 if _isatty(stream) else 30.0)
+    return tqdm(total=total, file=stream, unit="deal", disable=quiet or not is_terminal(stream),
+                dynamic_ncols=True, smoothing=0.1, mininterval=0.5)
 
 
-def _isatty(stream: TextIO) -> bool:
+def is_terminal(stream: TextIO) -> bool:
+    """Whether ``stream`` is a terminal (progress is drawn only there)."""
     try:
         return stream.isatty()
     except (AttributeError, ValueError):
@@ -134,4 +136,4 @@ class Report:
         return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
 
-__all__ = ["Report", "format_seconds", "percentile"]
+__all__ = ["Report", "format_seconds", "is_terminal", "percentile", "progress_bar"]

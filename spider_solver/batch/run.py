@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from spider_solver.batch.grading import write_grade
+from spider_solver.batch.inflight import StatusLine, tracked
 from spider_solver.batch.pools import LATER, Pool, cluster_pool, job_result, keep_busy, local_pool, probe
-from spider_solver.batch.report import Report, progress_bar
+from spider_solver.batch.report import Report, is_terminal, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog, Plan
@@ -124,22 +125,27 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
                         stop.run_now(task.prepare, say)  # a compile of a minute: a stop need not wait for it
                     if not stop:
                         pool = local_pool(min(options.workers or _all_cores(), len(plan.codes) + len(ungraded)),
-                                          warm=task.warm)
+                                          warm=task.warm, meters=True)
                 if pool is not None and not stop:
                     resumed = f", {plan.resumed} of them left pending by an earlier run" if plan.resumed else ""
+                    seconds = "" if options.max_seconds is None else f" and {options.max_seconds:g} s"
                     also = (f"{'grading' if not plan.codes else ', and grading'} {len(ungraded)} verified "
                             f"deal{'s' if len(ungraded) != 1 else ''} of the range left ungraded" if ungraded else "")
                     what = (f"solving {len(plan.codes)} deal{'s' if len(plan.codes) != 1 else ''} ({plan.codes[0]} "
                             f"to {plan.codes[-1]}{resumed})" if plan.codes else "")
-                    say(f"{what}{also} on {pool.where} into {options.catalog}")
+                    say(f"{what}{also} on {pool.where} into {options.catalog}"
+                        + (f", {options.max_nodes:,} nodes{seconds} a deal" if plan.codes else ""))
                     bar = progress_bar(len(plan.codes), stream, quiet=options.quiet)
+                    line = StatusLine(bar, pool.meters, terminal=is_terminal(stream) and not options.quiet,
+                                      write=say, verb="in flight")
                     try:
                         with stop.ending():  # a stop ends a wait for the lock: summed up below
-                            _solve_all(plan.codes, pool, catalog, options, report, stop, bar, warn, task,
+                            _solve_all(plan.codes, pool, catalog, options, report, stop, bar, say, warn, task, line,
                                        ungraded)
                     except CatalogError as error:  # a full disk, a lock held past the wait
                         write_error = error
                     finally:
+                        line.close()
                         bar.close()
             finished = not stop and report.broken is None and write_error is None
         finally:
@@ -191,8 +197,8 @@ def _ungraded(catalog: Catalog, options: Options, plan: Plan) -> list[str]:
 
 
 def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Options, report: Report,
-               stop: StopRequest, bar: Any, warn: Callable[[str], None], task: Task,
-               ungraded: Sequence[str] = ()) -> None:
+               stop: StopRequest, bar: Any, say: Callable[[str], None], warn: Callable[[str], None], task: Task,
+               line: StatusLine, ungraded: Sequence[str] = ()) -> None:
     """Keep ``pool.slots`` jobs in flight; write each result as it arrives.
 
     Every deal is handed to the workers first, then the verified ones to grade
@@ -201,7 +207,8 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
     a deal that searches long near the end then runs beside the others' grading
     instead of alone while the other cores wait (deals 0-999 at 4 suits: one of 42 s).
     The bar counts the deals solved (the graded ones in its postfix), then, if grading
-    is left when the last deal is solved, the verified deals graded."""
+    is left when the last deal is solved, the verified deals graded (a line says so);
+    ``line`` shows the deals in flight below it."""
     to_grade: deque[str] = deque(ungraded)
     ungradable: list[str] = []
     solved, queued = 0, len(to_grade)
@@ -221,6 +228,8 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
             bar.update(grading)
         elif solved == len(codes) and graded < queued:
             grading_bar = True  # the deals are solved; grading goes on
+            say(f"all {len(codes)} deal{'s' if len(codes) != 1 else ''} solved; grading the verified: "
+                f"{graded} of {queued} graded so far")
             bar.set_description("grading", refresh=False)
             bar.reset(total=queued)
             bar.update(graded)
@@ -256,16 +265,20 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
 
     def jobs() -> Iterator[tuple[Callable[..., Any], tuple, tuple[str, bool]] | None]:
         for code in codes:
-            yield task.run, (code, options.max_nodes, options.max_seconds), (code, False)
+            yield tracked, (task.run, code, options.max_nodes, code, options.max_nodes, options.max_seconds), \
+                (code, False)
         while to_grade or solved < len(codes):
             if to_grade and task.grade is not None:
                 code = to_grade.popleft()
-                yield task.grade, (code,), (code, True)
+                yield tracked, (task.grade, code, 0, code), (code, True)
             else:
                 yield LATER
 
     try:
-        report.broken = keep_busy(pool.executor, pool.slots, jobs(), collect, stop)
+        def tick() -> None:
+            line.tick(queued - len(report.grade_seconds) - len(ungradable) if grading_bar else len(codes) - solved)
+
+        report.broken = keep_busy(pool.executor, pool.slots, jobs(), collect, stop, tick)
     finally:  # also when a write failed, or a stop ended a wait for the catalog's lock
         # The grader could not grade them, or a stop, a broken pool or a failed write came first.
         report.ungraded = queued - len(report.grade_seconds)

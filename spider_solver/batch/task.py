@@ -37,10 +37,11 @@ def solve_deal(deal: str | Deal, max_nodes: int, max_seconds: float | None, *,
     than this machine)."""
     from dataclasses import replace
 
+    from spider_solver.batch.inflight import meter
     from spider_solver.verify import solve
 
-    return replace(solve(deal, max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty),
-                   attempts=())
+    return replace(solve(deal, max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty,
+                         meter=meter()), attempts=())
 
 
 def grade_deal(code: str) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import cast
+from typing import Any, cast
 
 import click
 
@@ -154,13 +154,29 @@ def _refuse_the_catalog_as_output(catalog: str, output: str) -> None:
             raise click.BadParameter(f"{output!r} is {what}: export to another file", param_hint="'-o' / '--output'")
 
 
+def _nothing_to_grade(db: Any, *, suits: int | None, rule: str | None) -> str:
+    """Why ``grade`` has nothing to do."""
+    from spider_solver.grading import GRADER_VERSION
+
+    verified = db.count(suits=suits, rule=rule, status="verified")
+    which = " ".join(part for part in (f"{suits}-suit" if suits else "", rule or "") if part)
+    deals = f"{which + ' ' if which else ''}verified deal{'s' if verified != 1 else ''}"
+    if not verified:
+        return f"nothing to grade: no {deals} in the catalog (a batch verifies and grades them)"
+    every = "the" if verified == 1 else f"all {verified:,}"
+    return f"nothing to grade: {every} {deals} {'is' if verified == 1 else 'are'} graded by {GRADER_VERSION}; " \
+        "--regrade to grade again"
+
+
 @cli.command("grade", context_settings=CONTEXT_SETTINGS)
 @catalog_option(DEFAULT_CATALOG)
 @click.option("--suits", type=SUITS, default=None, help="Only this suit count.")
 @click.option("--rule", type=RULE, default=None, help="Only this rule.")
 @click.option("--regrade", is_flag=True, help="Grade every verified deal again, also those graded by this version.")
 @click.option("--workers", type=WORKERS, default=None, help="Worker processes.  [default: all cores]")
-def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bool, workers: int | None) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no messages but errors.")
+def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bool, workers: int | None,
+                  quiet: bool = False) -> None:
     """Grade the difficulty of the catalog's verified deals for a person.
 
     Grades the verified rows that have no grade yet, or a grade from another grader
@@ -173,7 +189,7 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
     import os
 
     from spider_solver.batch.grading import grade_all
-    from spider_solver.batch.report import progress_bar
+    from spider_solver.batch.report import is_terminal, progress_bar
     from spider_solver.catalog import Catalog
     from spider_solver.grading import GRADER_VERSION
     from spider_solver.rules import Variant, parse_rule
@@ -185,10 +201,19 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
                             rule=rule and rule.lower(), regrade=regrade)
         if codes:
             db.require_writable("grade records the grades there")
-        bar = progress_bar(len(codes), sys.stderr, quiet=not codes)
+        elif not quiet:
+            click.echo(_nothing_to_grade(db, suits=None if suits is None else int(suits), rule=rule and rule.lower()),
+                       err=True)
+        bar = progress_bar(len(codes), sys.stderr, quiet=quiet or not codes)
+
+        def say(message: str) -> None:
+            if not quiet:
+                bar.write(message, file=sys.stderr)
+
         try:
             grading = grade_all(db, codes, workers=workers or os.cpu_count() or 1, bar=bar,
-                                say=lambda message: bar.write(message + "...", file=sys.stderr))
+                                say=lambda message: say(message + "..."),
+                                terminal=is_terminal(sys.stderr) and not quiet)
         finally:
             bar.close()
     grades = grading.grades

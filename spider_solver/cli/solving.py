@@ -19,6 +19,7 @@ from spider_solver.outcomes import EXIT_BY_STATUS, ExitStatus, Reason, Status
 @click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty.")
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar.  [default: when stderr is a terminal]")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no messages but errors.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the deal's record as JSON (the fields of an export row, with "
                    '"deal_on_empty").')
@@ -26,7 +27,7 @@ from spider_solver.outcomes import EXIT_BY_STATUS, ExitStatus, Reason, Status
               help="Also grade a verified deal's difficulty for a person, 1 (very easy) to 5 (very hard).")
 def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: str, max_nodes: int,
            max_seconds: float | None, deal_on_empty: bool, progress: bool | None, as_json: bool,
-           with_grade: bool) -> None:
+           with_grade: bool, quiet: bool = False) -> None:
     """Find out whether a deal can be won, and print a winning line.
 
     The deal is a game CODE, or an explicit deal: --deck "104 cards" with --suits
@@ -43,14 +44,18 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
     """
     from spider_solver.verify import load_engine, solve
 
+    def say(message: str) -> None:
+        if not quiet:
+            click.echo(message + "...", err=True)
+
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
-    load_engine(lambda message: click.echo(message + "...", err=True))
+    load_engine(say)
     result = solve(
         deal,
         max_nodes=max_nodes,
         max_seconds=max_seconds,
         deal_on_empty=deal_on_empty,
-        progress=sys.stderr.isatty() if progress is None else progress,
+        progress=not quiet and (sys.stderr.isatty() if progress is None else progress),
     )
     if result.reason is Reason.INTERRUPTED:
         click.echo("interrupted", err=True)
@@ -59,7 +64,7 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
     if with_grade and result.status is Status.VERIFIED:
         from spider_solver.grading import grade, load_grader
 
-        load_grader(lambda message: click.echo(message + "...", err=True))
+        load_grader(say)
         graded = grade(deal)  # the grade is of the standard rules
     if as_json:
         if graded is not None:
