@@ -114,7 +114,8 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
         report.planned, report.skipped = len(codes), total - len(codes)
         skipped = f" ({report.skipped} already improved at this budget)" if report.skipped else ""
         if not codes:
-            say(f"nothing to improve: {total} verified deal{'s' if total != 1 else ''}{skipped}")
+            why = "; a larger --max-nodes improves them again" if total else " (a batch verifies deals)"
+            say(f"nothing to improve: {total} verified deal{'s' if total != 1 else ''}{skipped}{why}")
         else:
             stop.run_now(partial(load_engine, say, here=False))  # a compile of a minute: a stop need not wait for it
         if codes and not stop:
