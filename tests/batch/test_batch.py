@@ -11,6 +11,7 @@ import os
 import re
 import socket
 import threading
+import time
 from dataclasses import replace
 
 import pytest
@@ -346,14 +347,73 @@ def test_a_stop_while_the_grader_compiles_does_not_wait_for_it(tmp_path, monkeyp
     assert done.interrupted and done.done == 0
 
 
-def test_the_progress_bar_draws_a_frame_every_30_s_into_a_file_and_twice_a_second_on_a_terminal():
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
 
-    assert progress_bar(3, io.StringIO(), quiet=False).mininterval == 30.0
+
+def test_the_progress_bar_is_drawn_on_a_terminal_only_twice_a_second():
+    assert progress_bar(3, io.StringIO(), quiet=False).disable  # a log file or pipe: no bar, as in every command
     assert progress_bar(3, Terminal(), quiet=False).mininterval == 0.5
-    assert progress_bar(3, io.StringIO(), quiet=True).disable
+    assert progress_bar(3, Terminal(), quiet=True).disable
+
+
+def test_a_worker_slot_shows_its_deal_time_and_nodes_against_the_budget():
+    import multiprocessing
+
+    from spider_solver.batch import inflight
+
+    slots = inflight.Slots(2, multiprocessing.get_context("spawn"))
+    meter = inflight.Meter(slots, slots.claim())
+    assert slots.claim() == 1 and slots.claim() is None  # two slots, two workers
+    assert inflight.searching(slots) == []
+    meter.begin("SP1-S4C-AAAAA55", 150_000_000)
+    for _ in range(3):
+        meter.update(20_000_000)
+    (deal,) = inflight.searching(slots, now=time.time() + 60)
+    assert (deal.name, deal.nodes, deal.budget) == ("SP1-S4C-AAAAA55", 60_000_000, 150_000_000)
+    assert 59 <= deal.seconds <= 61 and 89 <= deal.most_left() <= 92  # 90M nodes left at 1M a second
+    line = inflight.status_line([deal], few_left=False)
+    assert line == "searching: SP1-S4C-AAAAA55 1 min 00 s, 60M of 150M nodes"
+    assert inflight.status_line([inflight.Searching("X", 1.0, 5, 10)], few_left=False) == ""  # not long yet
+    assert inflight.status_line([inflight.Searching("X", 1.0, 5, 10)], few_left=True) == "searching: X 1 s, 5 of 10 nodes"
+    meter.end()
+    assert inflight.searching(slots) == []
+
+
+def test_a_search_counts_its_nodes_in_the_workers_slot_as_it_goes():
+    import multiprocessing
+
+    from spider_solver.batch import inflight
+    from spider_solver.budget import Budget
+
+    slots = inflight.Slots(1, multiprocessing.get_context("spawn"))
+    meter = inflight.Meter(slots, slots.claim())
+    meter.begin("D", 1_000)
+    budget = Budget(1_000, progress=meter)
+    part = budget.sub(400)
+    part.spend(300)
+    budget.spend(100)
+    assert slots.read()[0][2] == 400 == budget.nodes
+
+
+def test_the_batch_tells_a_log_file_which_deal_is_still_searching(monkeypatch):
+    import multiprocessing
+
+    from spider_solver.batch import inflight
+
+    slots = inflight.Slots(1, multiprocessing.get_context("spawn"))
+    inflight.Meter(slots, slots.claim()).begin("SP1-S4C-AAAAA55", 150_000_000)
+    written: list[str] = []
+    line = inflight.StatusLine(progress_bar(3, io.StringIO(), quiet=False), slots, terminal=False,
+                               write=written.append)
+    numbers = slots.numbers
+    numbers[inflight.START] -= int(2 * inflight.LOG_EVERY * 1000)  # it began two minutes ago
+    line.logged -= inflight.LOG_EVERY
+    line.tick(1, force=True)
+    assert written == ["searching: SP1-S4C-AAAAA55 2 min 00 s, 0 of 150M nodes"]
+    line.tick(1, force=True)
+    assert len(written) == 1  # once a minute
 
 
 def test_interrupted_report_exits_130():
@@ -432,7 +492,7 @@ def logged_grade(code: str) -> dict:
 def grading_batch(tmp_path, monkeypatch, solve, grade) -> tuple[Report, str]:
     """A batch of 6 deals on one worker with stand-in solve and grade tasks: its report and output."""
     monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
-    stream = io.StringIO()
+    stream = Terminal()  # the bar is drawn on a terminal only
     report = run_batch(options(tmp_path, workers=1), stream=stream, task=Task(solve, grade=grade))
     return report, stream.getvalue()
 
@@ -449,6 +509,7 @@ def test_the_verified_deals_are_graded_after_every_deal_is_solved(tmp_path, monk
     assert "ungraded          1  (spider-solve grade grades them)" in text
     # The bar counts the deals solved, then the verified ones graded: its last frame.
     assert "grading: 100%" in text and "3/3" in text and "graded=2" in text
+    assert "all 6 deals solved; grading the verified: " in text  # the switch says so, with its own count
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
         assert {entry.deal: entry.difficulty for entry in catalog.entries(status="verified")} == {0: 1, 2: 2, 4: None}
 
