@@ -12,6 +12,7 @@ deals in flight are redone by the next run.
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import sys
 import time
@@ -161,10 +162,14 @@ def estimate(cpu_seconds: float, workers: int) -> str:
 
 def _cpu_seconds(codes: list[str], options: ImproveOptions) -> float:
     """The CPU seconds ``codes`` may take: each deal's node budget at ``improve``'s node rate
-    of its suit count (:data:`~spider_solver.limits.IMPROVE_NODE_RATE`)."""
+    of its suit count (:data:`~spider_solver.limits.IMPROVE_NODE_RATE`); a code that does not
+    parse (a row edited by hand, reported when its turn comes) counts nothing."""
     from spider_solver.rules import GameCode
 
-    suits = Counter(GameCode.parse(code).suits for code in codes)
+    suits: Counter[int] = Counter()
+    for code in codes:
+        with contextlib.suppress(SpiderError):
+            suits[GameCode.parse(code).suits] += 1
     return sum(count * options.budget_for(each) / IMPROVE_NODE_RATE[each] for each, count in suits.items())
 
 
