@@ -66,3 +66,18 @@ def test_what_a_person_waits_for_keeps_the_interactive_budget():
 def test_the_commands_show_their_default(command, nodes):
     text = " ".join(CliRunner().invoke(cli, [*command, "--help"]).output.split())
     assert f"{nodes:,}" in text or str(nodes) in text
+
+
+def test_improves_estimate_is_its_measured_rate():
+    """The node rate behind ``improve``'s estimate (issue 29, point 5) is the measured one:
+    the default budget over the median seconds a deal, on one core."""
+    import json
+    from pathlib import Path
+
+    from spider_solver.limits import IMPROVE_MAX_NODES, IMPROVE_NODE_RATE
+
+    results = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+    for suits, rate in IMPROVE_NODE_RATE.items():
+        (row,) = json.loads((results / f"improve-s{suits}.json").read_text())["tables"]["improve"]["rows"]
+        assert row["max_nodes"] == IMPROVE_MAX_NODES[suits]
+        assert abs(rate - row["max_nodes"] / row["s_median"]) <= 0.05 * rate, suits

@@ -27,7 +27,7 @@ from spider_solver.outcomes import ExitStatus
 @click.option("--suits", type=SUITS, default=None, help="Only this suit count.")
 @click.option("--rule", type=RULE, default=None, help="Only this rule.")
 @click.option("--max-nodes", type=NODES, default=None,
-              help="Node budget per deal (deterministic), 1 to 10**15.  [default: about 10 s a deal: "
+              help="Node budget per deal (deterministic), 1 to 10**15.  [default: about 10 s of CPU a deal: "
                    f"{describe_improve_nodes()}]")
 @click.option("--max-seconds", type=SECONDS, default=IMPROVE_MAX_SECONDS,
               help=f"Time budget per deal, a safety net after the nodes; 0 for none.  "
