@@ -65,7 +65,8 @@ def test_batch_records_every_deal_and_prints_a_summary(solved):
     path, result = solved
     assert result.stdout == ""  # no data on stdout: bar, summary and messages go to stderr
     lines = result.stderr.splitlines()
-    assert lines[0] == f"solving {BATCH} deals (SP1-S1C-AAAAAAA to SP1-S1C-AAAAAAF) on 2 worker processes into {path}"
+    assert lines[0] == (f"solving {BATCH} deals (SP1-S1C-AAAAAAA to SP1-S1C-AAAAAAF) on 2 worker processes into {path}, "
+                        "1,500,000 nodes and 30 s a deal")  # the plan: deals, workers, budget
     summary = "\n".join(lines[-9:])  # the batch grades by default: a "graded" row
     for label in ("deals", "verified", "unwinnable", "unknown", "seconds per deal", "solution length", "graded",
                   "catalog", "wall time"):
