@@ -33,7 +33,7 @@ INTERACTIVE_MAX_SECONDS = 30.0
 IMPROVE_MAX_NODES: dict[int, int] = {1: 60_000_000, 2: 42_000_000, 4: 35_000_000}
 #: ``improve``'s nodes a CPU second on one core by suit count, for the estimate it prints before
 #: it starts: its default budget over the median seconds a deal on the project's 2-core
-#: machine, quiet, two workers (benchmarks/results/improve-s*.json).
+#: machine, quiet, one single-threaded worker a core, so CPU time (benchmarks/results/improve-s*.json).
 IMPROVE_NODE_RATE: dict[int, float] = {1: 5.8e6, 2: 4.3e6, 4: 3.5e6}
 #: ``improve``'s seconds a deal: None, as in a solve, so that the nodes alone decide its lines.
 IMPROVE_MAX_SECONDS: float | None = None
