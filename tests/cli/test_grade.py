@@ -72,6 +72,24 @@ def test_grade_fills_the_verified_rows_then_only_what_is_missing(catalog):
     assert older.exit_code == 0 and older.stdout.startswith("graded 1 deal:")
 
 
+def test_grade_with_nothing_to_do_says_why_unless_quiet(catalog, tmp_path):
+    with Catalog(catalog, create=False) as db:
+        db.db.execute("UPDATE results SET difficulty = 1, difficulty_raw = 10.0, grader_version = ? WHERE status = 'verified'",
+                      (GRADER_VERSION,))
+    said = invoke("grade", "--catalog", str(catalog))
+    assert said.exit_code == 0 and said.stdout == f"graded 0 deals ({GRADER_VERSION})\n"
+    assert said.stderr == (f"nothing to grade: all 3 verified deals are graded by {GRADER_VERSION}; --regrade to "
+                           "grade again\n")
+    one = invoke("grade", "--catalog", str(catalog), "--suits", "2")
+    assert one.stderr.startswith(f"nothing to grade: the 2-suit verified deal is graded by {GRADER_VERSION};")
+    quiet = invoke("grade", "--catalog", str(catalog), "-q")
+    assert quiet.exit_code == 0 and quiet.stderr == "" and quiet.stdout == said.stdout
+    with Catalog(tmp_path / "empty.sqlite"):
+        pass
+    empty = invoke("grade", "--catalog", str(tmp_path / "empty.sqlite"))
+    assert empty.stderr == "nothing to grade: no verified deals in the catalog (a batch verifies and grades them)\n"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("compiled", [False, True])
 def test_grade_says_when_it_compiles_the_grader_first(catalog, monkeypatch, compiled):

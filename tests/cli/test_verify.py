@@ -246,3 +246,14 @@ def test_numba_disable_jit_is_refused_in_one_line_and_the_rules_still_work(tmp_p
     assert done.stdout.split() == ["refused", "refused"], done.stderr
     done = run_python("-m", "spider_solver", "replay", "SP1-S1C-AAAAAAB", "D")
     assert (done.returncode, done.stderr) == (1, "")  # legal, not won: the rules need no numba
+
+
+def test_quiet_silences_the_bar_and_the_messages(monkeypatch):
+    import spider_solver.verify as verify
+
+    told = []
+    monkeypatch.setattr(verify, "load_engine", lambda say=None, **kwargs: told.append(say) or say("compiling"))
+    result = run("SP1-S1C-AAAAAAA", "--max-nodes", "200000", "-q", "--progress")
+    assert result.stderr == "" and result.stdout.startswith("SP1-S1C-AAAAAAA: ")
+    loud = run("SP1-S1C-AAAAAAA", "--max-nodes", "200000", "--no-progress")
+    assert loud.stderr == "compiling...\n" and loud.stdout == result.stdout
