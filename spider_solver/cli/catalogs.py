@@ -27,7 +27,8 @@ from spider_solver.outcomes import ExitStatus
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @catalog_option(DEFAULT_CATALOG)
-def check(catalog: str) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def check(catalog: str, quiet: bool = False) -> None:
     """Replay the catalog's verified solutions.
 
     Every solution stored as verified is replayed on the reference rules engine.
@@ -46,7 +47,8 @@ def check(catalog: str) -> None:
     stop = StopRequest()
     with Catalog(catalog, create=False) as db, catch_signals(stop):
         total, failed = db.count(status="verified"), 0
-        with tqdm(total=total, unit="deal", file=sys.stderr, disable=None, leave=False) as bar:
+        # A bar on a terminal only (disable=None), as in every command.
+        with tqdm(total=total, unit="deal", file=sys.stderr, disable=True if quiet else None, leave=False) as bar:
             for entry in db.entries(status="verified"):
                 if stop:
                     break
