@@ -256,4 +256,5 @@ def test_quiet_silences_the_bar_and_the_messages(monkeypatch):
     result = run("SP1-S1C-AAAAAAA", "--max-nodes", "200000", "-q", "--progress")
     assert result.stderr == "" and result.stdout.startswith("SP1-S1C-AAAAAAA: ")
     loud = run("SP1-S1C-AAAAAAA", "--max-nodes", "200000", "--no-progress")
-    assert loud.stderr == "compiling...\n" and loud.stdout == result.stdout
+    assert loud.stderr == "compiling...\n"
+    assert loud.stdout.split(" (")[0] == result.stdout.split(" (")[0]  # the same outcome (the seconds differ)
