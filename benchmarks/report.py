@@ -50,8 +50,9 @@ def _order(path: Path) -> tuple[int, str]:
 
 SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
     ("Solving a deal", "`solve()` (what `spider-solve verify` and the batch run) on the reporting set, deals "
-     "0-199 of each suit count, never used for tuning, at the default budget (150M nodes, 180 s). Node counts and "
-     "lines are deterministic; seconds depend on the machine and its load, CPU seconds less than wall seconds.",
+     "0-199 of each suit count, never used for tuning, at 150M nodes and 180 s (the default then; now no "
+     "seconds). Node counts and lines are deterministic; seconds depend on the machine and its load, CPU "
+     "seconds less than wall seconds.",
      [Table("solve", "solve-s*.json", "solve", "", ("set", "verified", "count", "length_median", "length_mean",
                                                     "length_p90", "nodes_median", "cpu_median", "s_median"))], []),
     ("The batch", "The whole `spider-solve --suits 4 --count 1000` (solving, replay, catalog writes and grading), "
@@ -59,7 +60,7 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
      [Table("batch", "batch-s*.json", "batch", "", ("command", "deals", "verified", "unknown", "s_median",
                                                     "s_max", "length_median", "wall_seconds", "peak_mb"))], []),
     ("Shorter lines: `improve`", "`improve` on the line the default solve found, at its default budget (about "
-     "10 s a deal on one core: 35M nodes at 4 suits, 42M at 2, 60M at 1), on the reporting set.",
+     "10 s of CPU a deal on one core: 35M nodes at 4 suits, 42M at 2, 60M at 1), on the reporting set.",
      [Table("improve", "improve-s*.json", "improve", "")], ["improve"]),
     ("Games in progress", "`analyze` (hints, `lost_at`) at its default budget (60M nodes, 30 s) on positions of "
      "deals 200-299.",
