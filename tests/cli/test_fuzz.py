@@ -93,7 +93,7 @@ def fast_solver():
     from spider_solver.batch import Task
     from spider_solver.batch.pools import Pool
 
-    def thread_pool(workers: int, *, warm=None):
+    def thread_pool(workers: int, *, warm=None, meters=False):
         return Pool(ThreadPoolExecutor(max_workers=1), slots=2, where="a test thread")
 
     with pytest.MonkeyPatch.context() as patch:
