@@ -28,8 +28,8 @@ def format_seconds(seconds: float) -> str:
 
 def progress_bar(total: int, stream: TextIO, *, quiet: bool) -> Any:
     """A tqdm bar of ``total`` deals on ``stream`` if it is a terminal (redrawn at most twice
-    a second), as in every command; none when ``quiet``, or into a log file or pipe (a
-    disabled bar, which still counts)."""
+    a second), as in every command; when ``quiet``, or into a log file or pipe, a disabled
+    bar that draws nothing."""
     from tqdm import tqdm
 
     return tqdm(total=total, file=stream, unit="deal", disable=quiet or not is_terminal(stream),
