@@ -40,7 +40,7 @@ def test_the_solver_budget_is_the_larger_one():
 
 
 def test_the_nodes_alone_decide_verify_the_batch_improve_and_grade():
-    """No default seconds limit where results are recorded (issue 29, point 4): a slow or
+    """No default seconds limit where results are recorded: a slow or
     busy machine gets the same outcome, nodes and line (benchmarks/machine_speed.py)."""
     assert DEFAULT_MAX_SECONDS is None and IMPROVE_MAX_SECONDS is None
     assert inspect.signature(improve).parameters["max_seconds"].default is None
@@ -69,7 +69,7 @@ def test_the_commands_show_their_default(command, nodes):
 
 
 def test_improves_estimate_is_its_measured_rate():
-    """The node rate behind ``improve``'s estimate (issue 29, point 5) is the measured one:
+    """The node rate behind ``improve``'s estimate is the measured one:
     the default budget over the median seconds a deal, on one core."""
     import json
     from pathlib import Path

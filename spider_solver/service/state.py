@@ -78,8 +78,8 @@ def worth_recording(result: SolveRecord) -> bool:
     not stored (a client could otherwise fill the catalog with one-node rows)."""
     if result.status is not Status.UNKNOWN:
         return True
-    return result.max_nodes >= DEFAULT_MAX_NODES and (
-        result.max_seconds is None or result.max_seconds >= DEFAULT_MAX_SECONDS)
+    return result.max_nodes >= DEFAULT_MAX_NODES and (result.max_seconds is None or (
+        DEFAULT_MAX_SECONDS is not None and result.max_seconds >= DEFAULT_MAX_SECONDS))
 
 
 class CatalogWriter:

@@ -207,8 +207,7 @@ def test_an_unknown_below_the_default_budget_is_answered_not_recorded(client, ca
     ("verified", 1_000, 1.0, True),
     ("unwinnable", 1_000, 1.0, True),
     ("unknown", limits.DEFAULT_MAX_NODES - 1, None, False),
-    ("unknown", limits.DEFAULT_MAX_NODES, limits.DEFAULT_MAX_SECONDS - 1, False),
-    ("unknown", limits.DEFAULT_MAX_NODES, limits.DEFAULT_MAX_SECONDS, True),
+    ("unknown", limits.DEFAULT_MAX_NODES, limits.MAX_SECONDS_LIMIT, False),  # the default has no time limit
     ("unknown", limits.DEFAULT_MAX_NODES, None, True),
 ])
 def test_the_service_records_an_unknown_only_at_the_default_budget_or_more(status, max_nodes, max_seconds,
