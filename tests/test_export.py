@@ -326,7 +326,7 @@ def test_ctrl_c_stops_an_export_until_its_rename_and_not_after(catalog, tmp_path
 
 def test_holding_the_signals_puts_back_the_first_if_the_second_comes_between(monkeypatch):
     """A SIGTERM between the two handlers being set must not leave Ctrl-C dropped."""
-    import spider_solver.cli as cli_module
+    import spider_solver.cli.group as cli_module
 
     before = signal.getsignal(signal.SIGINT)
     real = signal.signal

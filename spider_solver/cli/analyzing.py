@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from spider_solver.cli import UNKNOWN_BECAUSE, cli, echo_json, plural
+from spider_solver.cli.group import UNKNOWN_BECAUSE, cli, echo_json, plural
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
     UNDO_LIMIT,

@@ -10,7 +10,7 @@ from typing import Any, cast
 import click
 
 from spider_solver.catalog import DEFAULT_CATALOG
-from spider_solver.cli import cli, error_line, hold_signals, plural, release_signals
+from spider_solver.cli.group import cli, error_line, hold_signals, plural, release_signals
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
     DIFFICULTY,

@@ -7,7 +7,7 @@ import sys
 import click
 
 from spider_solver.catalog import DEFAULT_CATALOG
-from spider_solver.cli import cli
+from spider_solver.cli.group import cli
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
     NODES,

@@ -8,7 +8,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from spider_solver.cli import cli, echo_json, plural
+from spider_solver.cli.group import cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options, log_file_option
 from spider_solver.export import deal_json
 from spider_solver.limits import MAX_LOG_FILE_CHARS

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from spider_solver.cli import UNKNOWN_BECAUSE, cli, echo_json, plural
+from spider_solver.cli.group import UNKNOWN_BECAUSE, cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, budget_options, deal_options
 from spider_solver.cli.play import load_deal
 from spider_solver.outcomes import EXIT_BY_STATUS, ExitStatus, Reason, Status
