@@ -20,7 +20,7 @@ b. ``POST /v1/replay`` of a 150-action log; each request's log is a different 15
    prefix... of a different verified 4-suit line (``--replay-logs`` distinct logs), so
    nothing is answered twice.
 c. ``GET /v1/catalog/random``.
-d. a and c again while ``--solvers`` uncached 4-suit verifies run without pause.
+d. a, b and c again while ``--solvers`` uncached 4-suit verifies run without pause.
 e. A soak of ``--soak`` mixed requests, a fifth of them malformed: the statuses, and the
    server's resident memory after the first 1,000 and at the end.
 
@@ -308,15 +308,19 @@ async def main_async(args: argparse.Namespace, server: Server, codes: list[str],
         background = asyncio.create_task(verifies(server.port, args.solvers, stop, first))
         await asyncio.sleep(2.0)
         results["da"] = await load(server, args.clients, args.requests, deal_request)
+        replay = [http("POST", "/v1/replay", json.dumps({"code": c, "actions": a}).encode()) for c, a in logs]
+        results["db"] = await load(server, args.clients, min(args.requests, 5_000), lambda i: replay[i % len(replay)])
         results["dc"] = await load(server, args.clients, args.requests, random_request)
         stop.set()
         finished = await background
         rows.append(row(f"d. a, with {args.solvers} verifies running", results["da"]))
+        rows.append(row(f"d. b, with {args.solvers} verifies running", results["db"]))
         rows.append(row(f"d. c, with {args.solvers} verifies running", results["dc"]))
         lines.append(f"\n({finished} uncached 4-suit verifies, each a search, ended during d)")
         if "a" in results and "c" in results:
+            replays = (f"replay {results['db']['p99_ms'] / results['b']['p99_ms']:.2f}, " if "b" in results else "")
             lines.append(f"p99 ratio under searches: deals {results['da']['p99_ms'] / results['a']['p99_ms']:.2f}, "
-                         f"random {results['dc']['p99_ms'] / results['c']['p99_ms']:.2f}")
+                         + replays + f"random {results['dc']['p99_ms'] / results['c']['p99_ms']:.2f}")
     if "e" in args.parts:
         soak_rng = random.Random(2)
         first = await load(server, args.clients, 1_000,
