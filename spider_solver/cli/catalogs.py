@@ -188,7 +188,7 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
         bar = progress_bar(len(codes), sys.stderr, quiet=not codes)
         try:
             grading = grade_all(db, codes, workers=workers or os.cpu_count() or 1, bar=bar,
-                                say=lambda message: bar.write(message + "...", file=sys.stderr))
+                                say=lambda message: bar.write(message, file=sys.stderr))
         finally:
             bar.close()
     grades = grading.grades

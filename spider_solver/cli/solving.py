@@ -44,7 +44,7 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
     from spider_solver.verify import load_engine, solve
 
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
-    load_engine(lambda message: click.echo(message + "...", err=True))
+    load_engine(lambda message: click.echo(message, err=True))
     result = solve(
         deal,
         max_nodes=max_nodes,
@@ -59,7 +59,7 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
     if with_grade and result.status is Status.VERIFIED:
         from spider_solver.grading import grade, load_grader
 
-        load_grader(lambda message: click.echo(message + "...", err=True))
+        load_grader(lambda message: click.echo(message, err=True))
         graded = grade(deal)  # the grade is of the standard rules
     if as_json:
         if graded is not None:
