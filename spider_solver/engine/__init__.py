@@ -65,7 +65,7 @@ WARM_UP_CODE = "SP1-S1C-AAAAAAB"
 #: in an empty cache, and that the grader's warm-up makes (``fair=True``): the "m" of
 #: the progress "kernel n of m". tests/test_cli_verify.py checks them on a fresh compile.
 ENGINE_KERNELS = 118
-FAIR_KERNELS = 5
+FAIR_KERNELS = 25
 
 
 @dataclass(frozen=True)
