@@ -261,7 +261,7 @@ def _compile_children(targets: Sequence[Callable[[], None]], progress: CompilePr
                 break
             if progress is not None:
                 progress.draw()
-            children[0][1].join(0.1)
+            time.sleep(0.1)
     except OSError:  # no process to be had (a sandbox's limit): compile in place, uninterruptible
         for _, child, _ in children:
             _stop(child)
