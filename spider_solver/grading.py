@@ -178,7 +178,15 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
 
 
 #: What a command says before the fair player's kernel compiles (once an install).
-COMPILE_MESSAGE = "compiling the grader once for this install (about a minute); later runs start at once"
+COMPILE_MESSAGE = "compiling the grader once for this install (about a minute); later runs start at once..."
+
+
+def grader_stage():
+    """The fair player's kernels as a :class:`~spider_solver.engine.Stage` of
+    :func:`~spider_solver.engine.load_stages`."""
+    from spider_solver.engine import FAIR_KERNELS, Stage
+
+    return Stage(_play_once, True, "the grader", COMPILE_MESSAGE, FAIR_KERNELS)
 
 
 def load_grader(say: Callable[[str], None] | None = None, *, here: bool = True) -> None:
@@ -186,9 +194,9 @@ def load_grader(say: Callable[[str], None] | None = None, *, here: bool = True) 
     by playing one game of a small deal. With ``say``, a compile is announced through it
     and runs in a child process that a Ctrl-C stops at once, and ``here=False`` only sees
     that the cache holds it, as :func:`spider_solver.verify.load_engine`."""
-    from spider_solver.engine import load_kernels
+    from spider_solver.engine import load_stages
 
-    load_kernels(_play_once, fair=True, say=say, message=COMPILE_MESSAGE, here=here)
+    load_stages([grader_stage()], say=say, here=here)
 
 
 def _play_once() -> None:
@@ -253,6 +261,6 @@ def grade(deal: Deal | GameCode | str, *, seed: int = GRADE_SEED, deal_on_empty:
 
 __all__ = [
     "GAMES", "GRADER_VERSION", "games_of", "GRADES", "GRADE_NAMES", "GRADE_SEED", "Grade", "InvalidGradeError", "Play",
-    "COMPILE_MESSAGE", "deal_digest", "game_seeds", "grade", "grade_of", "load_boundaries", "load_grader", "play",
-    "variant_key",
+    "COMPILE_MESSAGE", "deal_digest", "game_seeds", "grade", "grade_of", "grader_stage", "load_boundaries",
+    "load_grader", "play", "variant_key",
 ]

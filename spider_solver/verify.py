@@ -212,7 +212,15 @@ def check_solution(code: str, solution: Sequence[str], *, moves: int | None, sco
 
 
 #: What the engine's first-use message says.
-COMPILE_MESSAGE = "compiling the search engine once for this install (a minute or two); later runs start at once"
+COMPILE_MESSAGE = "compiling the search engine once for this install (about a minute); later runs start at once..."
+
+
+def engine_stage():
+    """The engine's kernels as a :class:`~spider_solver.engine.Stage` of
+    :func:`~spider_solver.engine.load_stages`."""
+    from spider_solver.engine import ENGINE_KERNELS, Stage, warm_up
+
+    return Stage(warm_up, False, "the search engine", COMPILE_MESSAGE, ENGINE_KERNELS)
 
 
 def load_engine(say: Callable[[str], None] | None = None, *, here: bool = True) -> None:
@@ -221,9 +229,9 @@ def load_engine(say: Callable[[str], None] | None = None, *, here: bool = True) 
     on), a compile is announced through it and runs in a child process, so that a
     Ctrl-C stops it at once (:func:`~spider_solver.engine.compile_apart`). ``here=False``
     only sees that the cache holds it, for a process whose workers do the searching."""
-    from spider_solver.engine import load_kernels, warm_up
+    from spider_solver.engine import load_stages
 
-    load_kernels(warm_up, say=say, message=COMPILE_MESSAGE, here=here)
+    load_stages([engine_stage()], say=say, here=here)
 
 
 __all__ = [
@@ -231,5 +239,5 @@ __all__ = [
     "INTERACTIVE_MAX_NODES", "INTERACTIVE_MAX_SECONDS",
     "ImproveResult", "MAX_NODES_LIMIT", "MAX_SECONDS_LIMIT", "SolveRecord", "SolveResult", "check_budget",
     "check_solution",
-    "describe_improve_nodes", "improve", "improve_nodes", "load_engine", "solve",
+    "describe_improve_nodes", "engine_stage", "improve", "improve_nodes", "load_engine", "solve",
 ]

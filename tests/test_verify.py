@@ -8,6 +8,7 @@ result object and the accepted deal forms are those the docs promise.
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
@@ -372,10 +373,12 @@ def test_the_warm_up_passes_on_a_ctrl_c_its_search_took_as_its_own_stop(monkeypa
 
 
 def _load_with(monkeypatch, warm, *, compiled: bool = True) -> None:
-    """load_kernels with ``warm`` as the load (``compiled``: the cache holds the kernels)."""
+    """load_kernels with ``warm`` as the load (``compiled``: the cache holds the kernels;
+    they load by running ``warm``, as when the entry kernels cannot be loaded alone)."""
     import spider_solver.engine
 
     monkeypatch.setattr(spider_solver.engine, "is_compiled", lambda fair=False: compiled)
+    monkeypatch.setattr(spider_solver.engine._cache, "load_cached", lambda kernels: False)
     spider_solver.engine.load_kernels(warm)
 
 
@@ -429,3 +432,58 @@ def test_a_compile_apart_that_cannot_start_a_process_leaves_the_compile_to_the_c
 
     monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", no_process)
     assert compile_apart(compiles_for_ever) is False
+
+
+def compiles_a_while() -> None:
+    """A stand-in for a compile in a child: writes when it starts and ends, two seconds apart."""
+    import os
+    from pathlib import Path
+
+    out = Path(os.environ["SPIDER_TEST_STAGES"]) / str(os.getpid())
+    out.write_text(f"{time.time()}\n")
+    time.sleep(2)
+    out.write_text(out.read_text() + f"{time.time()}\n")
+
+
+@pytest.mark.parametrize("cores", [2, 1])
+def test_two_stages_compile_side_by_side_when_there_are_two_cores(tmp_path, monkeypatch, cores):
+    import os
+
+    import spider_solver.engine
+    from spider_solver.engine import Stage, load_stages
+
+    monkeypatch.setenv("SPIDER_TEST_STAGES", str(tmp_path))
+    monkeypatch.setattr(spider_solver.engine, "is_compiled", lambda fair=False: False)
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    said: list[str] = []
+    stages = [Stage(compiles_a_while, False, "the first", "compiling the first", 3),
+              Stage(compiles_a_while, True, "the second", "compiling the second", 4)]
+    load_stages(stages, say=said.append, here=False)
+    spans = sorted([float(t) for t in path.read_text().split()] for path in tmp_path.iterdir())
+    assert len(spans) == 2
+    assert (spans[1][0] < spans[0][1]) is (cores == 2)  # the second started before the first ended
+    assert said[:2] == ["compiling the first", "compiling the second"]
+    assert sorted(re.sub(r"in [0-9]+ s", "in N s", line) for line in said[2:]) == [
+        "compiled the first: 0 kernels in N s", "compiled the second: 0 kernels in N s"]
+
+
+def test_a_compile_on_a_terminal_shows_kernel_n_of_m_and_the_seconds(monkeypatch, capsys):
+    import spider_solver.engine
+    from spider_solver.engine import CompileProgress, Stage
+
+    monkeypatch.setattr(spider_solver.engine, "_is_terminal", lambda stream: True)
+    said: list[str] = []
+    progress = CompileProgress([Stage(compiles_a_while, False, "the search engine", "", 50),
+                                Stage(compiles_a_while, True, "the grader", "", 5)], said.append)
+    progress.compiled(0)
+    progress.compiled(0)
+    progress.compiled(1)
+    progress.draw()
+    progress.end(1)
+    progress.end(0)
+    err = capsys.readouterr().err
+    lines = [line.replace("\x1b[K", "") for line in err.split("\r") if line]
+    assert re.fullmatch(r"compiling the search engine: kernel 2 of 50, the grader: kernel 1 of 5, [0-9]+ s", lines[0])
+    assert re.fullmatch(r"compiling the search engine: kernel 2 of 50 \(done\), the grader: kernel 1 of 5 \(done\), "
+                        r"[0-9]+ s\n", lines[-1])
+    assert said == []  # on a terminal the line says it all

@@ -96,8 +96,13 @@ def warm_grader() -> None:
 
 
 def prepare_engine_and_grader(say: Callable[[str], None]) -> None:
-    prepare_engine(say)
-    prepare_grader(say)
+    """:func:`prepare_engine` and :func:`prepare_grader`, compiling side by side on a
+    machine with two cores."""
+    from spider_solver.engine import load_stages
+    from spider_solver.grading import grader_stage
+    from spider_solver.verify import engine_stage
+
+    load_stages([engine_stage(), grader_stage()], say=say, here=False)
 
 
 def warm_engine_and_grader() -> None:

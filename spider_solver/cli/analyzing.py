@@ -85,7 +85,7 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
     analysis = analyze(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit, max_nodes=max_nodes,
                        max_seconds=max_seconds, known_line=lambda: stored_line(deal, catalog),
                        find_lost_at=find_lost_at,
-                       before_search=lambda: load_engine(lambda message: click.echo(message + "...", err=True)))
+                       before_search=lambda: load_engine(lambda message: click.echo(message, err=True)))
     refused = analysis.replay.error
     if refused is not None:
         try:

@@ -214,7 +214,7 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
 
         try:
             grading = grade_all(db, codes, workers=workers or os.cpu_count() or 1, bar=bar,
-                                say=lambda message: say(message + "..."),
+                                say=say,
                                 terminal=is_terminal(sys.stderr) and not quiet)
         finally:
             bar.close()

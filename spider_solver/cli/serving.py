@@ -100,8 +100,8 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
                 f"cannot listen on {quote(host)} port {port}: {getattr(error, 'strerror', None) or error}"
             ) from None
         if not read_only:  # compile the engine and the grader once here; the solver processes then load them
-            load_engine(lambda message: click.echo(message + "...", err=True), here=False)
-            load_grader(lambda message: click.echo(message + "...", err=True), here=False)
+            load_engine(lambda message: click.echo(message, err=True), here=False)
+            load_grader(lambda message: click.echo(message, err=True), here=False)
         bound_host, bound_port = sock.getsockname()[:2]
         shown = f"[{bound_host}]" if ":" in bound_host else bound_host
         what = "read-only, no searches" if read_only else f"{solvers} solver process{'es' if solvers != 1 else ''}"

@@ -46,7 +46,7 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
 
     def say(message: str) -> None:
         if not quiet:
-            click.echo(message + "...", err=True)
+            click.echo(message, err=True)
 
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
     load_engine(say)

@@ -12,14 +12,20 @@ and ``driver`` (the Python loop that runs a schedule within a
 Kernels are compiled with ``cache=True`` into a directory of their own, named after
 a digest of this package's sources (:mod:`spider_solver.engine.cache`): numba's
 cache does not notice when a kernel's callee in another file changes, so any edit
-here gets a fresh cache. Importing the package changes no numba setting: other
-numba code in the process caches where it would have. ``NUMBA_CACHE_DIR``, if set,
+here gets a fresh cache (but an edit to this loader or to ``cache``: they hold no
+kernel). Importing the package changes no numba setting: other numba code in the
+process caches where it would have. ``NUMBA_CACHE_DIR``, if set,
 is where that directory goes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from spider_solver.stops import held
@@ -34,7 +40,7 @@ def is_compiled(*, fair: bool = False) -> bool:
     """True if this engine's kernels are in the on-disk cache for this install; with
     ``fair``, the fair player's (the grader's, ``engine/fair.py``) instead.
 
-    A fresh install compiles once (about a minute each on this 2-core machine); callers
+    A fresh install compiles once (:data:`ENGINE_KERNELS`, :data:`FAIR_KERNELS`); callers
     use this to say so before the wait. Asks numba where it caches the last kernel that
     ``warm_up`` compiles (or the fair player's), and looks for its index there.
     """
@@ -55,36 +61,156 @@ def is_compiled(*, fair: bool = False) -> bool:
 
 #: The deal every warm-up solves to a win, so that every kernel is compiled or loaded.
 WARM_UP_CODE = "SP1-S1C-AAAAAAB"
+#: Kernels (numba compiles: one per function and signature) that :func:`warm_up` makes
+#: in an empty cache, and that the grader's warm-up makes (``fair=True``): the "m" of
+#: the progress "kernel n of m". tests/test_cli_verify.py checks them on a fresh compile.
+ENGINE_KERNELS = 103
+FAIR_KERNELS = 25
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One set of kernels to compile or load: the engine's, or the fair player's."""
+
+    warm: Callable[[], None]  # a top-level function that runs every kernel of the set
+    fair: bool  # is_compiled's flag: which set
+    name: str  # what is compiling, for the progress line: "the search engine"
+    message: str  # what a command says before it compiles them
+    kernels: int  # how many compiles a fresh cache makes (ENGINE_KERNELS, FAIR_KERNELS)
 
 
 def load_kernels(warm: Callable[[], None], *, fair: bool = False, say: Callable[[str], None] | None = None,
-                 message: str = "", here: bool = True) -> None:
+                 message: str = "", here: bool = True, name: str = "the kernels", kernels: int = 0) -> None:
     """Compile the kernels ``warm`` runs (the engine's, or the fair player's with ``fair``)
-    on the first use of an install, or load them from numba's cache. With ``say`` (a
-    command a person waits on), a compile is announced with ``message`` and runs in a
-    child process, so that a Ctrl-C stops it at once (:func:`compile_apart`).
-    ``here=False`` only sees that the cache holds them, for a process whose workers run
-    them.
+    on the first use of an install, or load them from numba's cache: :func:`load_stages`
+    with one :class:`Stage`."""
+    load_stages([Stage(warm, fair, name, message, kernels)], say=say, here=here)
 
-    Loading cached kernels (about a second) holds a Ctrl-C or SIGTERM until it is done
-    (:func:`spider_solver.stops.held`): numba loads them through llvmlite's callbacks,
-    where a KeyboardInterrupt is lost (the command ran on and exited 0) or leaves the
-    process to crash (seen: a segmentation fault, status 139). A compile is not held.
+
+def load_stages(stages: Sequence[Stage], *, say: Callable[[str], None] | None = None, here: bool = True) -> None:
+    """Compile the kernels of ``stages`` on the first use of an install, or load them from
+    numba's cache. With ``say`` (a command a person waits on), a compile is announced
+    with each stage's ``message`` and runs in child processes, so that a Ctrl-C stops it
+    at once (:func:`compile_apart`); the stages compile side by side when the machine has
+    a core for each, and their progress (kernel n of m, seconds) is shown on standard
+    error: one line refreshed every second on a terminal, else a line as each stage
+    starts and one as it ends (:class:`CompileProgress`). ``here=False`` only sees that
+    the cache holds them, for a process whose workers run them.
+
+    Loading cached kernels (a few tenths of a second) holds a Ctrl-C or SIGTERM until it
+    is done (:func:`spider_solver.stops.held`): numba loads them through llvmlite's
+    callbacks, where a KeyboardInterrupt is lost (the command ran on and exited 0) or
+    leaves the process to crash (seen: a segmentation fault, status 139). A compile is
+    not held.
 
     With ``NUMBA_DISABLE_JIT`` set the kernels cannot run at all (their LLVM intrinsics
     have no Python version): :class:`~spider_solver.errors.EngineUnavailableError`
     says so before a compile is announced or started."""
     _cache.require_jit()
     with held():
-        compiled = is_compiled(fair=fair)
-    if not compiled and say is not None:
-        say(message)
-        compiled = compile_apart(warm)
-    if not compiled:  # a child that failed, or no child: compile here, where an error shows as itself
-        warm()
-    elif here:
-        with held():
-            warm()
+        compiled = [is_compiled(fair=stage.fair) for stage in stages]
+    pending = [stage for stage, done in zip(stages, compiled, strict=True) if not done]
+    if pending and say is not None:
+        for stage in pending:
+            say(stage.message)
+        together = (os.cpu_count() or 1) >= len(pending)
+        progress = CompileProgress(pending, say)
+        if together:
+            results = _compile_children([stage.warm for stage in pending], progress)
+        else:
+            results = [_compile_children([stage.warm], progress, first=i)[0] for i, stage in enumerate(pending)]
+        outcome = dict(zip((id(stage) for stage in pending), results, strict=True))
+        compiled = [was or outcome.get(id(stage), False) for stage, was in zip(stages, compiled, strict=True)]
+    for stage, done in zip(stages, compiled, strict=True):
+        if not done:  # a child that failed, or no child: compile here, where an error shows as itself
+            stage.warm()
+        elif here:
+            with held():
+                if not _cache.load_cached(entry_kernels(fair=stage.fair)):
+                    stage.warm()
+
+
+def entry_kernels(*, fair: bool = False) -> list:
+    """The kernels that a search (or with ``fair``, the grader) calls from Python: loading
+    them from the cache loads every kernel it runs, since a cached kernel holds the code
+    of the kernels it calls. tests/engine/test_cache.py checks that a search and a grade
+    load no other."""
+    from spider_solver.engine import position, shorten, tt, types
+
+    kernels = [position.new_position, position.pack, position.key_from_scratch, types.decode_move]
+    if fair:
+        from spider_solver.engine import fair as player
+
+        return [*kernels, player.play_fair]
+    from spider_solver.engine import search
+
+    return [*kernels, position.unpack, search.step_level, tt.tt_store, shorten.line_hit, shorten.shorten_line,
+            shorten._path, shorten._index]
+
+
+class CompileProgress:
+    """The progress of the compiles of ``stages`` on standard error: on a terminal, one
+    line redrawn at least every second ("compiling the search engine: kernel 12 of 50,
+    23 s"); elsewhere (a pipe, a log), through ``say``, one line as each stage ends."""
+
+    #: Seconds between two redraws of the terminal line.
+    EVERY = 1.0
+
+    def __init__(self, stages: Sequence[Stage], say: Callable[[str], None]) -> None:
+        self.stages = list(stages)
+        self.say = say
+        self.done = [0] * len(self.stages)
+        self.ended = [False] * len(self.stages)
+        self.began = time.monotonic()
+        self.drawn = 0.0
+        self.terminal = _is_terminal(sys.stderr)
+
+    def compiled(self, index: int) -> None:
+        """Stage ``index`` compiled one more kernel."""
+        self.done[index] += 1
+
+    def end(self, index: int) -> None:
+        """Stage ``index``'s child ended."""
+        if self.ended[index]:
+            return
+        self.ended[index] = True
+        stage = self.stages[index]
+        if not self.terminal:
+            self.say(f"compiled {stage.name}: {self.done[index]} kernels in {self.elapsed():.0f} s")
+        elif all(self.ended):
+            self.draw(force=True)
+            _write("\n")
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.began
+
+    def line(self) -> str:
+        parts = [f"{stage.name}: kernel {min(n, stage.kernels) if stage.kernels else n} of {stage.kernels or '?'}"
+                 + (" (done)" if ended else "")
+                 for stage, n, ended in zip(self.stages, self.done, self.ended, strict=True)]
+        return f"compiling {', '.join(parts)}, {self.elapsed():.0f} s"
+
+    def draw(self, *, force: bool = False) -> None:
+        """Redraw the terminal line if a second has passed (or ``force``)."""
+        now = time.monotonic()
+        if self.terminal and (force or now - self.drawn >= self.EVERY):
+            self.drawn = now
+            _write("\r\x1b[K" + self.line())
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _write(text: str) -> None:
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError):  # standard error is for messages: one that cannot be written is dropped
+        pass
 
 
 def compile_apart(target: Callable[[], None]) -> bool:
@@ -99,27 +225,81 @@ def compile_apart(target: Callable[[], None]) -> bool:
     if it failed or could not start: the caller then compiles in place, where an error
     shows as itself.
     """
+    return _compile_children([target], None)[0]
+
+
+def _compile_children(targets: Sequence[Callable[[], None]], progress: CompileProgress | None,
+                      first: int = 0) -> list[bool]:
+    """:func:`compile_apart` of each of ``targets``, all at once, each child reporting
+    every kernel it compiles to ``progress`` (stage ``first + i`` for target i)."""
     import multiprocessing
 
-    child = multiprocessing.get_context("spawn").Process(target=_compile_in_child, args=(target,), daemon=True)
+    context = multiprocessing.get_context("spawn")
+    children = []
     try:
-        child.start()
-        while child.is_alive():
-            child.join(0.1)
+        for i, target in enumerate(targets):
+            receive, send = context.Pipe(duplex=False)
+            child = context.Process(target=_compile_in_child, args=(target, send), daemon=True)
+            child.start()
+            send.close()
+            children.append((first + i, child, receive))
+        while True:
+            alive = False
+            for index, child, receive in children:
+                while receive.poll():
+                    try:
+                        receive.recv_bytes()
+                    except (EOFError, OSError):
+                        break
+                    if progress is not None:
+                        progress.compiled(index)
+                if child.is_alive():
+                    alive = True
+                elif progress is not None:
+                    progress.end(index)
+            if not alive:
+                break
+            if progress is not None:
+                progress.draw()
+            time.sleep(0.1)
     except OSError:  # no process to be had (a sandbox's limit): compile in place, uninterruptible
-        return False
+        for _, child, _ in children:
+            _stop(child)
+        return [False] * len(targets)
     except KeyboardInterrupt:
-        if child.pid is not None:
-            child.terminate()
-            child.join()
+        for _, child, _ in children:
+            _stop(child)
         raise
-    return child.exitcode == 0
+    finally:
+        for _, _, receive in children:
+            receive.close()
+    return [child.exitcode == 0 for _, child, _ in children]
 
 
-def _compile_in_child(target: Callable[[], None]) -> None:
+def _stop(child) -> None:
+    if child.pid is not None and child.is_alive():
+        child.terminate()
+        child.join()
+
+
+def _compile_in_child(target: Callable[[], None], send=None) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C reaches the whole terminal's group: the parent decides
+    if send is not None:
+        from numba.core import event
+
+        class Reporter(event.Listener):
+            """Sends a byte down ``send`` as each compile ends."""
+
+            def on_start(self, event: event.Event) -> None:
+                pass
+
+            def on_end(self, event: event.Event) -> None:
+                with contextlib.suppress(OSError):
+                    send.send_bytes(b".")
+
+        event.register("numba:compile", Reporter())
     target()
 
 

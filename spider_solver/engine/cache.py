@@ -10,7 +10,7 @@ have, and ``numba.config`` is left as it was.
 
 ``cache_dir()`` is ``<base>/spider-solver/numba-<digest>``: ``<base>`` is
 ``NUMBA_CACHE_DIR`` if it is set, else ``$XDG_CACHE_HOME`` or ``~/.cache``, and
-``<digest>`` is a digest of this package's sources. numba checks a cached
+``<digest>`` is a digest of this package's sources (but :data:`NOT_COMPILED`). numba checks a cached
 function against its own file only, not against the kernels it calls in other
 files, so an edit anywhere in the package must get a fresh directory.
 
@@ -44,10 +44,17 @@ def require_jit() -> None:
                                      "LLVM intrinsics that have no Python version); unset it")
 
 
+#: The package's files that define no kernel and that no kernel module imports (the
+#: loader and this locator): an edit to them changes no compiled code.
+NOT_COMPILED = ("__init__.py", "cache.py")
+
+
 @functools.cache
 def _digest() -> str:
     digest = hashlib.sha256()
     for path in sorted(ENGINE_DIR.glob("*.py")):
+        if path.name in NOT_COMPILED:
+            continue
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -91,6 +98,25 @@ else:
             if not _is_engine_file(py_file):
                 return None  # not ours: the next locator decides
             return super().from_function(py_func, py_file)
+
+
+def load_cached(kernels) -> bool:
+    """Load from the cache every signature of each of ``kernels`` (numba dispatchers) that
+    it holds for these sources, without running them. False if a kernel has none there,
+    or if numba's internals are not as expected (``Cache._cache_file._load_index``,
+    ``Cache._index_key``): the caller then runs them, which loads or compiles them."""
+    try:
+        for kernel in kernels:
+            cache = kernel._cache
+            codegen = kernel.targetctx.codegen()
+            signatures = [key[0] for key in cache._cache_file._load_index() if key == cache._index_key(key[0], codegen)]
+            if not signatures:
+                return False
+            for signature in signatures:
+                kernel.compile(signature)
+    except (AttributeError, TypeError, ValueError, IndexError):  # pragma: no cover - another numba
+        return False
+    return True
 
 
 def install() -> None:

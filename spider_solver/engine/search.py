@@ -255,7 +255,7 @@ def select_level(cand, start, n_cand, width, counts, tt, selected, kept, select)
     order = candidate_order(cand, start, n_cand)
     if select[0] == SELECT_SHARED:
         return _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, select, order)
-    return _keep(order, cand, start, counts, tt, selected, kept, width, NO_ROOM_LIMIT, 0)
+    return _keep(order, cand, start, counts, tt, selected, kept, width, np.int64(NO_ROOM_LIMIT), np.int64(0))
 
 
 #: The room of a level under SELECT_STRATA: only the strata's widths limit it.
@@ -297,7 +297,7 @@ def _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, selec
             selected[kept] = idx
             kept += 1
             counts[s] += 1
-    total = 0
+    total = np.int64(0)
     for s in range(strata):
         total += counts[s]
     return _keep(shared_order(cand, start, n_cand, select[1]), cand, start, counts, tt, selected, kept, cap, room,
@@ -360,8 +360,10 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
     strata = params.strata
     selected = nxt.selected
     counts = np.zeros(strata, dtype=np.int64)
+    # np.int64(constant): numba types a bare constant argument as a literal and compiles
+    # the callee once more for it; the kernels here compile once for int64 arguments.
     n_cand, nodes, won_parent, won_move = expand_level(
-        level, strata_below(strata), TIER_PLAIN, tables, params, tt, cand, 0, node_limit)
+        level, np.int64(strata_below(strata)), np.int64(TIER_PLAIN), tables, params, tt, cand, np.int64(0), node_limit)
     if n_cand == OVERFLOW:
         return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
     if won_parent == OUT_OF_NODES:
@@ -370,7 +372,7 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
         return STEP_WON, 0, nodes, False, won_parent, won_move
     if min(n_cand, width * strata) > selected.shape[0] or min(n_cand, width * strata) > nxt.states.shape[0]:
         return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
-    kept, truncated = select_level(cand, 0, n_cand, width, counts, tt, selected, 0, params.select)
+    kept, truncated = select_level(cand, np.int64(0), n_cand, width, counts, tt, selected, np.int64(0), params.select)
     if params.mode == MODE_SEARCH:
         # Classed moves only where the plain ones left a stratum short.
         mask = 0
@@ -381,7 +383,7 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
         if mask:
             start = n_cand
             n_cand, more, won_parent, won_move = expand_level(
-                level, mask, TIER_CLASSED, tables, params, tt, cand, start, node_limit - nodes)
+                level, np.int64(mask), np.int64(TIER_CLASSED), tables, params, tt, cand, start, node_limit - nodes)
             nodes += more
             if won_parent == OUT_OF_NODES:
                 return STEP_OUT_OF_NODES, 0, nodes, False, NO_WIN, 0

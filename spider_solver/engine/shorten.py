@@ -312,7 +312,7 @@ def shorten_line(start, start_key, tables, line, depth, window):
     )
     _path(start, start_key, tables, moves, n, work.path)
     _index(work.path.keys, n, work.index)
-    first = 0
+    first = np.int64(0)  # not a literal 0: _shortcuts compiles once, for int64
     while True:
         n = _shortcuts(start, start_key, tables, moves, n, first, depth, work)
         n, i = _delete_pair(tables, moves, n, window, work.path)

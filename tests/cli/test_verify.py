@@ -256,5 +256,29 @@ def test_quiet_silences_the_bar_and_the_messages(monkeypatch):
     result = run("SP1-S1C-AAAAAAA", "--max-nodes", "200000", "-q", "--progress")
     assert result.stderr == "" and result.stdout.startswith("SP1-S1C-AAAAAAA: ")
     loud = run("SP1-S1C-AAAAAAA", "--max-nodes", "200000", "--no-progress")
-    assert loud.stderr == "compiling...\n"
+    assert loud.stderr == "compiling\n"
     assert loud.stdout.split(" (")[0] == result.stdout.split(" (")[0]  # the same outcome (the seconds differ)
+
+
+@pytest.mark.slow
+def test_a_first_run_says_what_it_compiles_and_counts_the_kernels(tmp_path):
+    """A fresh install (an empty cache): with standard error not a terminal, verify says
+    that it compiles the engine, and then how many kernels it compiled in how long:
+    ENGINE_KERNELS, the "m" of a terminal's "kernel n of m". A second run says nothing."""
+    import os
+    import subprocess
+    import sys
+
+    from spider_solver.engine import ENGINE_KERNELS
+    from spider_solver.verify import COMPILE_MESSAGE
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-m", "spider_solver", "verify", CODE], capture_output=True, text=True,
+                           env=env, cwd=tmp_path, timeout=900) for _ in range(2)]
+    assert [done.returncode for done in runs] == [0, 0], runs[0].stderr
+    first = runs[0].stderr.splitlines()
+    assert first[0] == COMPILE_MESSAGE
+    assert re.fullmatch(rf"compiled the search engine: {ENGINE_KERNELS} kernels in [0-9]+ s", first[1])
+    assert runs[1].stderr == ""
+    seconds = re.compile(r", [0-9.]+ s\)")
+    assert seconds.sub(" s)", runs[0].stdout) == seconds.sub(" s)", runs[1].stdout)  # the same line and nodes

@@ -131,3 +131,39 @@ warm_up()
 load_grader()  # compiles the grader if no test has yet (a fresh cache), else loads it
 """ + code, tmp_path)
     assert warm.split() == ["True", "True"]
+
+
+def test_a_warm_start_loads_the_kernels_a_search_and_a_grade_call_and_no_more(tmp_path):
+    """On a warm cache the commands load the entry kernels (engine.entry_kernels) instead
+    of solving a warm-up deal; a search and a grade after that load nothing more, and
+    compile nothing."""
+    out = run("""
+import importlib, json, pkgutil
+from numba.core.registry import CPUDispatcher
+import spider_solver.engine as engine
+from spider_solver import solve
+from spider_solver.grading import grade, load_grader
+from spider_solver.verify import load_engine
+
+load_engine()
+load_grader()
+entries = {id(kernel) for kernel in engine.entry_kernels() + engine.entry_kernels(fair=True)}
+loaded = {}
+for info in pkgutil.iter_modules(engine.__path__):
+    module = importlib.import_module("spider_solver.engine." + info.name)
+    for attr, kernel in vars(module).items():
+        if isinstance(kernel, CPUDispatcher) and kernel.__module__ == module.__name__:
+            loaded[f"{info.name}.{attr}"] = kernel
+before = {name: sum(k.stats.cache_hits.values()) for name, k in loaded.items()}
+solve("SP1-S4C-AAAAAAD")
+solve("SP1-S1C-AAAAAAB")
+grade("SP1-S4C-AAAAAAD")
+after = {name: sum(k.stats.cache_hits.values()) for name, k in loaded.items()}
+print(json.dumps({
+    "late": sorted(name for name in loaded if after[name] > before[name]),
+    "missed": sorted(name for name, k in loaded.items() if sum(k.stats.cache_misses.values())),
+    "entries_loaded": all(before[name] > 0 for name, k in loaded.items() if id(k) in entries),
+}))
+""", tmp_path)
+    report = json.loads(out)
+    assert report == {"late": [], "missed": [], "entries_loaded": True}
