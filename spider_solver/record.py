@@ -16,7 +16,7 @@ outcomes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple
 
@@ -206,14 +206,7 @@ class SolveRecord:
             solution = solution.split()
         solution = tuple(str(action) for action in solution)
         moves, score = data.get("moves"), data.get("score")
-        if status is Status.VERIFIED:
-            if not solution or score is None:
-                raise InvalidRecordError(f"verified result for {shown} has no solution or no score")
-            if moves is not None and whole_number(moves) != len(solution):
-                raise InvalidRecordError(f"invalid moves {quote(moves)} for {shown}: its line has "
-                                         f"{len(solution)} actions")
-            moves = len(solution)
-        else:
+        if status is not Status.VERIFIED:  # a line, moves or a score mean nothing without a win
             solution, moves, score = (), None, None
         extra: dict[str, Any] = {name: data.get(name) for name in GRADE_FIELDS + IMPROVE_FIELDS}
         if code is None:
@@ -255,17 +248,11 @@ class SolveRecord:
         values |= checked_grade({name: getattr(self, name) for name in GRADE_FIELDS}, self.status, shown)
         values |= _checked_improve(self, shown)
         changed: dict[str, Any] = {name: value for name, value in values.items() if getattr(self, name) is not value}
-        if not changed:
-            return self
-        from dataclasses import replace
-
-        return replace(self, **changed)
+        return replace(self, **changed) if changed else self
 
     def with_grade(self, grade: Mapping[str, Any] | None) -> SolveRecord:
         """This record with the grade of ``grade`` (its ``difficulty``, ``difficulty_raw``
         and ``grader_version``; None or a mapping without them: ungraded)."""
-        from dataclasses import replace
-
         values: dict[str, Any] = {name: None if grade is None else grade.get(name) for name in GRADE_FIELDS}
         return replace(self, **values)
 
