@@ -11,7 +11,10 @@ compiled engine, solving, replay of every line, catalog writes: everything an op
 waits for), then reads the catalog it wrote and prints a Markdown table: deals, verified,
 unwinnable, unknown, median / p90 / max seconds per deal, median solution length, wall
 time, the user CPU seconds of the command and its workers, the peak resident memory of
-the largest of them, deals per second and the load average when the run started. The table goes to the
+the largest of them, deals per second and the load average when the run started. Then it
+times ``spider-solve grade --regrade`` on the same catalog, for the CPU seconds grading a
+deal takes apart from its search (the estimates the batch and ``grade`` print before they
+start, ``limits.BATCH_CPU_SECONDS`` and ``GRADE_CPU_SECONDS``, are these figures over the deals). The table goes to the
 result file ``--out`` too (default ``benchmarks/results/batch-s{suits}.json``), with the
 machine, the date and the commit.
 """
@@ -45,6 +48,8 @@ COLUMNS = [
     ("length_median", "length median", ""),
     ("wall_seconds", "wall", "s"),
     ("cpu_seconds", "CPU (user)", ".0f"),
+    ("cpu_per_deal", "CPU a deal", ".3f"),
+    ("grade_cpu_per_deal", "grading's CPU a deal", ".3f"),
     ("peak_mb", "peak MB", ".0f"),
 ]
 
@@ -88,6 +93,13 @@ def main() -> int:
         if status != 0:
             print(f"spider-solve exited with status {status}", file=sys.stderr)
             return status
+        regrade = resource.getrusage(resource.RUSAGE_CHILDREN)
+        status = subprocess.run([*command(), "grade", "--regrade", "--catalog", str(catalog), "--workers",
+                                 str(args.workers)]).returncode
+        regraded = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if status != 0:
+            print(f"spider-solve grade exited with status {status}", file=sys.stderr)
+            return status
         db = sqlite3.connect(catalog)
         rows = db.execute(
             "SELECT status, seconds, moves, max_nodes, max_seconds, solver_version FROM results"
@@ -108,6 +120,8 @@ def main() -> int:
         "s_max": round(max(seconds), 2),
         "length_median": statistics.median(lengths) if lengths else None,
         "wall_seconds": round(wall, 1), "cpu_seconds": round(after.ru_utime - before.ru_utime, 1),
+        "cpu_per_deal": round((after.ru_utime - before.ru_utime) / max(1, len(rows)), 3),
+        "grade_cpu_per_deal": round((regraded.ru_utime - regrade.ru_utime) / max(1, statuses.count("verified")), 3),
         "peak_mb": round(after.ru_maxrss / 1024), "deals_per_s": round(len(rows) / wall, 2), "load_at_start": load,
         "budget": [rows[0][3], rows[0][4]] if rows else None, "workers": args.workers,
     }

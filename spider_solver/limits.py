@@ -35,6 +35,15 @@ IMPROVE_MAX_NODES: dict[int, int] = {1: 60_000_000, 2: 42_000_000, 4: 35_000_000
 #: it starts: its default budget over the median seconds a deal on the project's 2-core
 #: machine, quiet, one single-threaded worker a core, so CPU time (benchmarks/results/improve-s*.json).
 IMPROVE_NODE_RATE: dict[int, float] = {1: 5.8e6, 2: 4.3e6, 4: 3.5e6}
+#: CPU seconds a deal of the batch at its default budget on one core, by suit count: the
+#: search, the replay of its line and the grading of a verified deal, as a whole run of
+#: ``spider-solve --suits K`` measures them (its CPU time and its workers' over its deals,
+#: benchmarks/results/batch-s*.json), for the estimate the batch prints before it starts.
+BATCH_CPU_SECONDS: dict[int, float] = {1: 0.52, 2: 0.58, 4: 0.23}
+#: CPU seconds the grading of a verified deal takes on one core, by suit count: a
+#: ``grade --regrade`` of the same catalogs over their deals (benchmarks/results/batch-s*.json),
+#: for the estimates of ``grade`` and of the batch.
+GRADE_CPU_SECONDS: dict[int, float] = {1: 0.43, 2: 0.30, 4: 0.065}
 #: ``improve``'s seconds a deal: None, as in a solve, so that the nodes alone decide its lines.
 IMPROVE_MAX_SECONDS: float | None = None
 #: The largest node budget accepted (years of search; within 64-bit counters and SQLite).
@@ -118,10 +127,9 @@ def describe_improve_nodes() -> str:
 
 
 __all__ = [
-    "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "DEFAULT_PAGE", "IMPROVE_MAX_NODES", "IMPROVE_MAX_SECONDS",
-    "IMPROVE_NODE_RATE", "INTERACTIVE_MAX_NODES", "INTERACTIVE_MAX_SECONDS", "MAX_ACTIONS", "MAX_BODY_BYTES",
-    "MAX_COUNT",
-    "MAX_DECK_TEXT", "MAX_LOG_FILE_CHARS", "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_RETRY_AFTER",
-    "MAX_SECONDS_LIMIT", "MAX_TOKEN", "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_page",
-    "describe_improve_nodes", "improve_nodes",
+    "BATCH_CPU_SECONDS", "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "DEFAULT_PAGE", "GRADE_CPU_SECONDS",
+    "IMPROVE_MAX_NODES", "IMPROVE_MAX_SECONDS", "IMPROVE_NODE_RATE", "INTERACTIVE_MAX_NODES",
+    "INTERACTIVE_MAX_SECONDS", "MAX_ACTIONS", "MAX_BODY_BYTES", "MAX_COUNT", "MAX_DECK_TEXT", "MAX_LOG_FILE_CHARS",
+    "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_RETRY_AFTER", "MAX_SECONDS_LIMIT", "MAX_TOKEN",
+    "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_page", "describe_improve_nodes", "improve_nodes",
 ]

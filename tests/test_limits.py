@@ -81,3 +81,32 @@ def test_improves_estimate_is_its_measured_rate():
         (row,) = json.loads((results / f"improve-s{suits}.json").read_text())["tables"]["improve"]["rows"]
         assert row["max_nodes"] == IMPROVE_MAX_NODES[suits]
         assert abs(rate - row["max_nodes"] / row["s_median"]) <= 0.05 * rate, suits
+
+
+def test_the_batch_and_grade_estimates_are_their_measured_figures():
+    """The CPU seconds a deal behind the estimates the batch and ``grade`` print: a whole
+    default batch's CPU over its deals, and a regrade's over its verified deals (batch-s*.json)."""
+    import json
+    from pathlib import Path
+
+    from spider_solver.limits import BATCH_CPU_SECONDS, DEFAULT_MAX_NODES, GRADE_CPU_SECONDS
+
+    results = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+    for suits in (1, 2, 4):
+        (row,) = json.loads((results / f"batch-s{suits}.json").read_text())["tables"]["batch"]["rows"]
+        assert row["command"].startswith(f"spider-solve --suits {suits} ") and row["budget"] == [DEFAULT_MAX_NODES, None]
+        assert abs(BATCH_CPU_SECONDS[suits] - row["cpu_per_deal"]) <= 0.05 * BATCH_CPU_SECONDS[suits], suits
+        assert abs(GRADE_CPU_SECONDS[suits] - row["grade_cpu_per_deal"]) <= 0.05 * GRADE_CPU_SECONDS[suits], suits
+
+
+def test_the_batch_estimates_only_its_default_budget():
+    from spider_solver.batch.run import Options, _plan_cpu_seconds
+    from spider_solver.limits import BATCH_CPU_SECONDS, GRADE_CPU_SECONDS
+    from spider_solver.rules import Variant
+
+    options = Options(variant=Variant(suits=2))
+    assert _plan_cpu_seconds(options, 10, 3, grade=True) == pytest.approx(
+        10 * BATCH_CPU_SECONDS[2] + 3 * GRADE_CPU_SECONDS[2])
+    assert _plan_cpu_seconds(options, 10, 0, grade=False) == pytest.approx(
+        10 * max(BATCH_CPU_SECONDS[2] - GRADE_CPU_SECONDS[2], 0.0))
+    assert _plan_cpu_seconds(Options(variant=Variant(suits=2), max_nodes=1_000), 10, 0, grade=True) is None

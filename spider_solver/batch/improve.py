@@ -12,20 +12,18 @@ deals in flight are redone by the next run.
 
 from __future__ import annotations
 
-import contextlib
 import statistics
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TextIO
 
-from spider_solver.batch.inflight import StatusLine, short_seconds, tracked
+from spider_solver.batch.inflight import StatusLine, tracked
 from spider_solver.batch.pools import job_result, keep_busy, local_pool
-from spider_solver.batch.report import is_terminal, progress_bar
+from spider_solver.batch.report import estimate, is_terminal, progress_bar, suit_counts
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog
@@ -153,24 +151,10 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
     return report
 
 
-def estimate(cpu_seconds: float, workers: int) -> str:
-    """The time a pass of ``cpu_seconds`` of CPU takes on ``workers`` cores, in words."""
-    each = cpu_seconds / workers
-    return (f"about {short_seconds(cpu_seconds)} of CPU, so about {short_seconds(each)} on {workers} free "
-            f"core{'s' if workers != 1 else ''} (longer on a busy machine)")
-
-
 def _cpu_seconds(codes: list[str], options: ImproveOptions) -> float:
     """The CPU seconds ``codes`` may take: each deal's node budget at ``improve``'s node rate
-    of its suit count (:data:`~spider_solver.limits.IMPROVE_NODE_RATE`); a code that does not
-    parse (a row edited by hand, reported when its turn comes) counts nothing."""
-    from spider_solver.rules import GameCode
-
-    suits: Counter[int] = Counter()
-    for code in codes:
-        with contextlib.suppress(SpiderError):
-            suits[GameCode.parse(code).suits] += 1
-    return sum(count * options.budget_for(each) / IMPROVE_NODE_RATE[each] for each, count in suits.items())
+    of its suit count (:data:`~spider_solver.limits.IMPROVE_NODE_RATE`)."""
+    return sum(count * options.budget_for(each) / IMPROVE_NODE_RATE[each] for each, count in suit_counts(codes).items())
 
 
 def _budget_words(options: ImproveOptions) -> str:

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from spider_solver.batch.report import short_seconds
+
 #: The longest deal name a slot holds (a game code has 15 characters).
 NAME_BYTES = 24
 #: The fields of a slot: busy (1) or idle (0), start (ms since the epoch), nodes so far, node budget.
@@ -129,16 +131,6 @@ def nodes_words(nodes: int) -> str:
     return str(nodes)
 
 
-def short_seconds(seconds: float) -> str:
-    """7 -> "7 s", 130 -> "2 min 10 s", 7300 -> "2 h 01 min"."""
-    seconds = max(0, round(seconds))
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, seconds = divmod(seconds, 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min {seconds:02d} s"
-
-
 @dataclass(frozen=True)
 class Searching:
     """A deal in flight: its name, seconds so far, nodes so far and budget (0: no nodes counted)."""
@@ -239,4 +231,4 @@ class StatusLine:
 
 
 __all__ = ["Meter", "Searching", "Slots", "attach", "meter", "most_left", "nodes_words", "searching",
-           "short_seconds", "status_line", "StatusLine", "tracked"]
+           "status_line", "StatusLine", "tracked"]

@@ -44,6 +44,8 @@ class Pool:
     client: Any = None
     #: The local workers' shared progress slots (:mod:`~spider_solver.batch.inflight`), if asked for.
     meters: Slots | None = None
+    #: How many local worker processes it runs (0: a Dask cluster's, which it does not count).
+    size: int = 0
     #: Local worker processes: the children that were not there before the pool started.
     _before: frozenset[int] = field(default_factory=frozenset, repr=False)
 
@@ -205,7 +207,7 @@ def local_pool(workers: int, *, warm: Callable[[], None] | None = None, meters: 
         initargs=(os.getpid(), warm, shared),
     )
     return Pool(executor, slots=2 * workers, where=f"{workers} worker process{'es' if workers != 1 else ''}",
-                meters=shared, _before=before)
+                meters=shared, size=workers, _before=before)
 
 
 def cluster_pool(address: str, workers: int | None) -> Pool:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from spider_solver.errors import SpiderError
 from spider_solver.outcomes import Status
 from spider_solver.record import SolveRecord
+from spider_solver.rules import GameCode
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -19,11 +22,38 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 
 def format_seconds(seconds: float) -> str:
+    """A summary's seconds: 3.14 -> "3.14 s", 31.4 -> "31.4 s", from a minute on as :func:`short_seconds`."""
     if seconds < 60:
         return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:.1f} s"
-    minutes, seconds = divmod(round(seconds), 60)
+    return short_seconds(seconds)
+
+
+def short_seconds(seconds: float) -> str:
+    """7 -> "7 s", 130 -> "2 min 10 s", 7300 -> "2 h 01 min"."""
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min {seconds:02d} s"
+
+
+def suit_counts(codes: Iterable[str]) -> Counter[int]:
+    """How many of ``codes`` there are of each suit count, for the estimates; a code that does
+    not parse (a row edited by hand, reported when its turn comes) counts nothing."""
+    counts: Counter[int] = Counter()
+    for code in codes:
+        with contextlib.suppress(SpiderError):
+            counts[GameCode.parse(code).suits] += 1
+    return counts
+
+
+def estimate(cpu_seconds: float, workers: int) -> str:
+    """The time a job of ``cpu_seconds`` of CPU takes on ``workers`` cores, in words, for
+    the plan a long command prints before it starts."""
+    each = cpu_seconds / max(1, workers)
+    return (f"about {short_seconds(cpu_seconds)} of CPU, so about {short_seconds(each)} on {workers} free "
+            f"core{'s' if workers != 1 else ''} (longer on a busy machine)")
 
 
 def progress_bar(total: int, stream: TextIO, *, quiet: bool) -> Any:
@@ -136,4 +166,5 @@ class Report:
         return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
 
-__all__ = ["Report", "format_seconds", "is_terminal", "percentile", "progress_bar"]
+__all__ = ["Report", "estimate", "format_seconds", "is_terminal", "percentile", "progress_bar", "short_seconds",
+           "suit_counts"]

@@ -21,12 +21,12 @@ from typing import Any, TextIO
 from spider_solver.batch.grading import write_grade
 from spider_solver.batch.inflight import StatusLine, tracked
 from spider_solver.batch.pools import LATER, Pool, cluster_pool, job_result, keep_busy, local_pool, probe
-from spider_solver.batch.report import Report, is_terminal, progress_bar
+from spider_solver.batch.report import Report, estimate, is_terminal, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
 from spider_solver.catalog import DEFAULT_CATALOG, Catalog, Plan
 from spider_solver.errors import CatalogError
-from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+from spider_solver.limits import BATCH_CPU_SECONDS, DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, GRADE_CPU_SECONDS
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import GameCode, Variant
 
@@ -133,8 +133,10 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
                             f"deal{'s' if len(ungraded) != 1 else ''} of the range left ungraded" if ungraded else "")
                     what = (f"solving {len(plan.codes)} deal{'s' if len(plan.codes) != 1 else ''} ({plan.codes[0]} "
                             f"to {plan.codes[-1]}{resumed})" if plan.codes else "")
+                    plan_cpu = _plan_cpu_seconds(options, len(plan.codes), len(ungraded), grade=task.grade is not None)
                     say(f"{what}{also} on {pool.where} into {options.catalog}"
-                        + (f", {options.max_nodes:,} nodes{seconds} a deal" if plan.codes else ""))
+                        + (f", {options.max_nodes:,} nodes{seconds} a deal" if plan.codes else "")
+                        + (f": {estimate(plan_cpu, pool.size)}" if plan_cpu is not None and pool.size else ""))
                     bar = progress_bar(len(plan.codes), stream, quiet=options.quiet)
                     line = StatusLine(bar, pool.meters, terminal=is_terminal(stream) and not options.quiet,
                                       write=say, verb="in flight")
@@ -179,6 +181,17 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
     if write_error is not None:  # what was written stays; the command's error line follows
         raise write_error
     return report
+
+
+def _plan_cpu_seconds(options: Options, solving: int, grading: int, *, grade: bool) -> float | None:
+    """The CPU seconds a batch of ``solving`` deals and ``grading`` ungraded ones may take,
+    from the measured figures of a batch (:data:`~spider_solver.limits.BATCH_CPU_SECONDS`);
+    None when the budget is not the default, which those figures do not describe."""
+    suits = options.variant.suits
+    if options.max_nodes != DEFAULT_MAX_NODES or options.max_seconds != DEFAULT_MAX_SECONDS:
+        return None
+    each = BATCH_CPU_SECONDS[suits] - (0.0 if grade else GRADE_CPU_SECONDS[suits])
+    return solving * max(each, 0.0) + (grading * GRADE_CPU_SECONDS[suits] if grade else 0.0)
 
 
 def _ungraded(catalog: Catalog, options: Options, plan: Plan) -> list[str]:

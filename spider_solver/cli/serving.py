@@ -94,7 +94,7 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
         Catalog(catalog, create=not read_only, read_only=read_only).close()
         solvers = solvers or _default_solvers()
         try:
-            sock = listen(host, port)
+            sock = listen(host, port, share=workers > 1)
         except (OSError, UnicodeError, OverflowError) as error:
             raise click.ClickException(
                 f"cannot listen on {quote(host)} port {port}: {getattr(error, 'strerror', None) or error}"

@@ -104,18 +104,44 @@ class _Cancelled(logging.Filter):
         return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host``:``port`` (port 0: a free one); OSError if it cannot be had."""
+def listen(host: str, port: int, *, share: bool = False) -> socket.socket:
+    """A listening socket on ``host``:``port`` (port 0: a free one); OSError if it cannot be had.
+    With ``share``, other processes may listen on the same address too (:func:`listen_beside`)
+    where the platform lets them (``SO_REUSEPORT``), and the kernel spreads the connections."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if share and hasattr(socket, "SO_REUSEPORT"):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind((host.strip("[]"), port))
         sock.listen(2048)
     except BaseException:
         sock.close()
         raise
     sock.set_inheritable(True)
+    return sock
+
+
+def shares_port(sock: socket.socket) -> bool:
+    """Whether other processes can listen beside ``sock``: made by :func:`listen` with ``share``
+    where ``SO_REUSEPORT`` exists."""
+    return hasattr(socket, "SO_REUSEPORT") and bool(sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT))
+
+
+def listen_beside(family: int, address: tuple) -> socket.socket:
+    """Another listening socket on the ``address`` of a socket :func:`shares_port` says can be shared:
+    the kernel then hands each new connection to one of the two (by a hash of its addresses),
+    whichever process is busy, so that a burst of connections is not taken by one process."""
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except BaseException:
+        sock.close()
+        raise
     return sock
 
 

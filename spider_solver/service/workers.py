@@ -36,7 +36,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from spider_solver.service import state
-from spider_solver.service.server import serve_one
+from spider_solver.service.server import listen_beside, serve_one, shares_port
 
 #: Seconds a helper gets to stop after the primary (its graceful wait, and some).
 HELPER_STOP_SECONDS = 15
@@ -65,11 +65,15 @@ def serve(settings: state.Settings, sock: socket.socket, *, workers: int = 1, lo
                run=lambda primary, sockets, stop: serve_one(primary, sockets, log_level=log_level, on_exit=stop))
 
 
-def _helper(settings: state.Settings, sock: socket.socket, log_level: str, parent: int) -> None:
-    """A helper process: serve ``settings`` on ``sock`` until SIGTERM."""
+def _helper(settings: state.Settings, sock: socket.socket | tuple[int, tuple], log_level: str, parent: int) -> None:
+    """A helper process: serve ``settings`` on ``sock`` until SIGTERM; given the family and
+    address of the primary's socket instead, on a socket of its own beside it
+    (:func:`~spider_solver.service.server.listen_beside`), which ends with this process."""
     _as_helper()
     if os.getppid() != parent:  # the primary ended before the request above
         return
+    if isinstance(sock, tuple):
+        sock = listen_beside(*sock)
     serve_one(settings, [sock], log_level=log_level, signals=(signal.SIGTERM,))
 
 
@@ -87,12 +91,18 @@ def serve_many(settings: state.Settings, sock: socket.socket, workers: int, *, l
             inner.listen(2048)
             sockets.append(inner)
             helper_settings = replace(settings, read_only=True, forward_to=path)
-        # libuv (uvloop's loop) accepts every connection waiting at once: the first process to
-        # wake would take a whole burst of new connections (16 clients connecting together all
-        # landed in one). One at a time, with a yield between, spreads them over the processes.
-        os.environ.setdefault("UV_TCP_SINGLE_ACCEPT", "1")  # read by each process as it listens
+        # Where the port can be shared (Linux), each helper listens on a socket of its own
+        # beside the primary's, and the kernel spreads new connections over them. On one shared
+        # socket, libuv (uvloop's loop) accepts every connection waiting at once, so the first
+        # process to wake took a whole burst (16 clients connecting together: 14 and 2, or all
+        # 16 in one); there one at a time, with a yield between, spreads them a little.
+        shared: socket.socket | tuple[int, tuple] = sock
+        if shares_port(sock):
+            shared = (sock.family, sock.getsockname())
+        else:
+            os.environ.setdefault("UV_TCP_SINGLE_ACCEPT", "1")  # read by each process as it listens
         context = multiprocessing.get_context("spawn")
-        helpers = [context.Process(target=_helper, args=(helper_settings, sock, log_level, os.getpid()),
+        helpers = [context.Process(target=_helper, args=(helper_settings, shared, log_level, os.getpid()),
                                    name=f"spider-serve-{i}") for i in range(1, workers)]
         # The helpers start with Ctrl-C ignored (kept across exec, and by Python): a Ctrl-C in
         # a terminal reaches the whole process group, and the primary stops them with one

@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from spider_solver.batch.report import short_seconds
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
 from spider_solver.export import schema_text
 from spider_solver.grading import GRADER_VERSION
+from spider_solver.limits import GRADE_CPU_SECONDS
 from spider_solver.verify import SolveResult
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -56,6 +58,10 @@ def test_grade_fills_the_verified_rows_then_only_what_is_missing(catalog):
     result = invoke("grade", "--catalog", str(catalog))
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(f"graded {len(GRADED)} deals") and GRADER_VERSION in result.stdout
+    # The plan and its estimate come first: two 4-suit deals and a 2-suit one, at the measured CPU a grade.
+    cpu = 2 * GRADE_CPU_SECONDS[4] + GRADE_CPU_SECONDS[2]
+    assert f"grading {len(GRADED)} verified deals on " in result.stderr
+    assert f"about {short_seconds(cpu)} of CPU" in result.stderr
     with Catalog(catalog, create=False) as db:
         rows = {entry.code: entry for entry in db.entries()}
     for code in GRADED:

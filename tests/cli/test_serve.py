@@ -224,6 +224,38 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
         assert db.execute("SELECT difficulty FROM results WHERE code = 'SP1-S1C-AAAAAAB'").fetchone()[0] == grade
 
 
+@pytest.mark.skipif(not hasattr(socket, "SO_REUSEPORT"), reason="the port is shared through SO_REUSEPORT")
+def test_a_burst_of_connections_is_spread_over_the_workers_sockets():
+    """serve --workers listens on a socket a process where the port can be shared: the kernel
+    hands each new connection to one of them, so a burst (clients connecting together) is
+    not all taken by the process that wakes first, as on one shared socket."""
+    from spider_solver.service.server import listen, listen_beside, shares_port
+
+    first = listen("127.0.0.1", 0, share=True)
+    assert shares_port(first) and not shares_port(plain := listen("127.0.0.1", 0))
+    plain.close()
+    second = listen_beside(first.family, first.getsockname())
+    clients = []
+    try:
+        assert second.getsockname() == first.getsockname()
+        clients = [socket.create_connection(first.getsockname()[:2], timeout=5) for _ in range(32)]
+        taken = []
+        for listener in (first, second):
+            listener.setblocking(False)
+            count = 0
+            with contextlib.suppress(BlockingIOError):
+                while True:
+                    listener.accept()[0].close()
+                    count += 1
+            taken.append(count)
+        assert sum(taken) == 32 and min(taken) > 0, taken  # all 32 in one: 2 chances in 2**32
+    finally:
+        for client in clients:
+            client.close()
+        first.close()
+        second.close()
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes through Linux /proc")
 def test_the_other_workers_end_with_a_server_killed_by_kill_9(tmp_path):
     from spider_solver.service.workers import HELPER_NAME
