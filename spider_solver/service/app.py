@@ -33,7 +33,7 @@ from spider_solver.service.middleware import (
     JsonBodies,
 )
 from spider_solver.service.models import document, responses
-from spider_solver.service.routes import catalog, deals, games, health
+from spider_solver.service.routes import catalog, deals, games, health, position
 from spider_solver.service.searches import Searches
 from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings, known_query, query_names
 from spider_solver.version import __version__
@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         app.add_middleware(Forward, path=settings.forward_to, paths=lambda: forwarded_paths(app))
     errors.install(app)
-    for module in (health, deals, games, catalog):
+    for module in (health, deals, games, position, catalog):
         app.include_router(module.router)
     docs.install(app)
 
