@@ -160,6 +160,12 @@ class GameRequest(DealRequest):
         DEFAULT_UNDO_LIMIT, description="Actions that can be undone; null keeps the whole history.")
 
 
+class PositionRequest(GameRequest):
+    check: ActionItem | None = Field(None, description="An action to check in the position the log reaches: "
+                                     "the answer's refused gives the rule that refuses it (null if it is allowed); "
+                                     "the answer's position stays the log's.")
+
+
 class AnalyzeRequest(Budget, GameRequest):
     lost_at: bool = Field(True, description="When the position is unwinnable, look for where the game was lost.")
 
@@ -299,6 +305,8 @@ class PositionResponse(BaseModel):
                                                  "as U): what a client keeps and sends back.")
     deal_refused: str | None = Field(description="Why a deal is refused now (RULES.md §13.3), or null if allowed.")
     undo_refused: str | None = Field(description="Why an undo is refused now (RULES.md §13.3), or null if allowed.")
+    refused: str | None = Field(description="Why the request's check action is refused now, in words (RULES.md "
+                                            "§13.3), or null: allowed, or no check given.")
 
 
 class Probe(BaseModel):
