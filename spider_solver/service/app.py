@@ -21,7 +21,7 @@ from fastapi import Depends, FastAPI
 
 from spider_solver.catalog import Catalog
 from spider_solver.limits import MAX_BODY_BYTES
-from spider_solver.service import docs, errors
+from spider_solver.service import client, docs, errors
 from spider_solver.service.grades import Grader
 from spider_solver.service.middleware import (
     BodyLimit,
@@ -101,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (health, deals, games, position, catalog):
         app.include_router(module.router)
     docs.install(app)
+    client.install(app)
 
     def openapi() -> dict[str, Any]:
         """The document says what this server enforces (models.document: its caps included)."""
