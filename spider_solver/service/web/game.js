@@ -8,6 +8,7 @@ const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const RANK = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
 const $ = (id) => document.getElementById(id);
+const DOUBLE_CLICK_MS = 400;
 
 const game = {
   code: null, record: null, log: [], pos: null, undoLimit: 100,
@@ -99,7 +100,10 @@ function render() {
       node.dataset.index = String(i);
       el.append(node);
     });
-    el.style.setProperty("min-height", `calc(${y - (cards.length ? (cards.at(-1).down ? step.down : step.up) : 0) + 140}cqw + 4px)`);
+    const spacer = document.createElement("div"); // the column's height: its last card's bottom
+    spacer.className = "spacer";
+    spacer.style.setProperty("--h", String(y - (cards.length ? (cards.at(-1).down ? step.down : step.up) : 0) + 140));
+    el.append(spacer);
     tableau.append(el);
   }
   $("score").textContent = String(pos.score);
@@ -181,6 +185,7 @@ function load(actions, { check } = {}) {
 async function play(token) {
   clearHint();
   game.selected = null;
+  lastClick = null;
   try {
     await load([...game.log, token]);
     return true;
@@ -272,6 +277,7 @@ function clearHint() {
   game.hint = null;
   game.hintCount = 0;
   delete document.body.dataset.hint;
+  delete document.body.dataset.hintCount;
 }
 
 /** Run a long request with a progress line and a Cancel button (Escape cancels too). */
@@ -409,10 +415,13 @@ async function goBack(thenPlay) {
 
 // --------------------------------------------------------------------------- new game
 
+let generation = 0; // the latest "New game": an earlier one's answers arriving late are dropped
+
 async function newGame({ code, suits, rule, difficulty } = {}) {
   cancel();
   clearHint();
   hideLost();
+  const mine = ++generation;
   try {
     let record = null;
     if (!code) {
@@ -420,6 +429,7 @@ async function newGame({ code, suits, rule, difficulty } = {}) {
       code = record.code;
     }
     const deal = await api.deal(code.trim());
+    if (mine !== generation) return;
     await start(deal.code, record || deal.catalog, []);
     say(`New game ${deal.code}` + (game.record?.status === "verified" ? ": a verified deal, known to be winnable." : "."));
   } catch (error) {
@@ -432,6 +442,7 @@ async function start(code, record, log) {
   game.code = code;
   game.record = record;
   game.selected = null;
+  document.body.dataset.code = code;
   await load(log);
 }
 
@@ -503,12 +514,25 @@ function onPointerUp(event) {
 
 let suppressClick = false;
 
+let lastClick = null; // {col, count, at}: a second click soon after on the same place is a double-click
+
 function onClick(event) {
   if (suppressClick) return;
   const col = columnOf(event.target);
   if (!col) return;
   setFocus(col, false);
   const card = event.target.closest(".card.up");
+  // A double-click (detected here: the first click redraws the cards, so the browser's
+  // dblclick would not reach them) sends the group to its best column.
+  const count = card ? Number(card.dataset.count) : null;
+  const now = performance.now();
+  if (lastClick && lastClick.col === col && lastClick.count === count && now - lastClick.at < DOUBLE_CLICK_MS) {
+    lastClick = null;
+    game.selected = null;
+    autoPlace(col, count);
+    return;
+  }
+  lastClick = { col, count, at: now };
   if (game.selected) {
     const { col: src, count } = game.selected;
     if (src === col) { // a click on the held group puts it down; on another of its cards, takes that group
@@ -530,14 +554,6 @@ function select(col, count) {
   say(!group ? `These ${count} cards do not form a group that can move; pick a card nearer the end.`
     : targets.length ? `Holding ${count} card${count > 1 ? "s" : ""} of column ${col}: it may go to column${targets.length > 1 ? "s" : ""} ${targets.join(", ")}.`
     : `Holding ${count} card${count > 1 ? "s" : ""} of column ${col}: no column takes it now.`);
-}
-
-function onDoubleClick(event) {
-  const col = columnOf(event.target);
-  if (!col) return;
-  const card = event.target.closest(".card.up");
-  game.selected = null;
-  autoPlace(col, card ? Number(card.dataset.count) : null);
 }
 
 function setFocus(col, move = true) {
@@ -589,7 +605,6 @@ function init() {
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("pointercancel", () => { press?.ghost?.remove(); press = null; });
   tableau.addEventListener("click", onClick);
-  tableau.addEventListener("dblclick", onDoubleClick);
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", () => render());
   $("new").addEventListener("click", openNewGame);
@@ -618,7 +633,9 @@ function init() {
     newGame({ ...chosen, code: code || undefined });
   });
   // #CODE or #CODE/ACTION,ACTION,...: a game to resume (the page keeps it there as it is played).
-  const [code, actions] = decodeURIComponent(location.hash.slice(1)).split("/");
+  const hash = decodeURIComponent(location.hash.slice(1));
+  const [code, actions] = hash.includes("/") ? [hash.slice(0, hash.indexOf("/")), hash.slice(hash.indexOf("/") + 1)]
+    : [hash, ""];
   if (code) {
     api.deal(code).then((deal) => start(deal.code, deal.catalog, actions ? actions.split(",") : []))
       .then(() => say(`Game ${game.code} resumed.`), (error) => { report(error); newGame(settings); });
