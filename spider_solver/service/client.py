@@ -14,6 +14,8 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.responses import Response
+from starlette.types import Scope
 
 #: The client's files, in the package.
 WEB = Path(str(resources.files("spider_solver.service") / "web"))
@@ -27,7 +29,7 @@ PAGES = ("/", "/play")
 class WebFiles(StaticFiles):
     """The client's files, with the page's headers; a file is checked for changes on each load."""
 
-    async def get_response(self, path: str, scope):  # type: ignore[no-untyped-def]
+    async def get_response(self, path: str, scope: Scope) -> Response:
         response = await super().get_response(path, scope)
         response.headers.update(HEADERS)
         return response
