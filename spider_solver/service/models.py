@@ -266,10 +266,10 @@ class PositionGroup(BaseModel):
     """A group a column's last ``count`` cards form, and where it may go."""
 
     count: int = Field(description="The group's size: the last count cards of the column.", ge=1)
-    targets: list[int] = Field(description="Columns (from 1, ascending) the group may go to now (RULES.md §13.1 "
-                                           "Placement help): the columns to highlight while it is held.")
+    targets: list[int] = Field(description="Columns (from 1, ascending) the group may go to now: the columns to "
+                                           "highlight while it is held (RULES.md §13.1 Placement help).")
     best: int | None = Field(description="The column a double-click on the group's first card sends it to "
-                                         "(RULES.md §13.6 Best column), or null.")
+                                         "(RULES.md §13.6 Best column (auto-place)), or null.")
 
 
 class PositionColumn(BaseModel):
@@ -277,16 +277,15 @@ class PositionColumn(BaseModel):
 
     down: int = Field(description="Face-down cards, at the bottom of the column.", ge=0)
     up: list[CardText] = Field(description="The face-up cards, from the deepest to the last.")
-    movable: int = Field(description="The largest group that can leave the column (RULES.md §5.1); 0 if empty.",
+    movable: int = Field(description="The largest group that can leave the column (RULES.md §5.1 Groups); 0 if empty.",
                          ge=0)
     groups: list[PositionGroup] = Field(description="The groups of 1 to movable cards, smallest first.")
-    best: int | None = Field(description="The column a double-click on the column sends its group to (RULES.md "
-                                         "§13.6, no count), or null.")
+    best: int | None = Field(description="The column a double-click on the column sends its group to, no count "
+                                         "given (RULES.md §13.6 Best column (auto-place)), or null.")
 
 
 class PositionResponse(BaseModel):
-    """The position a game log reaches, as a frontend draws it and plays on (RULES.md §13
-    Frontend helpers): the face-down cards are counted, not named."""
+    """The position a game log reaches, as a frontend draws it and plays on (RULES.md §13 Frontend helpers): the face-down cards are counted, not named."""
 
     code: str | None
     suits: SuitsValue
@@ -299,14 +298,14 @@ class PositionResponse(BaseModel):
     stock_left: int = Field(description="Cards still in the stock.")
     deals_left: int = Field(description="Deals still in the stock (stock_left / columns).")
     columns: list[PositionColumn]
-    legal: list[ActionText] = Field(description="Every legal action, canonical notation, as RULES.md §13.2 lists "
-                                                "them (moves by source, target, size, then D); empty when none.")
+    legal: list[ActionText] = Field(description="Every legal action in canonical notation, moves by source, "
+                                                "target, size, then D (RULES.md §13.2 Legal moves); empty when none.")
     played: list[ActionText] = Field(description="The log as played, each action in canonical notation (undos "
                                                  "as U): what a client keeps and sends back.")
-    deal_refused: str | None = Field(description="Why a deal is refused now (RULES.md §13.3), or null if allowed.")
-    undo_refused: str | None = Field(description="Why an undo is refused now (RULES.md §13.3), or null if allowed.")
-    refused: str | None = Field(description="Why the request's check action is refused now, in words (RULES.md "
-                                            "§13.3), or null: allowed, or no check given.")
+    deal_refused: str | None = Field(description="Why a deal is refused now (RULES.md §13.3 Rule reminders), or null if allowed.")
+    undo_refused: str | None = Field(description="Why an undo is refused now (RULES.md §13.3 Rule reminders), or null if allowed.")
+    refused: str | None = Field(description="Why the request's check action is refused now, in words "
+                                            "(RULES.md §13.3 Rule reminders), or null: allowed, or no check given.")
 
 
 class Probe(BaseModel):

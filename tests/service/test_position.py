@@ -1,5 +1,5 @@
 """``POST /v1/position``: the position a game log reaches, as the web client draws it and
-plays on, answered by the rules engine's own helpers (RULES.md §13)."""
+plays on, answered by the rules engine's own helpers (RULES.md §13 Frontend helpers)."""
 
 from __future__ import annotations
 

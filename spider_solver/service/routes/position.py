@@ -25,8 +25,8 @@ router = APIRouter(tags=["games"])
 
 def refusal(board: Board, token: str) -> str | None:
     """The rule that refuses the action ``token`` now (RULES.md §13.3 Rule reminders, or
-    the notation's refusal, §11), or None if it is allowed; once the game is won, the
-    replay's refusal of any action after the win (RULES.md §12)."""
+    the notation's refusal, §11 Action notation), or None if it is allowed; once the game is won, the
+    replay's refusal of any action after the win (RULES.md §12 Replay)."""
     if board.is_won():
         error = play_on(board.copy(), [token]).error
         return None if error is None else error.message

@@ -35,7 +35,7 @@ export function ruleOf(error) {
   return at >= 0 && message.startsWith("action ") ? message.slice(at + marker.length) : message;
 }
 
-/** An action in notation (RULES.md §11): {kind: "move", src, dst, count} (count null when
+/** An action in notation (RULES.md §11 Action notation): {kind: "move", src, dst, count} (count null when
  *  the notation leaves it to the rules), {kind: "deal"} or {kind: "undo"}; null if it is none. */
 export function parseAction(text) {
   const token = String(text).trim().toUpperCase();

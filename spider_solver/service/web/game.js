@@ -640,7 +640,7 @@ function init() {
     api.deal(code).then((deal) => start(deal.code, deal.catalog, actions ? actions.split(",") : []))
       .then(() => say(`Game ${game.code} resumed.`), (error) => { report(error); newGame(settings); });
   } else {
-    newGame({ suits: settings.suits || "1", rule: settings.rule, difficulty: settings.difficulty });
+    newGame({ suits: settings.suits, rule: settings.rule, difficulty: settings.difficulty });
   }
 }
 
