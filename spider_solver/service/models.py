@@ -285,7 +285,8 @@ class PositionColumn(BaseModel):
 
 
 class PositionResponse(BaseModel):
-    """The position a game log reaches, as a frontend draws it and plays on (RULES.md §13 Frontend helpers): the face-down cards are counted, not named."""
+    """The position a game log reaches, as a frontend draws it and plays on (RULES.md §13
+    Frontend helpers): the face-down cards are counted, not named."""
 
     code: str | None
     suits: SuitsValue
@@ -302,8 +303,10 @@ class PositionResponse(BaseModel):
                                                 "target, size, then D (RULES.md §13.2 Legal moves); empty when none.")
     played: list[ActionText] = Field(description="The log as played, each action in canonical notation (undos "
                                                  "as U): what a client keeps and sends back.")
-    deal_refused: str | None = Field(description="Why a deal is refused now (RULES.md §13.3 Rule reminders), or null if allowed.")
-    undo_refused: str | None = Field(description="Why an undo is refused now (RULES.md §13.3 Rule reminders), or null if allowed.")
+    deal_refused: str | None = Field(description="Why a deal is refused now (RULES.md §13.3 Rule reminders), or "
+                                                 "null if allowed.")
+    undo_refused: str | None = Field(description="Why an undo is refused now (RULES.md §13.3 Rule reminders), or "
+                                                 "null if allowed.")
     refused: str | None = Field(description="Why the request's check action is refused now, in words "
                                             "(RULES.md §13.3 Rule reminders), or null: allowed, or no check given.")
 
