@@ -444,6 +444,7 @@ async function start(code, record, log) {
   game.selected = null;
   document.body.dataset.code = code;
   await load(log);
+  document.body.dataset.games = String(Number(document.body.dataset.games || 0) + 1); // games started
 }
 
 function openNewGame() {
