@@ -284,7 +284,22 @@ def test_a_stuck_game_shows_where_it_was_lost_and_goes_back(phone, artefacts):
     page.click("#go-back")
     phone.wait_moves(lost_at)
     assert phone.log() == log[:lost_at] and page.is_hidden("#lost")
-    # From there the game can be won again: a hint, which a long request can also cancel.
+    # From there the game can be won again: a hint.
     page.click("#hint")
     page.wait_for_selector("body[data-hint]", state="attached", timeout=60_000)
     page.screenshot(path=str(artefacts / "phone-hint.png"), full_page=True)
+    # Lost again; "go back and play the line" plays it, showing that it runs, until Escape cancels it.
+    page.click("#deal")
+    page.wait_for_selector("#lost:not([hidden])", timeout=60_000)
+    page.click("#play-line")
+    page.wait_for_selector("#busy:not([hidden])")
+    for _ in range(100):  # the line plays an action about every 0.15 s
+        if phone.moves() >= lost_at + 3:
+            break
+        page.wait_for_timeout(100)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#busy", state="hidden")
+    assert phone.message() == "Cancelled."
+    moves = phone.moves()
+    page.wait_for_timeout(500)
+    assert phone.moves() == moves and lost_at + 3 <= moves < lost_at + 20

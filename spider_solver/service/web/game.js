@@ -143,7 +143,8 @@ function steps(column) {
   const tableau = $("tableau");
   const width = tableau.clientWidth / 10 || 100;
   const room = Math.max(300, ((window.innerHeight - tableau.getBoundingClientRect().top - 90) / width) * 100);
-  let up = 30, down = 12;
+  // At least 18 px between face-up cards (a corner's figure) and 5 px between face-down ones.
+  let up = Math.max(30, 1800 / width), down = Math.max(12, 500 / width);
   const need = column.down * down + Math.max(0, column.up.length - 1) * up + 140;
   if (need > room) {
     const scale = Math.max(0.35, (room - 140) / (need - 140));
@@ -371,7 +372,7 @@ function showLost(lost, log) {
   } else {
     text = "Where it was lost is not known within the budget (or the deal could never be won).";
   }
-  say("This game can no longer be won. " + text);
+  say("This game can no longer be won: see where it was lost, below.");
   $("lost-text").textContent = text;
   const back = lost ? (lost.lostAt ?? lost.lastWinnable) : null;
   const canGoBack = back !== null && back !== undefined;
