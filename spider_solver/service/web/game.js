@@ -128,7 +128,7 @@ function render() {
   if (!badge.hidden) {
     const parts = ["Verified"];
     if (record.difficulty != null) parts.push(`difficulty ${record.difficulty}/5`);
-    if (record.par != null) parts.push(`par ${record.par}`);
+    if (record.par != null) parts.push(`par score ${record.par}`); // the score of the shortest known line
     else if (record.moves != null) parts.push(`${record.moves} moves known`);
     badge.textContent = parts.join(" · ");
   }
