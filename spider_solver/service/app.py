@@ -21,7 +21,7 @@ from fastapi import Depends, FastAPI
 
 from spider_solver.catalog import Catalog
 from spider_solver.limits import MAX_BODY_BYTES
-from spider_solver.service import docs, errors
+from spider_solver.service import client, docs, errors
 from spider_solver.service.grades import Grader
 from spider_solver.service.middleware import (
     BodyLimit,
@@ -33,7 +33,7 @@ from spider_solver.service.middleware import (
     JsonBodies,
 )
 from spider_solver.service.models import document, responses
-from spider_solver.service.routes import catalog, deals, games, health
+from spider_solver.service.routes import catalog, deals, games, health, position
 from spider_solver.service.searches import Searches
 from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings, known_query, query_names
 from spider_solver.version import __version__
@@ -98,9 +98,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         app.add_middleware(Forward, path=settings.forward_to, paths=lambda: forwarded_paths(app))
     errors.install(app)
-    for module in (health, deals, games, catalog):
+    for module in (health, deals, games, position, catalog):
         app.include_router(module.router)
     docs.install(app)
+    client.install(app)
 
     def openapi() -> dict[str, Any]:
         """The document says what this server enforces (models.document: its caps included)."""

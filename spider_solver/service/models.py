@@ -160,6 +160,12 @@ class GameRequest(DealRequest):
         DEFAULT_UNDO_LIMIT, description="Actions that can be undone; null keeps the whole history.")
 
 
+class PositionRequest(GameRequest):
+    check: ActionItem | None = Field(None, description="An action to check in the position the log reaches: "
+                                     "the answer's refused gives the rule that refuses it (null if it is allowed); "
+                                     "the answer's position stays the log's.")
+
+
 class AnalyzeRequest(Budget, GameRequest):
     lost_at: bool = Field(True, description="When the position is unwinnable, look for where the game was lost.")
 
@@ -254,6 +260,55 @@ class ReplayResponse(BaseModel):
     score: int
     runs_removed: int
     stock_left: int
+
+
+class PositionGroup(BaseModel):
+    """A group a column's last ``count`` cards form, and where it may go."""
+
+    count: int = Field(description="The group's size: the last count cards of the column.", ge=1)
+    targets: list[int] = Field(description="Columns (from 1, ascending) the group may go to now: the columns to "
+                                           "highlight while it is held (RULES.md §13.1 Placement help).")
+    best: int | None = Field(description="The column a double-click on the group's first card sends it to "
+                                         "(RULES.md §13.6 Best column (auto-place)), or null.")
+
+
+class PositionColumn(BaseModel):
+    """A column as a player sees it: face-down cards counted, face-up cards named."""
+
+    down: int = Field(description="Face-down cards, at the bottom of the column.", ge=0)
+    up: list[CardText] = Field(description="The face-up cards, from the deepest to the last.")
+    movable: int = Field(description="The largest group that can leave the column (RULES.md §5.1 Groups); 0 if empty.",
+                         ge=0)
+    groups: list[PositionGroup] = Field(description="The groups of 1 to movable cards, smallest first.")
+    best: int | None = Field(description="The column a double-click on the column sends its group to, no count "
+                                         "given (RULES.md §13.6 Best column (auto-place)), or null.")
+
+
+class PositionResponse(BaseModel):
+    """The position a game log reaches, as a frontend draws it and plays on (RULES.md §13
+    Frontend helpers): the face-down cards are counted, not named."""
+
+    code: str | None
+    suits: SuitsValue
+    rule: RuleValue
+    won: bool
+    moves: int
+    score: int
+    runs_removed: int
+    removed: list[Literal["S", "H", "D", "C"]] = Field(description="The suits of the runs removed, in order.")
+    stock_left: int = Field(description="Cards still in the stock.")
+    deals_left: int = Field(description="Deals still in the stock (stock_left / columns).")
+    columns: list[PositionColumn]
+    legal: list[ActionText] = Field(description="Every legal action in canonical notation, moves by source, "
+                                                "target, size, then D (RULES.md §13.2 Legal moves); empty when none.")
+    played: list[ActionText] = Field(description="The log as played, each action in canonical notation (undos "
+                                                 "as U): what a client keeps and sends back.")
+    deal_refused: str | None = Field(description="Why a deal is refused now (RULES.md §13.3 Rule reminders), or "
+                                                 "null if allowed.")
+    undo_refused: str | None = Field(description="Why an undo is refused now (RULES.md §13.3 Rule reminders), or "
+                                                 "null if allowed.")
+    refused: str | None = Field(description="Why the request's check action is refused now, in words "
+                                            "(RULES.md §13.3 Rule reminders), or null: allowed, or no check given.")
 
 
 class Probe(BaseModel):

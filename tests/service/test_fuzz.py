@@ -50,8 +50,8 @@ from tests.cli.test_serve import Served  # noqa: E402
 
 pytestmark = [pytest.mark.usefixtures("engine"), pytest.mark.slow]
 
-#: Generated requests per operation and generation mode (7 operations, 2 modes: about 1,300
-#: requests, about 20 s here).
+#: Generated requests per operation and generation mode (8 operations, 2 modes: about 1,500
+#: requests, about 25 s here).
 EXAMPLES = 100
 #: The caps the server is started with, and the same settings for the document.
 CAPS = ("--max-nodes-cap", "20000", "--max-seconds-cap", "2")

@@ -99,7 +99,7 @@ def test_health(client, read_only):
 def test_openapi_document_and_docs(client):
     document = client.get("/openapi.json").json()
     assert set(document["paths"]) == {
-        "/v1/health", "/v1/deals/{code}", "/v1/verify", "/v1/replay", "/v1/analyze", "/v1/catalog/deals",
+        "/v1/health", "/v1/deals/{code}", "/v1/verify", "/v1/replay", "/v1/analyze", "/v1/position", "/v1/catalog/deals",
         "/v1/catalog/random",
     }
     assert "ErrorResponse" in document["components"]["schemas"]

@@ -1,0 +1,153 @@
+// api.js: a small client of the spider-solver HTTP API (/v1), for browsers and any
+// JavaScript runtime with fetch and AbortController. No dependency: copy this file into a
+// frontend. docs/frontend.md walks through it; the API itself is docs/service.md and the
+// server's /openapi.json.
+//
+//   import { SpiderApi, ApiError, ruleOf } from "./api.js";
+//   const api = new SpiderApi("http://127.0.0.1:8000/");
+//   const deal = await api.randomDeal({ suits: 1 });          // "New game": a verified deal
+//   let pos = await api.position({ code: deal.code, actions: [] });
+//   pos = await api.position({ code: deal.code, actions: [...pos.played, "D"] });
+//   const hint = await api.analyze({ code: deal.code, actions: pos.played }, { signal });
+//
+// Every method returns the answer's JSON, and throws an ApiError for an error answer
+// ({"error": {"type", "message", ...}}), or the fetch's own error (a DOMException named
+// "AbortError" when the request was cancelled through its signal).
+
+/** An error answer of the API: its HTTP status, type (e.g. "refused-action") and message. */
+export class ApiError extends Error {
+  constructor(status, detail, retryAfter = null) {
+    super(detail.message || `HTTP ${status}`);
+    this.name = "ApiError";
+    this.status = status;
+    this.type = detail.type || "http-error";
+    this.detail = detail; // refused-action also has index and action
+    this.retryAfter = retryAfter; // seconds, from Retry-After (503 busy)
+  }
+}
+
+/** The rule in words of a refused-action error ("cannot play '2>1': ..."), without the
+ *  "action N (index i: 'x') refused: " that names the action in the log. */
+export function ruleOf(error) {
+  const message = error instanceof Error ? error.message : String(error);
+  const marker = ") refused: ";
+  const at = message.indexOf(marker);
+  return at >= 0 && message.startsWith("action ") ? message.slice(at + marker.length) : message;
+}
+
+/** An action in notation (RULES.md §11 Action notation): {kind: "move", src, dst, count} (count null when
+ *  the notation leaves it to the rules), {kind: "deal"} or {kind: "undo"}; null if it is none. */
+export function parseAction(text) {
+  const token = String(text).trim().toUpperCase();
+  if (token === "D") return { kind: "deal" };
+  if (token === "U") return { kind: "undo" };
+  const match = /^0*(\d{1,3})>0*(\d{1,3})(?:\/0*(\d{1,3}))?$/.exec(token);
+  if (!match) return null;
+  return { kind: "move", src: Number(match[1]), dst: Number(match[2]), count: match[3] ? Number(match[3]) : null };
+}
+
+/** Where a game was lost, from an /v1/analyze answer: {lostAt, action, line} (lostAt: the
+ *  0-based index in the log of the action after which it could no longer be won) and,
+ *  when the server gives a bracket (an index range the loss lies in, when it could not
+ *  pin the action), {lastWinnable, firstLost}. null when the answer says neither. The
+ *  bracket's fields are looked for by name, so that this works with servers that give
+ *  one and with those that do not. */
+export function lostBracket(analysis) {
+  if (!analysis) return null;
+  const found = { lostAt: analysis.lost_at ?? null, action: analysis.lost_at_action ?? null,
+                  line: analysis.lost_at_line || [], lastWinnable: null, firstLost: null };
+  const sources = [analysis.bracket, analysis.lost_bracket, analysis].filter((s) => s && typeof s === "object");
+  for (const source of sources) {
+    for (const [name, value] of Object.entries(source)) {
+      if (typeof value !== "number" || name === "lost_at") continue;
+      if (found.lastWinnable === null && /winnable/.test(name)) found.lastWinnable = value;
+      else if (found.firstLost === null && /lost|unwinnable/.test(name)) found.firstLost = value;
+    }
+  }
+  return found.lostAt === null && found.lastWinnable === null && found.firstLost === null ? null : found;
+}
+
+/** The API of one server. ``base`` is the server's root URL; by default the page's own
+ *  folder (the web client is served by the same server). */
+export class SpiderApi {
+  constructor(base = new URL(".", globalThis.location?.href ?? "http://127.0.0.1:8000/").href,
+              { retries = 3 } = {}) {
+    this.base = base.endsWith("/") ? base : base + "/";
+    this.retries = retries; // times a 503 busy is retried after its Retry-After
+  }
+
+  /** One request: ``body`` is sent as JSON (the server refuses text/plain, fetch's
+   *  default for a string body). ``signal`` (an AbortSignal) cancels it, its waits for a
+   *  busy server included. */
+  async request(method, path, body = undefined, { signal } = {}) {
+    const init = { method, signal, headers: { Accept: "application/json" } };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    for (let attempt = 0; ; attempt++) {
+      const response = await fetch(new URL(path.replace(/^\//, ""), this.base), init);
+      const data = await response.json().catch(() => ({ error: { message: `HTTP ${response.status}` } }));
+      if (response.ok) return data;
+      const retryAfter = Number(response.headers.get("Retry-After")) || null;
+      const error = new ApiError(response.status, data.error || {}, retryAfter);
+      if (error.type !== "busy" || attempt >= this.retries) throw error;
+      await sleep((retryAfter || 1) * 1000, signal);
+    }
+  }
+
+  /** GET /v1/health: {status, version, read_only, catalog, searches}. */
+  health(options) { return this.request("GET", "/v1/health", undefined, options); }
+
+  /** GET /v1/catalog/random: one verified deal (a catalog row: code, moves, difficulty,
+   *  par, ...) matching the filters; ApiError 404 if none does. ``difficulty``: 1 to 5 or
+   *  a range such as "1-2". */
+  randomDeal({ suits, rule, difficulty } = {}, options) {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries({ suits, rule, difficulty })) {
+      if (value !== undefined && value !== null && value !== "") query.set(name, String(value));
+    }
+    const text = query.toString();
+    return this.request("GET", "/v1/catalog/random" + (text ? "?" + text : ""), undefined, options);
+  }
+
+  /** GET /v1/deals/{code}: the initial layout and, in ``catalog``, the catalog's record or null. */
+  deal(code, options) { return this.request("GET", `/v1/deals/${encodeURIComponent(code)}`, undefined, options); }
+
+  /** POST /v1/position: the position the log reaches, to draw and play on: columns
+   *  ({down, up, movable, groups: [{count, targets, best}], best}), legal, played,
+   *  score, moves, deal_refused, undo_refused; with ``check``, ``refused`` is the rule
+   *  that refuses that action. A refused action of the log is an ApiError
+   *  "refused-action" (ruleOf gives its rule). */
+  position({ code, actions = [], undoLimit = 100, dealOnEmpty = false, check } = {}, options) {
+    const body = { code, actions, undo_limit: undoLimit, deal_on_empty: dealOnEmpty };
+    if (check !== undefined && check !== null) body.check = check;
+    return this.request("POST", "/v1/position", body, options);
+  }
+
+  /** POST /v1/replay: won, moves, score, runs_removed, stock_left of the log. */
+  replay({ code, actions = [], undoLimit = 100, dealOnEmpty = false } = {}, options) {
+    return this.request("POST", "/v1/replay", { code, actions, undo_limit: undoLimit, deal_on_empty: dealOnEmpty },
+                        options);
+  }
+
+  /** POST /v1/analyze: can the position still be won? status (verified, unwinnable,
+   *  unknown), hint, line, and with ``lostAt`` where the game was lost (lostBracket).
+   *  May search: up to the server's caps, or ``maxSeconds``/``maxNodes``; pass a signal
+   *  to let the player cancel it. */
+  analyze({ code, actions = [], undoLimit = 100, dealOnEmpty = false, lostAt = false, maxSeconds, maxNodes } = {},
+          options) {
+    const body = { code, actions, undo_limit: undoLimit, deal_on_empty: dealOnEmpty, lost_at: lostAt };
+    if (maxSeconds !== undefined) body.max_seconds = maxSeconds;
+    if (maxNodes !== undefined) body.max_nodes = maxNodes;
+    return this.request("POST", "/v1/analyze", body, options);
+  }
+}
+
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) { reject(signal.reason); return; }
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
+  });
+}

@@ -1,0 +1,305 @@
+"""The reference web client (``/`` and ``/play``) in a real browser: Playwright driving
+Debian's Chromium headless, against the real ``spider-solve serve`` on a free port of
+127.0.0.1 with a small catalog of 1-suit verified deals.
+
+Marked ``browser`` and ``slow``. Without a Chromium (``chromium`` on the PATH, or
+``SPIDER_CHROMIUM``) or without the ``playwright`` package they are skipped, unless the
+environment variable ``CI`` is set: there a missing browser is a failure (``.ci/run``
+installs Debian's ``chromium``; Playwright's own browser download is not used).
+Screenshots at 1280x800 and 390x844 go to ``SPIDER_WEB_ARTEFACTS`` if set, else to a
+folder under pytest's temporary path (printed).
+
+Each page's console messages of type error and its uncaught exceptions are collected, and
+a test fails if there is any. The page may load nothing but this server's files: every
+request to another address is aborted and fails the test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+
+from spider_solver.rules import Board, Move
+from tests.cli.test_serve import ROOT, Served
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("engine")]
+
+#: The verified deals of the catalog (1 suit: solved in a fraction of a second each).
+DEALS = ("SP1-S1C-AAAAAAB", "SP1-S1C-AAAAAAC")
+#: A 1-suit deal on which dealing the whole stock at once leaves no move at all; the last
+#: deal is the action that lost it (the position before it is winnable).
+STUCK = ("SP1-S1C-AAAAAMZ", ["D"] * 5, 4)
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+#: Milliseconds a step of the page may take (a hint along the known line, a move).
+STEP = 20_000
+
+
+def chromium() -> str | None:
+    return os.environ.get("SPIDER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def missing(reason: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason}; CI runs the browser tests (.ci/run installs Debian's chromium)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("the playwright package is not installed (the test extra)")
+    executable = chromium()
+    if executable is None:
+        missing("no Chromium found (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from spider_solver import solve
+    from spider_solver.catalog import Catalog
+
+    path = tmp_path_factory.mktemp("web") / "catalog.sqlite"
+    with Catalog(path) as db:
+        for code in DEALS:
+            db.record(solve(code))
+        db.set_grade(DEALS[0], {"difficulty": 1, "difficulty_raw": 10.0, "grader_version": "test"})
+        db.set_grade(DEALS[1], {"difficulty": 1, "difficulty_raw": 11.0, "grader_version": "test"})
+    served = Served("--catalog", str(path), "--solvers", "1", "--max-nodes-cap", "2000000",
+                    "--max-seconds-cap", "20", cwd=path.parent)
+    try:
+        yield served
+        assert served.stop() == 0
+    finally:
+        served.kill()
+    assert "Traceback" not in "".join(served.lines), "".join(served.lines)
+
+
+@pytest.fixture(scope="module")
+def artefacts(tmp_path_factory) -> Path:
+    given = os.environ.get("SPIDER_WEB_ARTEFACTS")
+    folder = Path(given) if given else tmp_path_factory.mktemp("web-screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots in {folder}")
+    return folder
+
+
+class Page:
+    """A browser page on the server, with its console errors and foreign requests collected."""
+
+    def __init__(self, browser, server, viewport):
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(STEP)
+        self.errors: list[str] = []
+        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        self.page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
+        host = urlparse(server.url).netloc
+        self.page.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).netloc == host
+                        else (self.errors.append(f"request to {route.request.url}"), route.abort()))
+        self.url = server.url
+
+    def open(self, hash_: str = "", path: str = "/play") -> None:
+        self.page.goto(self.url + path + (f"#{hash_}" if hash_ else ""))
+        self.page.wait_for_selector(".card.up")
+        self.wait_idle()
+
+    def wait_idle(self) -> None:
+        self.page.wait_for_selector("body:not([data-busy])", state="attached")
+
+    def moves(self) -> int:
+        return int(self.page.get_attribute("body", "data-moves"))
+
+    def wait_moves(self, moves: int) -> None:
+        self.page.wait_for_selector(f'body[data-moves="{moves}"]', state="attached")
+
+    def card(self, column: int, count: int):
+        return self.page.locator(f'.column[data-col="{column}"] .card.up[data-count="{count}"]')
+
+    def column(self, column: int):
+        return self.page.locator(f'.column[data-col="{column}"]')
+
+    def log(self) -> list[str]:
+        code, _, actions = unquote(urlparse(self.page.url).fragment).partition("/")
+        return actions.split(",") if actions else []
+
+    def code(self) -> str:
+        return unquote(urlparse(self.page.url).fragment).partition("/")[0]
+
+    def message(self) -> str:
+        return self.page.inner_text("#message")
+
+    def drag(self, src: int, count: int, dst: int) -> None:
+        box = self.card(src, count).bounding_box()
+        target = self.column(dst).bounding_box()
+        mouse = self.page.mouse
+        mouse.move(box["x"] + box["width"] / 2, box["y"] + 4)
+        mouse.down()
+        mouse.move(target["x"] + target["width"] / 2, target["y"] + 20, steps=8)
+        mouse.up()
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.errors == []
+
+
+@pytest.fixture
+def desktop(browser, server):
+    page = Page(browser, server, DESKTOP)
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def phone(browser, server):
+    page = Page(browser, server, PHONE)
+    yield page
+    page.close()
+
+
+def replayed(code: str, log: list[str]) -> dict:
+    """``spider-solve replay --json`` of the log, as a player would check it."""
+    result = subprocess.run([sys.executable, "-m", "spider_solver", "replay", "--json", code, *log],
+                            capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")})
+    return json.loads(result.stdout)
+
+
+def test_a_verified_game_is_won_by_following_hint_alone(desktop, artefacts):
+    page = desktop.page
+    desktop.open()
+    page.click("#new")
+    page.select_option("#suits", "1")
+    games = page.get_attribute("body", "data-games")
+    page.click("#start")
+    page.wait_for_selector(f'body:not([data-games="{games}"])', state="attached")
+    page.wait_for_selector("#verified:not([hidden])")
+    code = page.inner_text("#code")
+    assert code in DEALS and page.inner_text("#verified").startswith("Verified")
+    desktop.wait_idle()
+    page.screenshot(path=str(artefacts / "desktop-start.png"))
+    for step in range(300):
+        if page.get_attribute("body", "data-won") == "true":
+            break
+        moves = desktop.moves()
+        page.click("#hint")
+        page.wait_for_selector("body[data-hint]", state="attached")
+        hint = page.get_attribute("body", "data-hint")
+        if step == 20:
+            page.screenshot(path=str(artefacts / "desktop-hint.png"))
+        if hint == "D":
+            page.click("#stock")
+        else:
+            src, dst = (int(part) for part in hint.split("/")[0].split(">"))
+            count = int(page.get_attribute("body", "data-hint-count"))
+            desktop.card(src, count).click(position={"x": 8, "y": 4})  # pick the group up ...
+            desktop.column(dst).click(position={"x": 8, "y": 4})  # ... and put it down
+        desktop.wait_moves(moves + 1)
+    assert page.get_attribute("body", "data-won") == "true"
+    assert "You won!" in desktop.message()
+    page.screenshot(path=str(artefacts / "desktop-won.png"))
+    log = desktop.log()
+    assert desktop.code() == code
+    expected = replayed(code, log)
+    assert expected["won"] is True and expected["error"] is None, (expected, log)
+    assert int(page.inner_text("#score")) == expected["score"]
+    assert int(page.inner_text("#moves")) == expected["moves"] == len(log)
+
+
+def test_a_refused_drag_shows_the_rule_and_undo_restart_deal_and_keys_work(desktop):
+    code = DEALS[0]
+    page = desktop.page
+    desktop.open(code)
+    board = Board(code)
+    refused = next(Move(s, d, 1) for s in range(1, 11) for d in range(1, 11)
+                   if s != d and not board.is_legal(Move(s, d, 1)))
+    try:
+        board.check(refused)
+    except ValueError as error:
+        rule = str(error)
+    desktop.drag(refused.src, 1, refused.dst)
+    page.wait_for_selector("#message.rule")
+    assert desktop.message().removeprefix("Rule: ") == rule and desktop.moves() == 0
+    # A legal drag plays; the page shows the engine's score and counter.
+    legal = next(action for action in board.legal_moves() if isinstance(action, Move))
+    desktop.drag(legal.src, legal.count, legal.dst)
+    desktop.wait_moves(1)
+    assert page.inner_text("#score") == "499" and desktop.log() == [board.notation(legal)]
+    page.click("#undo")
+    desktop.wait_moves(0)
+    assert page.inner_text("#score") == "500" and desktop.log() == [board.notation(legal), "U"]
+    page.click("#deal")
+    desktop.wait_moves(1)
+    assert page.inner_text("#stock-text") == "4 deals left"
+    page.click("#restart")
+    desktop.wait_moves(0)
+    assert page.inner_text("#stock-text") == "5 deals left" and desktop.log() == []
+    # Undo with nothing to undo: the rule reminder.
+    page.keyboard.press("u")
+    page.wait_for_selector("#message.rule")
+    assert "nothing to undo" in desktop.message()
+    # The keyboard: D deals, U undoes; a column, Enter picks its group up, another Enter puts it down there.
+    page.keyboard.press("d")
+    desktop.wait_moves(1)
+    page.keyboard.press("u")
+    desktop.wait_moves(0)
+    page.focus(f'.column[data-col="{legal.src}"]')
+    page.keyboard.press("Enter")
+    for _ in range((legal.dst - legal.src) % 10):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    desktop.wait_moves(1)
+    assert desktop.log() == ["D", "U", board.notation(legal)]
+    # A double-click on a card sends its group to the column the rules engine's best_target names.
+    board.push(legal)
+    column = next(c for c in range(1, 11) if board.columns[c - 1] and board.best_target(c, 1) is not None)
+    best = board.best_move(column, 1)
+    desktop.card(column, 1).dblclick(position={"x": 8, "y": 4})
+    desktop.wait_moves(2)
+    assert desktop.log()[-1] == board.notation(best)
+    assert page.get_attribute("#message", "aria-live") == "polite"
+
+
+def test_a_stuck_game_shows_where_it_was_lost_and_goes_back(phone, artefacts):
+    code, log, lost_at = STUCK
+    page = phone.page
+    phone.page.goto(phone.url + "/#" + code + "/" + ",".join(log))
+    page.wait_for_selector("#lost:not([hidden])", timeout=60_000)
+    assert page.get_attribute("body", "data-lost") == str(lost_at)
+    assert f"action {lost_at + 1} of {len(log)}" in page.inner_text("#lost-text")
+    page.screenshot(path=str(artefacts / "phone-lost.png"), full_page=True)
+    page.click("#go-back")
+    phone.wait_moves(lost_at)
+    assert phone.log() == log[:lost_at] and page.is_hidden("#lost")
+    # From there the game can be won again: a hint.
+    page.click("#hint")
+    page.wait_for_selector("body[data-hint]", state="attached", timeout=60_000)
+    page.screenshot(path=str(artefacts / "phone-hint.png"), full_page=True)
+    # Lost again; "go back and play the line" plays it, showing that it runs, until Escape cancels it.
+    page.click("#deal")
+    page.wait_for_selector("#lost:not([hidden])", timeout=60_000)
+    page.click("#play-line")
+    page.wait_for_selector("#busy:not([hidden])")
+    for _ in range(100):  # the line plays an action about every 0.15 s
+        if phone.moves() >= lost_at + 3:
+            break
+        page.wait_for_timeout(100)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#busy", state="hidden")
+    assert phone.message() == "Cancelled."
+    moves = phone.moves()
+    page.wait_for_timeout(500)
+    assert phone.moves() == moves and lost_at + 3 <= moves < lost_at + 20
