@@ -16,11 +16,13 @@ Parts (``--parts``, any of ``abcd``):
     unwinnable (a detour can lose the game), the outcomes, median / p90 / max seconds.
     ``--recheck-nodes N`` analyses the unknown positions again with N nodes, so that
     the share can be given among the positions known to be winnable.
-(b) lost games: a log of random legal play until stuck (random legal actions, never
-    back to a position already seen in the game, until none is left; at most 1000
-    actions) on each of the first ``--lost-count`` deals; ``analyze`` with the
-    default budget looks for ``lost_at``. Reported: the share proved unwinnable, the
-    share with ``lost_at`` found, median seconds to find it, and median seconds of all.
+(b) lost games: a log of play until stuck, on each of the first ``--lost-count`` deals; ``analyze`` with the
+    default budget looks for ``lost_at``. ``--player random``: random legal actions, never
+    back to a position already seen in the game, until none is left; ``--player casual``:
+    a player who sees only the face-up cards (:func:`casual_play`). At most 1000 actions.
+    Reported: the share proved unwinnable, the share with ``lost_at`` found and with a
+    bracket (and its median width), median seconds to find it, median seconds of all; and
+    the bisection's searches by deals left, with the share decided.
 (c) the cheap hint: ``analyze(..., known_line=line)`` on the positions of (a) without
     detours, and after a detour undone; median and max milliseconds, the replay of the
     log included, and the share answered from the line.
@@ -101,6 +103,70 @@ def random_play(deal, prefix, rng: random.Random) -> list[str]:
     return log
 
 
+def _casual_score(board, action) -> int:
+    """How useful ``action`` looks to a player who sees only the face-up cards (0: not useful).
+
+    Building on a card of the same suit, turning up a face-down card and emptying a column
+    count; a move between cards of different suits counts only if it turns a card up or
+    empties a column; the deal is never scored (the player deals when nothing is useful).
+    """
+    from spider_solver.rules.notation import Move
+
+    if not isinstance(action, Move):
+        return 0
+    src, dst = board.columns[action.src - 1], board.columns[action.dst - 1]
+    count = action.count or 1
+    first = src[len(src) - count]
+    turns_up = board.down[action.src - 1] == len(src) - count and len(src) > count
+    empties = count == len(src)
+    if not dst:
+        # Into an empty column: worth it only to turn a card up.
+        return 3 if turns_up else 0
+    score = 0
+    if dst[-1].suit == first.suit:
+        below = src[len(src) - count - 1] if len(src) > count else None
+        # A same-suit build, unless the group already lay on a same-suit card one higher (a lateral move).
+        if not (below is not None and len(src) - count > board.down[action.src - 1] and below.suit == first.suit
+                and below.rank == first.rank + 1):
+            score += 4
+    if turns_up:
+        score += 5
+    if empties:
+        score += 2
+    return score
+
+
+def casual_play(deal, rng: random.Random) -> list[str]:
+    """A casual player's log: the most useful-looking action (``_casual_score``, ties at random)
+    that does not go back to a position seen in the game; the deal when nothing useful is left;
+    any other new action when the deal is refused (an empty column); stops when stuck or won
+    (at most MAX_RANDOM actions)."""
+    from spider_solver.rules import Board
+    from spider_solver.rules.notation import Move
+
+    board = Board(deal, undo_limit=None)
+    seen = {_key(board)}
+    log: list[str] = []
+    while len(log) < MAX_RANDOM and not board.is_won():
+        actions = board.legal_moves()
+        rng.shuffle(actions)
+        scored = sorted(actions, key=lambda a: -_casual_score(board, a))
+        useful = [a for a in scored if _casual_score(board, a) > 0]
+        deals = [a for a in actions if not isinstance(a, Move)]
+        rest = [a for a in scored if _casual_score(board, a) == 0 and isinstance(a, Move)]
+        for action in useful + deals + rest:
+            text = board.notation(action)
+            board.push(action)
+            if _key(board) not in seen:
+                seen.add(_key(board))
+                log.append(text)
+                break
+            board.pop()
+        else:
+            break
+    return log
+
+
 def _board(deal, actions):
     from spider_solver.rules import Board
 
@@ -119,7 +185,7 @@ def _deal_work(args: tuple) -> dict:
     from spider_solver.rules import Board, Deal, GameCode
     from spider_solver.verify import solve
 
-    suits, number, parts, lost, reach, max_nodes, max_seconds, recheck = args
+    suits, number, parts, lost, reach, max_nodes, max_seconds, recheck, player = args
     deal = Deal.from_code(GameCode(suits, "classic", number))
     code = str(deal.code)
     row: dict = {"code": code, "hints": [], "cheap": [], "lost": None, "reach": []}
@@ -169,7 +235,7 @@ def _deal_work(args: tuple) -> dict:
                 row["cheap"].append({"at": at, "undo": len(log) > at, "source": result.source,
                                      "seconds": time.perf_counter() - started})
     if "b" in parts and lost:
-        log = random_play(deal, (), rng)
+        log = casual_play(deal, rng) if player == "casual" else random_play(deal, (), rng)
         started = time.perf_counter()
         result = analyze(deal, log, **budget)
         seconds = time.perf_counter() - started
@@ -178,7 +244,8 @@ def _deal_work(args: tuple) -> dict:
                   for p in result.probes]
         row["lost"] = {"length": len(log), "status": str(result.status), "reason": str(result.reason),
                        "lost_at": result.lost_at, "effective": result.effective, "nodes": result.nodes,
-                       "seconds": seconds, "probes": probes}
+                       "seconds": seconds, "probes": probes,
+                       "bracket": _bracket_width(result)}
     if "d" in parts and reach and line:
         for fraction in REACH_PREFIX:
             prefix = line[: int(len(line) * fraction)]
@@ -210,6 +277,16 @@ def _deal_work(args: tuple) -> dict:
     return row
 
 
+def _median_or_none(values: list) -> float | None:
+    return median(values) if values else None
+
+
+def _bracket_width(result) -> int | None:
+    """The width of the analysis's bracket in actions (None without one)."""
+    bracket = getattr(result, "bracket", None)
+    return None if bracket is None else bracket.width
+
+
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
     if not values:
@@ -234,12 +311,14 @@ COLUMNS = {
                    ("from_line", "answered from the line", "int"),
                    ("ms_median", "ms median", ".1f"), ("ms_p90", "ms p90", ".1f"), ("ms_max", "ms max", ".1f")],
     "lost": [("set", "set", ""), ("logs", "logs", "int"), ("unwinnable", "proved unwinnable", "int"),
-             ("found", "lost_at found", "int"), ("s_found_median", "s median to find lost_at", ".2f"),
+             ("found", "lost_at found", "int"), ("bracketed", "bracket", "int"),
+             ("width_median", "bracket width median", ""), ("s_found_median", "s median to find lost_at", ".2f"),
              ("s_found_p90", "s p90 (found)", ".2f"), ("s_median", "s median (all)", ".2f"),
              ("s_max", "s max (all)", ".1f")],
     "probes": [("deals_left", "deals left", ""), ("searches", "searches", "int"), ("verified", "verified", "int"),
                ("proved", "proved unwinnable", "int"), ("unknown", "unknown", "int"),
-               ("gave_up", "of them proof gave up", "int"), ("proof_nodes", "proof nodes median / max", "k")],
+               ("decided", "decided", "%"), ("gave_up", "of them proof gave up", "int"),
+               ("proof_nodes", "proof nodes median / max", "k")],
     "reach": [("deals_left", "deals left", ""), ("cards", "cards in play", ""), ("positions", "positions", "int"),
               ("verified", "verified", "int"), ("proved", "proved unwinnable", "int"), ("unknown", "unknown", "int"),
               ("proof_nodes", "proof nodes median / max", "k"),
@@ -287,6 +366,9 @@ def report(rows: list[dict], name: str) -> dict[str, dict]:
         found = [g for g in unwinnable if g["lost_at"] is not None]
         tables["lost"] = [{"set": name, "logs": len(lost), "length_median": median([g["length"] for g in lost]),
                            "unwinnable": len(unwinnable), "found": len(found),
+                           "bracketed": sum(g.get("bracket") is not None for g in unwinnable),
+                           "width_median": _median_or_none([g["bracket"] for g in unwinnable
+                                                            if g.get("bracket") is not None]),
                            "s_found_median": round(median([g["seconds"] for g in found]), 3) if found else None,
                            "s_found_p90": round(percentile([g["seconds"] for g in found], 0.9), 3) if found else None,
                            "s_median": round(median([g["seconds"] for g in lost]), 3),
@@ -301,7 +383,7 @@ def report(rows: list[dict], name: str) -> dict[str, dict]:
             unknown = [p for p in group if p["status"] == "unknown"]
             tables["probes"].append({
                 "deals_left": left, "searches": len(group), "verified": sum(p["status"] == "verified" for p in group),
-                "proved": len(proved), "unknown": len(unknown),
+                "proved": len(proved), "unknown": len(unknown), "decided": round(1 - len(unknown) / len(group), 4),
                 "gave_up": sum(p["reason"] == "proof-gave-up" for p in unknown), "proof_nodes": _nodes(proved),
                 "cards_median": median([p["cards"] for p in group])})
     reach = [p for r in rows for p in r["reach"]]
@@ -326,7 +408,7 @@ def report(rows: list[dict], name: str) -> dict[str, dict]:
     titles = {"hints": "(a) hints: positions after 20 / 60 / 100 actions of the verified line, 0-5 random actions "
                        "off it",
               "known_line": "(c) the hint from the stored line (on the line, and after a detour undone)",
-              "lost": "(b) random play until stuck: lost_at",
+              "lost": "(b) play until stuck: lost_at and the bracket",
               "probes": "(b) the searches of the bisections, by deals left in the stock",
               "reach": "(d) late positions with at most one deal left: analyze, then the exhaustive search alone"}
     for key, tab in made.items():
@@ -365,6 +447,8 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=INTERACTIVE_MAX_SECONDS)
     parser.add_argument("--recheck-nodes", type=int, default=0,
                         help="(a): analyse the unknown positions again with this many nodes and no time limit.")
+    parser.add_argument("--player", choices=("random", "casual"), default="random",
+                        help="(b): who plays the lost games: random legal play, or a casual player.")
     parser.add_argument("--json", help="Write every deal's figures to this file.")
     resultfile.add_out_option(parser, "analyze-s{suits}")
     args = parser.parse_args()
@@ -377,7 +461,7 @@ def main() -> None:
         parts = "".join(p for p in args.parts if (p in "ac" and k < args.count) or (p == "b" and k < lost_count)
                         or (p == "d" and k < args.reach_count))
         tasks.append((args.suits, args.first + k, parts, "b" in parts, "d" in parts, args.max_nodes,
-                      args.max_seconds or None, args.recheck_nodes))
+                      args.max_seconds or None, args.recheck_nodes, args.player))
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers, initializer=_warm_up) as pool:
         rows = list(pool.map(_deal_work, tasks))

@@ -35,9 +35,21 @@ winnable one is winnable), so there is one step where it changes. ``lost_at`` is
 it is proved winnable by a line (``lost_at_line``, replayed to a win), the one after
 it proved unwinnable. It is found by bisecting the effective history (about
 log2 of its length searches), within the same budget as the rest. It is None when
-the position is not unwinnable, when a search along the way comes back unknown
-(never a guess), and when the deal cannot be won at all (its initial layout is
-proved unwinnable, so no action lost it).
+the position is not unwinnable, when the searches leave more than one action between
+the last position shown winnable and the first proved unwinnable (never a guess), and
+when the deal cannot be won at all (its initial layout is proved unwinnable, so no
+action lost it).
+
+What the bisection did establish is the ``bracket`` (:class:`Bracket`), given for every
+unwinnable position with actions in effect: the last position of the effective history
+shown winnable (with its winning line, replayed to a win) and the first proved
+unwinnable, "still winnable after action 31, lost for certain by action 58". When
+``lost_at`` is found the bracket is one action wide. A search that comes back unknown
+does not end the bisection: the next search goes to the middle of the widest stretch
+of the bracket that no search has tried yet (the later one of two equally wide: later
+positions have fewer cards to place and are cheaper to settle), so that the budget
+goes where it narrows the bracket most. A position on the winning line of a position
+shown winnable is winnable too, with no search.
 
 How a position is searched: the solver's widening beams from the position, with what
 is left of the budget; late in a game (at most ``EARLY_PROOF_DEALS_LEFT`` deals left)
@@ -92,6 +104,36 @@ _UNDO = "U"
 
 
 @dataclass(frozen=True)
+class Bracket:
+    """Where a lost game was lost, as far as the searches established it.
+
+    Positions are counted in actions in effect (the effective history: 0 is the
+    initial layout); ``*_after`` is the 0-based index in the log of the action that
+    reached the position (None for the initial layout). The game was lost by one of
+    the actions in effect after position ``winnable`` up to position ``unwinnable``.
+    """
+
+    #: The last position shown winnable; None when no position was (the deal may be
+    #: unwinnable, or every search before ``unwinnable`` came back unknown).
+    winnable: int | None
+    winnable_after: int | None
+    #: A winning line from position ``winnable``, replayed to a win; empty when it is None.
+    line: tuple[str, ...]
+    #: The first position proved unwinnable (at worst the final position).
+    unwinnable: int
+    unwinnable_after: int | None
+
+    @property
+    def width(self) -> int | None:
+        """Actions in effect between the two positions (1: ``lost_at`` is known); None without ``winnable``."""
+        return None if self.winnable is None else self.unwinnable - self.winnable
+
+    def to_dict(self) -> dict:
+        return {"winnable": self.winnable, "winnable_after": self.winnable_after, "line": list(self.line),
+                "unwinnable": self.unwinnable, "unwinnable_after": self.unwinnable_after, "width": self.width}
+
+
+@dataclass(frozen=True)
 class Analysis:
     """What is known of the position a game log reached. ``to_dict()`` is the JSON form."""
 
@@ -121,6 +163,9 @@ class Analysis:
     #: A winning line from the position just before ``lost_at`` (what could have been
     #: played instead); empty unless ``lost_at`` is set.
     lost_at_line: tuple[str, ...] = ()
+    #: What the search for ``lost_at`` established (see :class:`Bracket`); None unless
+    #: the position is unwinnable and it was searched for with actions in effect.
+    bracket: Bracket | None = None
     #: Actions in effect after the undos (the effective history's length).
     effective: int = 0
     nodes: int = 0
@@ -146,6 +191,7 @@ class Analysis:
             "lost_at": self.lost_at,
             "lost_at_action": self.lost_at_action,
             "lost_at_line": list(self.lost_at_line),
+            "bracket": None if self.bracket is None else self.bracket.to_dict(),
             "effective": self.effective,
             "nodes": self.nodes,
             "seconds": self.seconds,
@@ -209,10 +255,13 @@ def analyze(
     status, reason, line, source = session.search(start.board, tokens, undo_limit)
     lost_at: int | None = None
     lost_at_line: tuple[str, ...] = ()
+    bracket: Bracket | None = None
     probes: tuple[dict, ...] = ()
     if status is Status.UNWINNABLE and find_lost_at:
         if effective:
-            lost_at, lost_at_line, probes = _find_lost_at(session, effective, start.known)
+            bracket, probes = _find_lost_at(session, effective, start.known)
+            if bracket.width == 1:
+                lost_at, lost_at_line = bracket.unwinnable_after, bracket.line
         else:  # no action in effect: the position proved unwinnable is the initial layout
             probes = ({"position": 0, "status": str(status), "reason": str(reason), "source": source,
                        "nodes": session.nodes, "seconds": round(time.perf_counter() - clock - session.excluded, 4)},)
@@ -220,7 +269,7 @@ def analyze(
         replace(
             start.base, status=status, reason=reason, hint=line[0] if line else None, line=line, source=source,
             lost_at=lost_at, lost_at_action=None if lost_at is None else tokens[lost_at], lost_at_line=lost_at_line,
-            nodes=session.nodes, probes=probes,
+            bracket=bracket, nodes=session.nodes, probes=probes,
         ),
         started + session.excluded,
     )
@@ -441,41 +490,30 @@ class _Session:
 
 
 def _find_lost_at(session: _Session, effective: list[tuple[int, str]],
-                  known: _KnownLine | None) -> tuple[int | None, tuple[str, ...], tuple[dict, ...]]:
+                  known: _KnownLine | None) -> tuple[Bracket, tuple[dict, ...]]:
     """Bisect the effective history for the step from winnable to unwinnable.
 
     Position i is the one after the first i actions in effect (0: the initial layout;
     ``len(effective)``: the final position, already proved unwinnable). ``low`` is the
-    last position proved winnable, ``high`` the first proved unwinnable. A search that
-    comes back unknown at position m does not end the bisection: the step may still
-    be found after m (a position proved winnable past m moves ``low`` beyond it); it
-    ends it only when the step can no longer be anywhere else. Each search gets at
-    most ``1 / LOST_AT_SHARE`` of the budget, so that one position that cannot be
-    settled leaves room for the others. Returns (lost_at, the winning line before
-    it, the probes).
+    last position shown winnable, ``high`` the first proved unwinnable. Each search
+    goes to the middle of the widest stretch of ``low..high`` between positions already
+    searched (``_next_probe``): an unknown splits a stretch without ending the search.
+    Each search gets at most ``1 / LOST_AT_SHARE`` of the budget, so that one position
+    that cannot be settled leaves room for the others. A position shown winnable moves
+    ``low`` on to the last position of the history that its winning line passes through
+    (``_KnownLine``: no search). Returns the bracket and the probes.
     """
     moves = [action for _, action in effective]
-    low, high = -1, len(moves)  # low: proved winnable (-1: none yet); high: proved unwinnable
-    fence = -1  # the last position whose search came back unknown (-1: none)
+    low, high = -1, len(moves)  # low: shown winnable (-1: none yet); high: proved unwinnable
+    unknown: set[int] = set()  # positions whose search came back unknown
     low_line: tuple[str, ...] = ()
     probes: list[dict] = []
     if known is not None:
-        # Positions on the known line are winnable without a search: start from the last one.
-        board, on_line, on_board = session.board_after([]), -1, None
-        for i in range(len(moves) + 1):
-            if i:
-                board.push_notation(moves[i - 1])
-            if known.rest_from(board) is not None:
-                on_line, on_board = i, board.copy()
-        if on_board is not None:
-            rest = known.rest_from(on_board) or []
-            status, _, line, _ = session.check_line(moves[:on_line], rest, 0, "known-line", after=on_board)
-            if status is Status.VERIFIED:
-                low, low_line = on_line, line
-                probes.append({"position": low, "status": str(status), "reason": str(Reason.WON),
-                               "source": "known-line", "nodes": 0, "seconds": 0.0})
-    while high - max(low, fence) > 1 and session.budget.exceeded() is None:
-        middle = (max(low, fence) + high) // 2
+        low, low_line = _last_on_line(session, moves, known, 0, high, probes)
+    while session.budget.exceeded() is None:
+        middle = _next_probe(low, high, unknown)
+        if middle is None:
+            break
         before, clock = session.nodes, time.perf_counter()
         status, reason, line, source = session.search(session.board_after(moves[:middle]), moves[:middle], 0,
                                                       LOST_AT_SHARE)
@@ -483,18 +521,63 @@ def _find_lost_at(session: _Session, effective: list[tuple[int, str]],
                        "nodes": session.nodes - before, "seconds": round(time.perf_counter() - clock, 4)})
         if status is Status.VERIFIED:
             low, low_line = middle, line
+            along = _KnownLine.build(session.deal, [*moves[:middle], *line], session.deal_on_empty)
+            if along is not None:
+                further, further_line = _last_on_line(session, moves, along, middle + 1, high, probes)
+                if further > low:
+                    low, low_line = further, further_line
         elif status is Status.UNWINNABLE:
             high = middle
         elif reason is Reason.INTERRUPTED:
             break
         else:
-            fence = middle
-    if low < 0 or high - low > 1:  # not established, or the initial layout itself cannot be won
-        return None, (), tuple(probes)
-    return effective[low][0], low_line, tuple(probes)
+            unknown.add(middle)
+    winnable = None if low < 0 else low
+    return Bracket(winnable=winnable, winnable_after=_after(effective, winnable),
+                   line=low_line if winnable is not None else (), unwinnable=high,
+                   unwinnable_after=_after(effective, high)), tuple(probes)
+
+
+def _after(effective: list[tuple[int, str]], position: int | None) -> int | None:
+    """The log index of the action that reached ``position`` of the effective history (None: the initial layout)."""
+    return None if position is None or position == 0 else effective[position - 1][0]
+
+
+def _next_probe(low: int, high: int, unknown: set[int]) -> int | None:
+    """The position to search next: the middle of the widest stretch of ``low..high``
+    between positions already searched (the later one of two equally wide); None when
+    every position between ``low`` and ``high`` has been searched."""
+    points = [low, *sorted(u for u in unknown if low < u < high), high]
+    best: tuple[int, int] | None = None
+    for a, b in zip(points, points[1:], strict=False):
+        if b - a > 1 and (best is None or b - a >= best[1] - best[0]):
+            best = (a, b)
+    return None if best is None else (best[0] + best[1]) // 2
+
+
+def _last_on_line(session: _Session, moves: list[str], known: _KnownLine, first: int, stop: int,
+                  probes: list[dict]) -> tuple[int, tuple[str, ...]]:
+    """The last position in ``first..stop - 1`` of the effective history that lies on
+    ``known`` (winnable with no search), and the rest of the line from it, replayed to a
+    win; ``(-1, ())`` if none does (or the replay refuses it)."""
+    board, on_line, on_board = session.board_after(moves[:first]), -1, None
+    for i in range(first, stop):
+        if i > first:
+            board.push_notation(moves[i - 1])
+        if known.rest_from(board) is not None:
+            on_line, on_board = i, board.copy()
+    if on_board is None:
+        return -1, ()
+    rest = known.rest_from(on_board) or []
+    status, _, line, _ = session.check_line(moves[:on_line], rest, 0, "known-line", after=on_board)
+    if status is not Status.VERIFIED:  # pragma: no cover - a line that won from here wins again
+        return -1, ()
+    probes.append({"position": on_line, "status": str(status), "reason": str(Reason.WON), "source": "known-line",
+                   "nodes": 0, "seconds": 0.0})
+    return on_line, line
 
 
 __all__ = [
-    "EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES", "EARLY_PROOF_SHARE", "LOST_AT_SHARE", "Analysis", "analyze",
-    "analyze_without_search", "hint_from_line",
+    "EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES", "EARLY_PROOF_SHARE", "LOST_AT_SHARE", "Analysis", "Bracket",
+    "analyze", "analyze_without_search", "hint_from_line",
 ]

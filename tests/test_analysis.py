@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from spider_solver.analysis import Analysis, analyze, hint_from_line
+from spider_solver.analysis import Analysis, _next_probe, analyze, hint_from_line
 from spider_solver.errors import InvalidBudgetError
 from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import Board, Deal, Undo, Variant, parse_action, replay
@@ -130,7 +130,60 @@ def test_analyze_agrees_with_the_brute_force(name):
                 assert analysis.lost_at_line[0] != moves[b]
             else:
                 assert analysis.lost_at_line == () and analysis.lost_at_action is None
+            assert_bracket(deal, analysis, effective, winnable, deal_on_empty)
     assert found_lost_at >= 1  # the sizes are chosen so that games are often lost
+
+
+def assert_bracket(deal, analysis, effective, winnable, deal_on_empty):
+    """The bracket of an unwinnable position: its ends are what the brute force says, its line
+    wins, its log indices name the actions that reached them, and a width of 1 is lost_at."""
+    bracket = analysis.bracket
+    if not effective:
+        assert bracket is None
+        return
+    moves = [action for _, action in effective]
+    assert bracket is not None and not winnable[bracket.unwinnable]
+    assert bracket.unwinnable_after == (effective[bracket.unwinnable - 1][0] if bracket.unwinnable else None)
+    if bracket.winnable is None:
+        assert bracket.line == () and bracket.width is None and bracket.winnable_after is None
+        return
+    assert winnable[bracket.winnable] and bracket.width == bracket.unwinnable - bracket.winnable > 0
+    assert bracket.winnable_after == (effective[bracket.winnable - 1][0] if bracket.winnable else None)
+    won = replay(deal, [*moves[:bracket.winnable], *bracket.line], deal_on_empty=deal_on_empty, undo_limit=0)
+    assert won.won and won.error is None
+    assert (bracket.width == 1) == (analysis.lost_at is not None)
+    if analysis.lost_at is not None:
+        assert (analysis.lost_at, analysis.lost_at_line) == (bracket.unwinnable_after, bracket.line)
+
+
+def test_next_probe_goes_to_the_widest_stretch_not_yet_searched():
+    assert _next_probe(-1, 10, set()) == 4
+    # An unknown at 4 splits -1..10: the later stretch 4..10 is the wider.
+    assert _next_probe(-1, 10, {4}) == 7
+    # Equally wide stretches: the later one.
+    assert _next_probe(0, 10, {5}) == 7
+    assert _next_probe(0, 10, {5, 7}) == 2
+    # Every position between the ends searched: nothing left.
+    assert _next_probe(3, 5, {4}) is None and _next_probe(3, 4, set()) is None
+
+
+def test_a_small_budget_still_gives_a_bracket():
+    deal = Deal.from_code("SP1-S1C-AAAAAAD")
+    log = stuck_log(deal, 3)
+    full = analyze(deal, log, max_nodes=BUDGET, max_seconds=None)
+    effective = effective_history(deal, log, False, 100)
+    moves = [action for _, action in effective]
+    for nodes in (full.nodes // 3, full.nodes // 8):
+        analysis = analyze(deal, log, max_nodes=max(nodes, 1), max_seconds=None)
+        if analysis.status is not Status.UNWINNABLE:
+            continue
+        bracket = analysis.bracket
+        assert bracket is not None and bracket.unwinnable <= len(moves)
+        if bracket.winnable is not None:
+            assert replay(deal, [*moves[:bracket.winnable], *bracket.line], undo_limit=0).won
+            # The full budget's step lies inside the small budget's bracket.
+            assert full.bracket is not None and full.bracket.width == 1
+            assert bracket.winnable <= full.bracket.winnable < full.bracket.unwinnable <= bracket.unwinnable
 
 
 def test_lost_at_counts_the_undos_in_the_log():
@@ -349,7 +402,7 @@ def test_to_dict_is_json_with_enums_as_strings(lines):
     analysis = analyze(FOUR_SUITS, lines[FOUR_SUITS][:5], known_line=lines[FOUR_SUITS])
     data = json.loads(json.dumps(analysis.to_dict()))
     assert set(data) == {"code", "replay", "status", "reason", "hint", "line", "source", "lost_at", "lost_at_action",
-                         "lost_at_line", "effective", "nodes", "seconds", "max_nodes", "max_seconds", "probes"}
+                         "lost_at_line", "bracket", "effective", "nodes", "seconds", "max_nodes", "max_seconds", "probes"}
     assert set(data["replay"]) == {"won", "moves", "score", "runs_removed", "stock_left", "error"}
     assert (data["status"], data["reason"], data["source"]) == ("verified", "won", "known-line")
     assert data["line"] == list(analysis.line) and data["hint"] == data["line"][0]

@@ -127,6 +127,18 @@ def position_words(analysis) -> str:
     return f"unknown, {UNKNOWN_BECAUSE[analysis.reason]} ({figures})"
 
 
+def bracket_words(bracket) -> str:
+    """The bracket of a lost game in words: where it was still winnable (and how), and by when it was lost."""
+    lost = ("by the initial layout" if bracket.unwinnable_after is None
+            else f"by action {bracket.unwinnable_after + 1}")
+    if bracket.winnable is None:
+        return f"not established within the budget; lost for certain {lost}"
+    where = ("from the initial layout" if bracket.winnable_after is None
+             else f"after action {bracket.winnable_after + 1}")
+    return (f"between the two, within the budget: still winnable {where} (this line wins from there: "
+            f"{' '.join(bracket.line)}); lost for certain {lost}")
+
+
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @game_options
 def hint(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
@@ -168,11 +180,14 @@ def analyze(code: str | None, actions: tuple[str, ...], deck_text: str | None, d
     Prints the replay, the status of the position reached, and the hint and the
     winning line, or (when the game can no longer be won) lost_at: the index in the
     log (from 0) of the action after which it could not be won, and a winning line
-    from the position before it. The deal, the log and the options are those of hint.
+    from the position before it; when the budget does not settle it, the bracket:
+    the last action after which the game was shown winnable (with the line that wins
+    from there) and the action by which it was lost for certain. The deal, the log and
+    the options are those of hint.
 
     \b
     --json prints {"code", "replay", "status", "reason", "hint", "line", "source",
-    "lost_at", "lost_at_action", "lost_at_line", "effective", "nodes", "seconds",
+    "lost_at", "lost_at_action", "lost_at_line", "bracket", "effective", "nodes", "seconds",
     "max_nodes", "max_seconds", "probes"}.
     Exit status: 0 still winnable (or won), 1 no longer winnable, 3 unknown,
     2 bad input or a refused action in the log, 130 interrupted.
@@ -198,6 +213,8 @@ def analyze(code: str | None, actions: tuple[str, ...], deck_text: str | None, d
                        f"{analysis.lost_at_action!r}); before it, this line won: {' '.join(analysis.lost_at_line)}")
         elif any(p["position"] == 0 and p["status"] == Status.UNWINNABLE for p in analysis.probes):
             click.echo("lost at: nowhere, the deal cannot be won from its initial layout")
+        elif analysis.bracket is not None:
+            click.echo(f"lost at: {bracket_words(analysis.bracket)}")
         else:
             click.echo("lost at: not established within the budget")
     sys.exit(exit_status(analysis))

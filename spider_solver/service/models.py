@@ -320,6 +320,20 @@ class Probe(BaseModel):
     seconds: float
 
 
+class BracketResponse(BaseModel):
+    """Where a lost game was lost, as far as the searches established it (positions in actions in effect)."""
+
+    winnable: int | None = Field(description="The last position of the effective history shown winnable (0: the "
+                                             "initial layout); null when none was.")
+    winnable_after: int | None = Field(description="The 0-based log index of the action that reached it (null: the "
+                                                   "initial layout, or none shown).")
+    line: list[ActionText] = Field(description="A winning line from that position, replayed to a win.")
+    unwinnable: int = Field(description="The first position proved unwinnable (at worst the final one).")
+    unwinnable_after: int | None = Field(description="The 0-based log index of the action that reached it (null: "
+                                                     "the initial layout).")
+    width: int | None = Field(description="Actions between the two (1: lost_at is known); null without winnable.")
+
+
 class AnalysisResponse(BaseModel):
     """As ``spider-solve analyze --json`` prints it."""
 
@@ -333,6 +347,7 @@ class AnalysisResponse(BaseModel):
     lost_at: int | None
     lost_at_action: str | None
     lost_at_line: list[ActionText]
+    bracket: BracketResponse | None
     effective: int
     nodes: int
     seconds: float

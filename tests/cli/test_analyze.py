@@ -23,7 +23,7 @@ pytestmark = pytest.mark.usefixtures("engine")
 CODE = "SP1-S1C-AAAAABA"
 FOUR_SUITS = "SP1-S4C-AAAAAAD"
 ANALYSIS_FIELDS = {"code", "replay", "status", "reason", "hint", "line", "source", "lost_at", "lost_at_action",
-                   "lost_at_line", "effective", "nodes", "seconds", "max_nodes", "max_seconds", "probes"}
+                   "lost_at_line", "bracket", "effective", "nodes", "seconds", "max_nodes", "max_seconds", "probes"}
 
 
 def run(*args, input=None):
@@ -250,3 +250,17 @@ def test_the_command_replays_the_log_once(solved, tmp_path, monkeypatch, command
     data = json.loads(searched.stdout)
     assert searched.exit_code == 0 and data["source"] == "search"
     assert played[0] == len(log) + len(data["line"])
+
+
+def test_the_bracket_in_words():
+    from spider_solver.analysis import Bracket
+    from spider_solver.cli.analyzing import bracket_words
+
+    words = bracket_words(Bracket(winnable=30, winnable_after=31, line=("3>4", "D"), unwinnable=56,
+                                  unwinnable_after=57))
+    assert words == ("between the two, within the budget: still winnable after action 32 (this line wins from "
+                     "there: 3>4 D); lost for certain by action 58")
+    assert bracket_words(Bracket(0, None, ("1>2",), 5, 6)).startswith("between the two, within the budget: "
+                                                                      "still winnable from the initial layout")
+    assert bracket_words(Bracket(None, None, (), 5, 6)) == ("not established within the budget; lost for certain "
+                                                            "by action 7")
