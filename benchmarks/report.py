@@ -76,6 +76,10 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
      "never saw: the share of deals that keep their grade under another seed, the agreement with the solver's "
      "effort, and the spread of the grades.",
      [Table("grade", "grade-s*.json", "grade", ""),
+      Table("grade_player", "grade-player-s*.json", "grade_player", "Against the reference player "
+            "(benchmarks/reference_player.py, a policy of its own) on fresh deals 50000 onwards: Spearman's ρ of the "
+            "grade with the player's progress, its 95% bootstrap interval and the mean progress by grade, before "
+            "(fair-3) and after (fair-4) on the same deals and games."),
       Table("fair_kernel", "fair-kernel-*.json", "fair_kernel", "The fair player's kernel against the reference "
             "it replaced (the same games, CPU seconds of the kernel call).")], ["grades"]),
     ("The service", "The real `spider-solve serve` on 127.0.0.1 (`--workers` server processes, as its file "
