@@ -46,25 +46,26 @@ export function parseAction(text) {
   return { kind: "move", src: Number(match[1]), dst: Number(match[2]), count: match[3] ? Number(match[3]) : null };
 }
 
-/** Where a game was lost, from an /v1/analyze answer: {lostAt, action, line} (lostAt: the
- *  0-based index in the log of the action after which it could no longer be won) and,
- *  when the server gives a bracket (an index range the loss lies in, when it could not
- *  pin the action), {lastWinnable, firstLost}. null when the answer says neither. The
- *  bracket's fields are looked for by name, so that this works with servers that give
- *  one and with those that do not. */
+/** Where a game was lost, from an /v1/analyze answer (asked with ``lostAt: true``):
+ *  ``{lostAt, action, line}`` when the server pinned the action (``lostAt``: its 0-based
+ *  index in the log; ``log.slice(0, lostAt)`` followed by ``line`` wins), and, from the
+ *  answer's ``bracket`` when it could only narrow it down, ``winnableAfter`` (how many
+ *  actions of the log still left a winnable game: 0 is the start), ``bracketLine`` (a line
+ *  that wins from there) and ``lostBy`` (the 1-based action by which it was lost for
+ *  certain). null when the answer says neither. */
 export function lostBracket(analysis) {
   if (!analysis) return null;
+  const bracket = analysis.bracket || null;
   const found = { lostAt: analysis.lost_at ?? null, action: analysis.lost_at_action ?? null,
-                  line: analysis.lost_at_line || [], lastWinnable: null, firstLost: null };
-  const sources = [analysis.bracket, analysis.lost_bracket, analysis].filter((s) => s && typeof s === "object");
-  for (const source of sources) {
-    for (const [name, value] of Object.entries(source)) {
-      if (typeof value !== "number" || name === "lost_at") continue;
-      if (found.lastWinnable === null && /winnable/.test(name)) found.lastWinnable = value;
-      else if (found.firstLost === null && /lost|unwinnable/.test(name)) found.firstLost = value;
+                  line: analysis.lost_at_line || [], winnableAfter: null, bracketLine: [], lostBy: null };
+  if (bracket) {
+    if (bracket.winnable !== null && bracket.winnable !== undefined) {
+      found.winnableAfter = bracket.winnable_after === null ? 0 : bracket.winnable_after + 1;
+      found.bracketLine = bracket.line || [];
     }
+    found.lostBy = bracket.unwinnable_after === null ? 0 : bracket.unwinnable_after + 1;
   }
-  return found.lostAt === null && found.lastWinnable === null && found.firstLost === null ? null : found;
+  return found.lostAt === null && found.winnableAfter === null && found.lostBy === null ? null : found;
 }
 
 /** The API of one server. ``base`` is the server's root URL; by default the page's own

@@ -366,17 +366,17 @@ function showLost(lost, log) {
   if (lost && lost.lostAt !== null) {
     text = `It was lost at action ${lost.lostAt + 1} of ${log.length} (${lost.action}: ${actionWords(lost.action, null)}). ` +
       `Before it the game could be won, by a line of ${lost.line.length} actions.`;
-  } else if (lost && (lost.lastWinnable !== null || lost.firstLost !== null)) {
-    text = "It was lost between " + (lost.lastWinnable !== null ? `action ${lost.lastWinnable + 1}` : "the start") +
-      " and " + (lost.firstLost !== null ? `action ${lost.firstLost + 1}` : "now") + ".";
+  } else if (lost && lost.winnableAfter !== null) {
+    text = `Still winnable after ${lost.winnableAfter ? `action ${lost.winnableAfter}` : "the start"} ` +
+      `(a line of ${lost.bracketLine.length} actions wins from there); lost for certain by action ${lost.lostBy}.`;
   } else {
     text = "Where it was lost is not known within the budget (or the deal could never be won).";
   }
   say("This game can no longer be won: see where it was lost, below.");
   $("lost-text").textContent = text;
-  const back = lost ? (lost.lostAt ?? lost.lastWinnable) : null;
+  const back = lost ? (lost.lostAt ?? lost.winnableAfter) : null;
   const canGoBack = back !== null && back !== undefined;
-  game.lost = canGoBack ? { back: lost.lostAt !== null ? lost.lostAt : back + 1, line: lost.lostAt !== null ? lost.line : [] } : null;
+  game.lost = canGoBack ? { back, line: lost.lostAt !== null ? lost.line : lost.bracketLine } : null;
   $("go-back").hidden = !canGoBack;
   $("play-line").hidden = !(canGoBack && game.lost.line.length);
   $("lost").hidden = false;
