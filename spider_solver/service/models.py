@@ -279,6 +279,8 @@ class AnalysisResponse(BaseModel):
     lost_at_action: str | None
     lost_at_line: list[ActionText]
     effective: int
+    tried: str | None = Field(description="When the position is unknown: what its search tried, in words (the beams "
+                              "and how they ended, whether a proof was tried and why it stopped, the nodes spent).")
     nodes: int
     seconds: float
     max_nodes: int
