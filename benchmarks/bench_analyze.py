@@ -35,9 +35,9 @@ Parts (``--parts``, any of ``abcde``):
     its length, and from the position after 60 actions of the line and ``FOLLOW_DETOUR``
     random actions off it, the hint of each position is played until there is none (at
     most ``MAX_FOLLOW``), each hint by ``analyze`` at the budget without ``lost_at``.
-    Reported: the starts, how many were won, the hints played (median, max), the
-    positions the game came back to (repeats on the effective history: none when hints
-    never cycle), the median seconds of a hint.
+    Reported: the starts, how many were won, the hints played (median, max), the hints
+    that led back to a position the game had been in (none when hints never cycle; a
+    random detour that comes back by itself is not counted), the median seconds of a hint.
 
 The tables are printed and written to the result file ``--out`` (default
 ``benchmarks/results/analyze-s{suits}.json``). Each deal's work runs in one of
@@ -301,15 +301,16 @@ def _deal_work(args: tuple) -> dict:
 
 def follow_hints(deal, log: list[str], budget: dict) -> dict:
     """Play the hint of each position from ``log``'s on until there is none (at most MAX_FOLLOW):
-    the outcome, the hints played, the positions repeated on the way, the seconds of each hint."""
+    the outcome, the hints played, how many led back to a position seen, the seconds of each hint."""
     from spider_solver.analysis import analyze
 
     log = list(log)
     board = _board(deal, [])
-    path = [_key(board)]  # the positions of the game (the logs here have no undo)
+    path = {_key(board)}  # the positions of the game (the logs here have no undo)
     for action in log:
         board.push_notation(action)
-        path.append(_key(board))
+        path.add(_key(board))
+    back = 0
     seconds: list[float] = []
     for _ in range(MAX_FOLLOW):
         started = time.perf_counter()
@@ -319,9 +320,10 @@ def follow_hints(deal, log: list[str], budget: dict) -> dict:
             break
         log.append(result.hint)
         board.push_notation(result.hint)
-        path.append(_key(board))
+        back += _key(board) in path
+        path.add(_key(board))
     return {"won": board.is_won(), "status": str(result.status), "reason": str(result.reason),
-            "hints": len(seconds) - (result.hint is None), "repeats": len(path) - len(set(path)),
+            "hints": len(seconds) - (result.hint is None), "repeats": back,
             "s_median": median(seconds), "s_max": max(seconds)}
 
 
@@ -363,7 +365,7 @@ COLUMNS = {
     "follow": [("start", "start", ""), ("starts", "starts", "int"), ("won", "won", "int"),
                ("ended", "ended without a hint", "int"), ("cut", f"cut at {MAX_FOLLOW} hints", "int"),
                ("hints_median", "hints median", ""), ("hints_max", "hints max", "int"),
-               ("repeats", "positions repeated", "int"), ("s_median", "s median a hint", ".3f")],
+               ("repeats", "hints back to a position seen", "int"), ("s_median", "s median a hint", ".3f")],
 }
 
 
