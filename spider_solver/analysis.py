@@ -24,6 +24,15 @@ line (the cards, which of them are face down, and the deals made: a transposed
 order counts, and so does a detour that came back), the rest of the line is the
 answer: it is replayed after the log like any other line, and no search runs.
 
+Hints lead somewhere: a hint's line never passes through a position the game has been
+in (on the effective history, below), so that following the hints cannot cycle (the
+line of the last hint stays a candidate) and ends in a win. Only the positions since the
+last card turned up, deal or run removed can come back; the search's beams never keep
+them, and a known line whose rest goes back through one is the answer only when the
+search finds no line. The exhaustive search takes every position, so that its answer
+stays a proof; when every winning line goes back through the history, its line is the
+hint.
+
 Where the game was lost (``lost_at``), when the position is unwinnable. With undos
 in the log, winnability along the log is not monotone, so it is defined on the
 *effective history* of the final position: the actions still in effect after the
@@ -264,7 +273,8 @@ def hint_from_line(
     undo_limit: int | None = DEFAULT_UNDO_LIMIT,
 ) -> str | None:
     """The next action of ``line`` (a winning line from the initial layout) if the position
-    the log reaches lies on it and the rest of it wins after the log; else None. No search."""
+    the log reaches lies on it, the rest of it wins after the log and does not go back
+    through a position of the game's history; else None. No search."""
     answer = analyze_without_search(deal, actions, deal_on_empty=deal_on_empty, undo_limit=undo_limit,
                                     known_line=line)
     return answer.hint if answer is not None and answer.source == "known-line" else None
