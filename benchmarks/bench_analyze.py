@@ -3,11 +3,11 @@
 Usage::
 
     python benchmarks/bench_analyze.py [--suits 4] [--first 200] [--count 100] [--workers 2]
-                                       [--parts abc] [--lost-count N] [--reach-count N]
+                                       [--parts abc] [--lost-count N] [--reach-count N] [--follow-count N]
                                        [--max-nodes N] [--max-seconds S] [--recheck-nodes N]
                                        [--out results.json] [--json rows.json]
 
-Parts (``--parts``, any of ``abcd``):
+Parts (``--parts``, any of ``abcde``):
 
 (a) hints: each deal is solved (its verified line stands for the catalog's), then
     ``analyze`` runs, without the line, on the positions after 20, 60 and 100 actions
@@ -33,6 +33,13 @@ Parts (``--parts``, any of ``abcd``):
     nodes. Reported by deals left and cards in play: verified, proved unwinnable (and
     the nodes), unknown; and whether the exhaustive search alone proves, gives up (a
     level over the largest it may hold, see beam.proof_limits) or runs out of nodes.
+(e) following hints: from a casual player's log (:func:`casual_play`) cut at a quarter of
+    its length, and from the position after 60 actions of the line and ``FOLLOW_DETOUR``
+    random actions off it, the hint of each position is played until there is none (at
+    most ``MAX_FOLLOW``), each hint by ``analyze`` at the budget without ``lost_at``.
+    Reported: the starts, how many were won, the hints played (median, max), the hints
+    that led back to a position the game had been in (none when hints never cycle; a
+    random detour that comes back by itself is not counted), the median seconds of a hint.
 
 The tables are printed and written to the result file ``--out`` (default
 ``benchmarks/results/analyze-s{suits}.json``). Each deal's work runs in one of
@@ -66,6 +73,9 @@ MAX_RANDOM = 1000
 REACH_PREFIX = (0.5, 0.75, 0.9)
 #: Positions (d) takes from each log's last part.
 REACH_POSITIONS = 3
+#: (e): the most hints followed from one start, and the random actions off the line of its second start.
+MAX_FOLLOW = 600
+FOLLOW_DETOUR = 3
 
 
 def _warm_up() -> None:
@@ -188,9 +198,9 @@ def _deal_work(args: tuple) -> dict:
     suits, number, parts, lost, reach, max_nodes, max_seconds, recheck, player = args
     deal = Deal.from_code(GameCode(suits, "classic", number))
     code = str(deal.code)
-    row: dict = {"code": code, "hints": [], "cheap": [], "lost": None, "reach": []}
+    row: dict = {"code": code, "hints": [], "cheap": [], "lost": None, "reach": [], "follow": []}
     budget = {"max_nodes": max_nodes, "max_seconds": max_seconds}
-    need_line = any(p in parts for p in "acd")
+    need_line = any(p in parts for p in "acde")
     # The line is the solve's (its own default budget); the analyses get ``budget``.
     line = solve(deal).solution if need_line else ()
     rng = random.Random(f"bench_analyze {code}")
@@ -274,6 +284,21 @@ def _deal_work(args: tuple) -> dict:
                                       "peak_level": attempt.peak_level, "levels": attempt.levels,
                                       "limit": proof_limits(max_nodes)[0]}
                 row["reach"].append(entry)
+    if "e" in parts:
+        casual = casual_play(deal, random.Random(f"bench_analyze casual {code}"))
+        starts = [("casual, 25%", casual[: len(casual) // 4])]
+        if len(line) > 60:
+            board, log = _board(deal, line[:60]), list(line[:60])
+            for _ in range(FOLLOW_DETOUR):
+                actions = board.legal_moves()
+                if not actions or board.is_won():
+                    break
+                action = rng.choice(actions)
+                log.append(board.notation(action))
+                board.push(action)
+            starts.append((f"line 60 + {FOLLOW_DETOUR} off", log))
+        for kind, log in starts:
+            row["follow"].append(dict(follow_hints(deal, log, budget), start=kind, log=len(log)))
     return row
 
 
@@ -285,6 +310,34 @@ def _bracket_width(result) -> int | None:
     """The width of the analysis's bracket in actions (None without one)."""
     bracket = getattr(result, "bracket", None)
     return None if bracket is None else bracket.width
+
+
+def follow_hints(deal, log: list[str], budget: dict) -> dict:
+    """Play the hint of each position from ``log``'s on until there is none (at most MAX_FOLLOW):
+    the outcome, the hints played, how many led back to a position seen, the seconds of each hint."""
+    from spider_solver.analysis import analyze
+
+    log = list(log)
+    board = _board(deal, [])
+    path = {_key(board)}  # the positions of the game (the logs here have no undo)
+    for action in log:
+        board.push_notation(action)
+        path.add(_key(board))
+    back = 0
+    seconds: list[float] = []
+    for _ in range(MAX_FOLLOW):
+        started = time.perf_counter()
+        result = analyze(deal, log, find_lost_at=False, **budget)
+        seconds.append(time.perf_counter() - started)
+        if result.hint is None:
+            break
+        log.append(result.hint)
+        board.push_notation(result.hint)
+        back += _key(board) in path
+        path.add(_key(board))
+    return {"won": board.is_won(), "status": str(result.status), "reason": str(result.reason),
+            "hints": len(seconds) - (result.hint is None), "repeats": back,
+            "s_median": median(seconds), "s_max": max(seconds)}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -324,6 +377,10 @@ COLUMNS = {
               ("proof_nodes", "proof nodes median / max", "k"),
               ("alone", "exhaustive alone: proved / gave up / out of nodes", "int"),
               ("gave_up_nodes", "nodes when it gave up", "M1")],
+    "follow": [("start", "start", ""), ("starts", "starts", "int"), ("won", "won", "int"),
+               ("ended", "ended without a hint", "int"), ("cut", f"cut at {MAX_FOLLOW} hints", "int"),
+               ("hints_median", "hints median", ""), ("hints_max", "hints max", "int"),
+               ("repeats", "hints back to a position seen", "int"), ("s_median", "s median a hint", ".3f")],
 }
 
 
@@ -404,13 +461,26 @@ def report(rows: list[dict], name: str) -> dict[str, dict]:
                     "alone": [sum(q["outcome"] == "exhausted" for q in alone), len(cut),
                               sum(q["outcome"] == "nodes" for q in alone)],
                     "gave_up_nodes": median(cut) if cut else None})
+    follow = [f for r in rows for f in r["follow"]]
+    if follow:
+        tables["follow"] = []
+        for kind in dict.fromkeys(f["start"] for f in follow):
+            group = [f for f in follow if f["start"] == kind]
+            tables["follow"].append({
+                "start": kind, "starts": len(group), "won": sum(f["won"] for f in group),
+                "ended": sum(not f["won"] and f["hints"] < MAX_FOLLOW for f in group),
+                "cut": sum(f["hints"] >= MAX_FOLLOW for f in group),
+                "hints_median": median([f["hints"] for f in group]), "hints_max": max(f["hints"] for f in group),
+                "repeats": sum(f["repeats"] for f in group),
+                "s_median": round(median([f["s_median"] for f in group]), 4)})
     made = {key: resultfile.table(COLUMNS[key], value) for key, value in tables.items()}
     titles = {"hints": "(a) hints: positions after 20 / 60 / 100 actions of the verified line, 0-5 random actions "
                        "off it",
               "known_line": "(c) the hint from the stored line (on the line, and after a detour undone)",
               "lost": "(b) play until stuck: lost_at and the bracket",
               "probes": "(b) the searches of the bisections, by deals left in the stock",
-              "reach": "(d) late positions with at most one deal left: analyze, then the exhaustive search alone"}
+              "reach": "(d) late positions with at most one deal left: analyze, then the exhaustive search alone",
+              "follow": "(e) following hints until there is none"}
     for key, tab in made.items():
         print(f"\n{titles[key]}\n\n{resultfile.markdown(tab)}")
     unknown = [f"{r['code']}@{h['at']}+{h['detour']} ({h['reason']}"
@@ -440,6 +510,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100, help="Deals of parts (a) and (c).")
     parser.add_argument("--lost-count", type=int, default=None, help="Deals of part (b) (default: --count).")
     parser.add_argument("--reach-count", type=int, default=10, help="Deals of part (d).")
+    parser.add_argument("--follow-count", type=int, default=10, help="Deals of part (e).")
     parser.add_argument("--parts", default="abc")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--max-nodes", type=int, default=INTERACTIVE_MAX_NODES,
@@ -455,11 +526,11 @@ def main() -> None:
 
     lost_count = args.count if args.lost_count is None else args.lost_count
     count = max(args.count if set("ac") & set(args.parts) else 0, lost_count if "b" in args.parts else 0,
-                args.reach_count if "d" in args.parts else 0)
+                args.reach_count if "d" in args.parts else 0, args.follow_count if "e" in args.parts else 0)
     tasks = []
     for k in range(count):
         parts = "".join(p for p in args.parts if (p in "ac" and k < args.count) or (p == "b" and k < lost_count)
-                        or (p == "d" and k < args.reach_count))
+                        or (p == "d" and k < args.reach_count) or (p == "e" and k < args.follow_count))
         tasks.append((args.suits, args.first + k, parts, "b" in parts, "d" in parts, args.max_nodes,
                       args.max_seconds or None, args.recheck_nodes, args.player))
     started = time.perf_counter()

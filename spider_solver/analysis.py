@@ -24,6 +24,15 @@ line (the cards, which of them are face down, and the deals made: a transposed
 order counts, and so does a detour that came back), the rest of the line is the
 answer: it is replayed after the log like any other line, and no search runs.
 
+Hints lead somewhere: a hint's line never passes through a position the game has been
+in (on the effective history, below), so that following the hints cannot cycle (the
+line of the last hint stays a candidate) and ends in a win. Only the positions since the
+last card turned up, deal or run removed can come back; the search's beams never keep
+them, and a known line whose rest goes back through one is the answer only when the
+search finds no line. The exhaustive search takes every position, so that its answer
+stays a proof; when every winning line goes back through the history, its line is the
+hint.
+
 Where the game was lost (``lost_at``), when the position is unwinnable. With undos
 in the log, winnability along the log is not monotone, so it is defined on the
 *effective history* of the final position: the actions still in effect after the
@@ -74,7 +83,7 @@ from typing import Literal
 from spider_solver.budget import Budget
 from spider_solver.errors import SpiderError, quote
 from spider_solver.limits import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS, check_budget
-from spider_solver.outcomes import Reason, Status
+from spider_solver.outcomes import Reason, Status, what_was_tried
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal, GameCode, replay
 from spider_solver.rules.notation import log_tokens
 from spider_solver.rules.replay import ReplayResult, play_on, replay_board
@@ -168,6 +177,9 @@ class Analysis:
     bracket: Bracket | None = None
     #: Actions in effect after the undos (the effective history's length).
     effective: int = 0
+    #: When the position is unknown: what its search tried, in words (the beams and how
+    #: they ended, whether a proof was tried and why it stopped, the nodes spent); else None.
+    tried: str | None = None
     nodes: int = 0
     #: Wall-clock seconds: not compared (one analysis made twice gives equal answers).
     seconds: float = field(default=0.0, compare=False)
@@ -193,6 +205,7 @@ class Analysis:
             "lost_at_line": list(self.lost_at_line),
             "bracket": None if self.bracket is None else self.bracket.to_dict(),
             "effective": self.effective,
+            "tried": self.tried,
             "nodes": self.nodes,
             "seconds": self.seconds,
             "max_nodes": self.max_nodes,
@@ -252,7 +265,14 @@ def analyze(
         return start.answer
     session, effective, tokens = start.session, start.effective, start.tokens
     clock = time.perf_counter()
-    status, reason, line, source = session.search(start.board, tokens, undo_limit)
+    status, reason, line, source = session.search(start.board, tokens, undo_limit, avoid=start.history)
+    if status is Status.UNKNOWN and start.known_rest is not None:
+        # The known line passes through the history, but it wins, and following it cannot cycle.
+        status, reason, line, source = session.check_line(tokens, start.known_rest, undo_limit, "known-line",
+                                                          after=start.board)
+    tried = None
+    if status is Status.UNKNOWN:
+        tried = what_was_tried(session.attempts, session.nodes, session.budget.max_nodes)
     lost_at: int | None = None
     lost_at_line: tuple[str, ...] = ()
     bracket: Bracket | None = None
@@ -269,7 +289,7 @@ def analyze(
         replace(
             start.base, status=status, reason=reason, hint=line[0] if line else None, line=line, source=source,
             lost_at=lost_at, lost_at_action=None if lost_at is None else tokens[lost_at], lost_at_line=lost_at_line,
-            bracket=bracket, nodes=session.nodes, probes=probes,
+            bracket=bracket, nodes=session.nodes, probes=probes, tried=tried,
         ),
         started + session.excluded,
     )
@@ -302,7 +322,8 @@ def hint_from_line(
     undo_limit: int | None = DEFAULT_UNDO_LIMIT,
 ) -> str | None:
     """The next action of ``line`` (a winning line from the initial layout) if the position
-    the log reaches lies on it and the rest of it wins after the log; else None. No search."""
+    the log reaches lies on it, the rest of it wins after the log and does not go back
+    through a position of the game's history; else None. No search."""
     answer = analyze_without_search(deal, actions, deal_on_empty=deal_on_empty, undo_limit=undo_limit,
                                     known_line=line)
     return answer.hint if answer is not None and answer.source == "known-line" else None
@@ -316,7 +337,9 @@ class _Start:
                  max_nodes: int, max_seconds: float | None, known_line: KnownLine, started: float,
                  before_search: Callable[[], object] | None = None) -> None:
         self.tokens = log_tokens(actions)
-        replayed, board = replay_board(deal, self.tokens, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
+        after: list[tuple[tuple, int]] = []  # the key and the runs removed after each action
+        replayed, board = replay_board(deal, self.tokens, deal_on_empty=deal_on_empty, undo_limit=undo_limit,
+                                       after=lambda b: after.append((_key(b), b.runs_removed)))
         self.effective = _effective_history(replayed.played)
         self.base = Analysis(code=str(deal.code) if deal.code else None, replay=replayed, status=None, reason=None,
                              effective=len(self.effective), max_nodes=max_nodes, max_seconds=max_seconds)
@@ -331,7 +354,14 @@ class _Start:
         self.session = _Session(deal, deal_on_empty, max_nodes, max_seconds, started, before_search)
         self.known = _KnownLine.build(deal, known_line() if callable(known_line) else known_line, deal_on_empty)
         self.board = board
+        #: The positions of the game's history a line from here could pass through (keys).
+        self.history = _history(deal, deal_on_empty, after, self.effective, board)
         rest = None if self.known is None else self.known.rest_from(self.board)
+        #: The rest of the known line when it passes through a position of the history: a
+        #: search looks for a line that does not, and this one is the answer if it finds none.
+        self.known_rest: list[str] | None = None
+        if rest is not None and self.known is not None and self.known.passes(rest, self.history):
+            self.known_rest, rest = rest, None
         if rest is not None:
             status, reason, line, source = self.session.check_line(self.tokens, rest, undo_limit, "known-line",
                                                                    after=self.board)
@@ -356,6 +386,25 @@ def _effective_history(played: Sequence[str]) -> list[tuple[int, str]]:
         else:
             stack.append((index, action))
     return stack
+
+
+def _history(deal: Deal, deal_on_empty: bool, after: Sequence[tuple[tuple, int]],
+             effective: Sequence[tuple[int, str]], board: Board) -> set[tuple]:
+    """The positions (keys) of the effective history that a line from ``board`` could pass through.
+
+    ``after[i]`` is the key and the runs removed of the position after the log's action i.
+    Cards only ever turn face up, and deals and removed runs are never taken back: a
+    position reachable from ``board`` has its face-down cards, deals made and runs removed,
+    so of the history only the positions since the last card turned up, deal or run
+    removed qualify. ``board``'s own position is left out (it is where a line starts).
+    """
+    here = _key(board)
+    phase = (here[1], here[2], board.runs_removed)
+    path = [after[index] for index, _ in effective]
+    if not path or (path[0][0][1], path[0][0][2], path[0][1]) == phase:  # the initial layout may qualify
+        first = Board(deal, deal_on_empty=deal_on_empty, undo_limit=0)
+        path.insert(0, (_key(first), 0))
+    return {key for key, removed in path if (key[1], key[2], removed) == phase and key != here}
 
 
 def _key(board: Board) -> tuple:
@@ -402,6 +451,12 @@ class _KnownLine:
             return None
         return cls(actions, where) if board.is_won() else None
 
+    def passes(self, rest: Sequence[str], positions: Iterable[tuple]) -> bool:
+        """True if ``rest`` (a rest of the line, from ``rest_from``) passes through one of
+        ``positions`` (keys)."""
+        begin = len(self.actions) - len(rest)
+        return any(self.where.get(key, -1) > begin for key in positions)
+
     def rest_from(self, board: Board) -> list[str] | None:
         """The rest of the line from the board's position, if the position lies on it."""
         index = self.where.get(_key(board))
@@ -422,6 +477,8 @@ class _Session:
         self.deal_on_empty = deal_on_empty
         #: Every search of the analysis takes its nodes from it.
         self.budget = Budget(max_nodes, max_seconds, since=started)
+        #: The engine's attempts of the last search (``EngineResult.attempts``).
+        self.attempts: tuple[dict, ...] = ()
 
     @property
     def nodes(self) -> int:
@@ -457,12 +514,17 @@ class _Session:
                   file=sys.stderr)
         return Status.UNKNOWN, Reason.REJECTED, (), None
 
-    def search(self, board: Board, prefix: Sequence[str], undo_limit: int | None, share: int = 1) -> _Found:
+    def search(self, board: Board, prefix: Sequence[str], undo_limit: int | None, share: int = 1,
+               avoid: Iterable[tuple] = ()) -> _Found:
         """Search from ``board`` (reached by ``prefix``) with what is left of the budget, at
-        most ``1 / share`` of it."""
+        most ``1 / share`` of it. The beams never keep a position of ``avoid`` (keys: the game's
+        history: a hint then never leads back to where the game has been, so that
+        following hints cannot cycle); the exhaustive search takes every position, so that
+        its answer stays a proof (:class:`~spider_solver.engine.driver.SearchOptions`)."""
         if board.is_won():
             return Status.VERIFIED, Reason.WON, (), "won"
         spent = self.budget.exceeded()  # the replay of a long log may have spent it: no engine to load then
+        self.attempts = ()
         if spent is not None:
             return Status.UNKNOWN, spent, (), None
         if self.before_search is not None:  # not counted in the budget, nor in the seconds
@@ -472,7 +534,7 @@ class _Session:
             self.excluded = time.perf_counter() - clock
             self.budget.extend(self.excluded)
         from spider_solver.engine.driver import SearchOptions, run_search  # after the hook, which may have loaded it
-        from spider_solver.engine.game import Game
+        from spider_solver.engine.game import Game, position_key
 
         budget = self.budget.sub(share=share)
         proof = 0
@@ -481,7 +543,9 @@ class _Session:
         elif board.deals_left <= EARLY_PROOF_DEALS_LEFT:
             proof = EARLY_PROOF_NODES
         found = run_search(Game.from_board(board, deal_on_empty=self.deal_on_empty), budget=budget,
-                           options=SearchOptions(proof_nodes=proof, final_proof=True))
+                           options=SearchOptions(proof_nodes=proof, final_proof=True,
+                                                 avoid=tuple(position_key(*key) for key in avoid)))
+        self.attempts = found.attempts
         if found.actions is not None:
             return self.check_line(prefix, found.actions, undo_limit, "search", after=board)
         if found.reason is Reason.EXHAUSTED:

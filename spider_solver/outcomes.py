@@ -10,6 +10,7 @@ This module depends on nothing, so that every layer (the engine included) can us
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from enum import IntEnum, StrEnum
 
 
@@ -55,6 +56,69 @@ REASONS_BY_STATUS: dict[Status, frozenset[Reason]] = {
 }
 
 
+#: What an unknown result (of a deal or a position) says, by the reason its search stopped.
+UNKNOWN_BECAUSE: dict[Reason, str] = {
+    Reason.NODES: "the node budget ran out",
+    Reason.SECONDS: "the time budget ran out",
+    Reason.INTERRUPTED: "the search was interrupted",
+    Reason.WIDTHS: "no beam of the schedule found a winning line, and no proof settled it",
+    Reason.LEVELS: "no beam found a winning line before its cap on a line's length, and no proof settled it",
+    Reason.PROOF_GAVE_UP: "the proof gave up: a level held more positions than it may keep in memory",
+    Reason.REJECTED: "the engine's line was refused by the rules engine",
+}
+
+#: How a beam of the schedule ended, in words (``BeamOutcome`` values).
+_BEAM_ENDED = {
+    "exhausted": "ran out of positions", "cut": "ran out of positions to keep",
+    "levels": "reached its cap on a line's length",
+    "nodes": "was cut short by the node budget", "seconds": "was cut short by the time budget",
+    "interrupted": "was interrupted",
+}
+
+
+def what_was_tried(attempts: Sequence[Mapping], nodes: int, max_nodes: int) -> str:
+    """In words a player reads: what a search that ended unknown searched, whether a proof
+    (every legal action searched) was tried and why it stopped, and the budget spent.
+
+    ``attempts`` are the engine's attempt summaries (``engine.beam.Attempt.summary``):
+    ``mode`` ``search`` for a beam of the schedule (``width``) and ``all`` for the proof,
+    ``outcome`` a ``BeamOutcome`` value, ``nodes``, ``peak_level`` and, for a proof,
+    ``level_limit``.
+    """
+    if not attempts:
+        return f"nothing was searched; {nodes:,} of {max_nodes:,} nodes spent"
+    beams = [a for a in attempts if a.get("mode") == "search"]
+    proofs = [a for a in attempts if a.get("mode") == "all"]
+    parts = []
+    if beams:
+        widths = ", ".join(f"{a['width']:,}" for a in beams)
+        outcomes = [str(a["outcome"]) for a in beams]
+        one = len(beams) == 1
+        if outcomes[-1] in ("nodes", "seconds", "interrupted"):
+            how = f"{'it' if one else 'the last'} {_BEAM_ENDED[outcomes[-1]]}"
+        else:
+            how = f"{'it' if one else 'each'} " + " or ".join(_BEAM_ENDED.get(e, e) for e in sorted(set(outcomes)))
+        parts.append(f"{'a beam' if one else 'beams'} of width {widths} found no winning line ({how})")
+    if proofs:
+        for proof in proofs:
+            outcome = str(proof["outcome"])
+            if outcome == "cut":
+                limit = proof.get("level_limit")
+                bound = f", over the {limit:,} it may keep in memory" if limit else ""
+                parts.append(f"a proof (every legal action searched) gave up after {proof['nodes']:,} nodes at a "
+                             f"level of {proof.get('peak_level', 0):,} positions{bound}")
+            elif outcome == "nodes":
+                parts.append(f"a proof (every legal action searched) ran out of its {proof['nodes']:,} nodes "
+                             "before it could settle the position")
+            else:
+                parts.append(f"a proof (every legal action searched) {_BEAM_ENDED.get(outcome, outcome)} "
+                             f"after {proof['nodes']:,} nodes")
+    else:
+        parts.append("no proof was tried")
+    parts.append(f"{nodes:,} of {max_nodes:,} nodes spent")
+    return "; ".join(parts)
+
+
 #: The reason a result of this status has when none is given (an unknown result must say).
 DEFAULT_REASON: dict[Status, Reason] = {Status.VERIFIED: Reason.WON, Status.UNWINNABLE: Reason.EXHAUSTED}
 
@@ -82,4 +146,5 @@ EXIT_BY_STATUS: dict[Status, ExitStatus] = {
     Status.UNKNOWN: ExitStatus.UNKNOWN,
 }
 
-__all__ = ["DEFAULT_REASON", "EXIT_BY_STATUS", "ExitStatus", "REASONS_BY_STATUS", "Reason", "Status"]
+__all__ = ["DEFAULT_REASON", "EXIT_BY_STATUS", "ExitStatus", "REASONS_BY_STATUS", "UNKNOWN_BECAUSE", "Reason", "Status",
+           "what_was_tried"]

@@ -391,6 +391,8 @@ def test_the_budget_gives_unknown_and_the_same_inputs_the_same_result(lines):
     log = list(lines[FOUR_SUITS][:10])
     analysis = analyze(FOUR_SUITS, log, max_nodes=1, max_seconds=None)
     assert analysis.status is Status.UNKNOWN and analysis.reason is Reason.NODES and analysis.nodes == 1
+    assert analysis.tried == ("a beam of width 64 found no winning line (it was cut short by the node budget); "
+                              "no proof was tried; 1 of 1 nodes spent")
     first = analyze(FOUR_SUITS, log, max_nodes=BUDGET, max_seconds=None)
     second = analyze(FOUR_SUITS, " ".join(log), max_nodes=BUDGET, max_seconds=None)
     assert (first.line, first.nodes) == (second.line, second.nodes)
@@ -402,7 +404,9 @@ def test_to_dict_is_json_with_enums_as_strings(lines):
     analysis = analyze(FOUR_SUITS, lines[FOUR_SUITS][:5], known_line=lines[FOUR_SUITS])
     data = json.loads(json.dumps(analysis.to_dict()))
     assert set(data) == {"code", "replay", "status", "reason", "hint", "line", "source", "lost_at", "lost_at_action",
-                         "lost_at_line", "bracket", "effective", "nodes", "seconds", "max_nodes", "max_seconds", "probes"}
+                         "lost_at_line", "bracket", "effective", "tried", "nodes", "seconds", "max_nodes",
+                         "max_seconds", "probes"}
+    assert data["tried"] is None  # said only of an unknown position
     assert set(data["replay"]) == {"won", "moves", "score", "runs_removed", "stock_left", "error"}
     assert (data["status"], data["reason"], data["source"]) == ("verified", "won", "known-line")
     assert data["line"] == list(analysis.line) and data["hint"] == data["line"][0]
@@ -476,3 +480,80 @@ def test_nothing_is_loaded_for_a_search_the_replay_left_no_time_for():
     calls: list[str] = []  # a nanosecond: spent by any replay
     analysis = analyze(FOUR_SUITS, "9>4", max_seconds=1e-9, before_search=lambda: calls.append("loaded"))
     assert (analysis.status, analysis.reason, analysis.nodes, calls) == (Status.UNKNOWN, Reason.SECONDS, 0, [])
+
+
+# -- following hints never cycles -------------------------------------------------------------
+
+#: Issue 31: the position where hints alternated 4>7 and 7>4 forever (each line won by itself).
+CYCLE = ("SP1-S4C-NJ73FM7", "10>5 6>9 10>7 8>3 2>8 D 2>7 2>9 2>6 2>5 2>1 2>6 3>10 3>4 3>8 1>4 3>1 3>8 3>2/1 3>4 "
+                            "2>3 8>6 8>3 8>1 8>2/1 10>3 9>4")
+#: Nodes of each hint while following them: the default budget, without the seconds.
+FOLLOW_NODES = 60_000_000
+
+
+def path_positions(deal: Deal, log: list[str]) -> list[tuple]:
+    """The positions of the log's effective history, the initial layout first (an independent replay)."""
+    board = Board(deal, undo_limit=0)
+    seen = [position_after(deal, [])]
+    for _, action in effective_history(deal, log, False, None):
+        board.push_notation(action)
+        seen.append((tuple(tuple(c) for c in board.columns), tuple(board.down), board.dealt))
+    return seen
+
+
+def follow_hints(deal: Deal, log: list[str], most: int) -> tuple[list[str], Analysis]:
+    """Play the hint of each position from the log's on, until there is none (or ``most`` were played)."""
+    log = list(log)
+    for _ in range(most):
+        analysis = analyze(deal, log, max_nodes=FOLLOW_NODES, max_seconds=None, find_lost_at=False)
+        if analysis.hint is None:
+            return log, analysis
+        log.append(analysis.hint)
+    return log, analysis
+
+
+def test_a_hint_line_never_passes_through_the_history():
+    code, text = CYCLE
+    deal, log = Deal.from_code(code), text.split()
+    for _ in range(2):  # before 4>7 was a hint, and after it was played: 7>4 came back
+        analysis = analyze(deal, log, max_nodes=FOLLOW_NODES, max_seconds=None, find_lost_at=False)
+        assert_line_wins(deal, log, analysis)
+        history = set(path_positions(deal, log)[:-1])
+        assert not history & set(path_positions(deal, [*log, *analysis.line])[len(log) + 1:])
+        log.append(analysis.hint)
+
+
+@pytest.mark.slow
+def test_following_hints_wins_and_never_repeats_a_position():
+    code, text = CYCLE
+    deal = Deal.from_code(code)
+    log, analysis = follow_hints(deal, text.split(), 400)
+    assert analysis.status is Status.VERIFIED and analysis.source == "won"
+    positions = path_positions(deal, log)
+    assert len(set(positions)) == len(positions)
+
+
+def test_a_known_line_back_through_the_history_is_not_the_hint(lines):
+    """Along the known line, a move played and then moved back: the rest of the line passes
+    through the position the game has been in, so the hint comes from a search whose line
+    does not (a position off the line), or, if the search finds none, from the known line."""
+    deal, line = Deal.from_code(FOUR_SUITS), lines[FOUR_SUITS]
+    board = Board(deal, undo_limit=0)
+    for k, action in enumerate(line):
+        before = position_after(deal, line[:k])
+        played = board.push_notation(action)
+        back = f"{played.dst}>{played.src}/{played.count}" if hasattr(played, "dst") else None
+        if back is not None and replay(deal, [*line[: k + 1], back], undo_limit=0).error is None and (
+                position_after(deal, [*line[: k + 1], back]) == before):
+            break
+    else:
+        pytest.fail("no move of the line can be moved back")
+    log = [*line[: k + 1], back]
+    assert hint_from_line(deal, line[:k], line) == line[k]  # the same position, before the move was played
+    assert hint_from_line(deal, log, line) is None
+    analysis = analyze(deal, log, known_line=line, max_nodes=BUDGET, max_seconds=None, find_lost_at=False)
+    assert_line_wins(deal, log, analysis)
+    if analysis.source == "search":
+        assert position_after(deal, line[: k + 1]) not in path_positions(deal, [*log, *analysis.line])[len(log) + 1:]
+    else:
+        assert (analysis.source, analysis.line) == ("known-line", tuple(line[k:]))

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from spider_solver.cli.group import UNKNOWN_BECAUSE, cli, echo_json, plural
+from spider_solver.cli.group import cli, echo_json, plural
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
     UNDO_LIMIT,
@@ -19,7 +19,7 @@ from spider_solver.cli.params import (
     log_file_option,
 )
 from spider_solver.cli.play import load_deal, read_log, undo_limit_of
-from spider_solver.outcomes import ExitStatus, Reason, Status
+from spider_solver.outcomes import UNKNOWN_BECAUSE, ExitStatus, Reason, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
 
 
@@ -167,6 +167,8 @@ def hint(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck
         click.echo(analysis.hint)
     else:
         click.echo(f"no hint: {position_words(analysis)}", err=True)
+        if analysis.tried is not None:
+            click.echo(f"tried: {analysis.tried}", err=True)
     sys.exit(exit_status(analysis))
 
 
@@ -187,8 +189,8 @@ def analyze(code: str | None, actions: tuple[str, ...], deck_text: str | None, d
 
     \b
     --json prints {"code", "replay", "status", "reason", "hint", "line", "source",
-    "lost_at", "lost_at_action", "lost_at_line", "bracket", "effective", "nodes", "seconds",
-    "max_nodes", "max_seconds", "probes"}.
+    "lost_at", "lost_at_action", "lost_at_line", "bracket", "effective", "tried", "nodes",
+    "seconds", "max_nodes", "max_seconds", "probes"}.
     Exit status: 0 still winnable (or won), 1 no longer winnable, 3 unknown,
     2 bad input or a refused action in the log, 130 interrupted.
     """
@@ -204,6 +206,8 @@ def analyze(code: str | None, actions: tuple[str, ...], deck_text: str | None, d
         f"{plural(replayed.runs_removed, 'run')} removed, {plural(replayed.stock_left, 'card')} in stock"
     )
     click.echo(f"position: {position_words(analysis)}")
+    if analysis.tried is not None:
+        click.echo(f"tried: {analysis.tried}")
     if analysis.hint is not None:
         click.echo(f"hint: {analysis.hint}")
         click.echo(f"line: {' '.join(analysis.line)}")

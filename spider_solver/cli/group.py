@@ -33,7 +33,7 @@ from spider_solver.cli.params import (
 )
 from spider_solver.errors import SpiderError
 from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
-from spider_solver.outcomes import ExitStatus, Reason
+from spider_solver.outcomes import ExitStatus
 from spider_solver.stops import STOPS
 from spider_solver.version import __version__
 
@@ -50,16 +50,6 @@ def os_error_line(error: OSError) -> None:
     standard output that cannot be written (closed, a full disk)."""
     error_line(f"{error.strerror or error}: {error.filename!r}" if error.filename else error.strerror or str(error))
 
-
-#: What an unknown result (of a deal or a position) says, by the reason its search stopped.
-UNKNOWN_BECAUSE = {
-    Reason.NODES: "the node budget ran out",
-    Reason.SECONDS: "the time budget ran out",
-    Reason.WIDTHS: "no beam width of the schedule found a winning line",
-    Reason.LEVELS: "no winning line within the cap on its length",
-    Reason.PROOF_GAVE_UP: "the exhaustive search met a level too large to hold",
-    Reason.REJECTED: "the engine's line was refused by the rules engine",
-}
 
 class SpiderGroup(click.Group):
     """A group that maps every error to one line and an :class:`ExitStatus`."""
@@ -271,5 +261,5 @@ def _standard_streams() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
-__all__ = ["UNKNOWN_BECAUSE", "cli", "echo_json", "error_line", "hold_signals", "main", "os_error_line",
+__all__ = ["cli", "echo_json", "error_line", "hold_signals", "main", "os_error_line",
            "plural", "release_signals", "run_batch_command"]

@@ -6,10 +6,10 @@ import sys
 
 import click
 
-from spider_solver.cli.group import UNKNOWN_BECAUSE, cli, echo_json, plural
+from spider_solver.cli.group import cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, budget_options, deal_options
 from spider_solver.cli.play import load_deal
-from spider_solver.outcomes import EXIT_BY_STATUS, ExitStatus, Reason, Status
+from spider_solver.outcomes import EXIT_BY_STATUS, UNKNOWN_BECAUSE, ExitStatus, Reason, Status, what_was_tried
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
@@ -85,4 +85,5 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
             click.echo(f"{deal.name}: unwinnable, the whole game was searched ({figures})")
         else:
             click.echo(f"{deal.name}: unknown, {UNKNOWN_BECAUSE[result.reason]} ({figures})")
+            click.echo(f"tried: {what_was_tried(result.attempts, result.nodes, result.max_nodes)}")
     sys.exit(EXIT_BY_STATUS[result.status])

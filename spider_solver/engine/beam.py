@@ -127,6 +127,8 @@ class Attempt:
     #: Nodes of the post-pass on a won line (counted in ``nodes``), and the actions it saved.
     polish_nodes: int = 0
     polish_saved: int = 0
+    #: The exhaustive search: the most positions a level may hold (it gives up past them).
+    level_limit: int = 0
 
     def summary(self) -> dict:
         return {
@@ -139,7 +141,8 @@ class Attempt:
             "tt_stored": self.tt_stored,
             "tt_forgotten": self.tt_forgotten,
             "seconds": round(self.seconds, 4),
-        } | ({"polish_nodes": self.polish_nodes, "polish_saved": self.polish_saved} if self.polish_nodes else {})
+        } | ({"polish_nodes": self.polish_nodes, "polish_saved": self.polish_saved} if self.polish_nodes else {}) \
+          | ({"level_limit": self.level_limit} if self.level_limit else {})
 
 
 @dataclass
@@ -208,7 +211,7 @@ class _Buffers:
 
 def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
          max_levels: int = MAX_LEVELS, watch: LineWatch | None = None,
-         selection: tuple[int, ...] = STRATA_SELECTION) -> Attempt:
+         selection: tuple[int, ...] = STRATA_SELECTION, avoid: np.ndarray | None = None) -> Attempt:
     """One beam search from the initial layout (``game.start``).
 
     ``selection`` is how a level's positions are chosen (see ``schedule.SELECTION``); the
@@ -217,12 +220,20 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     With ``watch``, the kept positions of each level are also looked up among a known
     line's positions (see :class:`LineWatch`), and the beam stops at the level where
     neither a win nor a join can beat ``watch.best``.
+
+    ``avoid`` (keys) are positions the beam must not pass through: they are stored in its
+    transposition table as if already seen, again before every level (the table may
+    forget a key; a key it forgets within a level may still slip through, which the
+    caller checks on the line). A beam that avoids positions proves nothing when it
+    empties: the exhaustive search takes no ``avoid``.
     """
     attempt = Attempt(width, mode, BeamOutcome.INTERRUPTED)
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
     exhaustive = width >= UNLIMITED
     max_level, proof_bits = proof_limits(budget.left())
+    if exhaustive:
+        attempt.level_limit = max_level
     tt = tt_new(proof_bits if exhaustive else tt_bits_for(width, strata, max_levels))
     # step_level gets plain tuples: numba types them in C at each call, NamedTuples in Python.
     if mode != MODE_SEARCH:
@@ -233,6 +244,9 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     states = game.start.reshape(1, STATE_BYTES).copy()
     keys = np.array([game.start_key], dtype=np.uint64)
     tt_store(tt, keys[0])
+    avoided = np.empty(0, dtype=np.uint64) if avoid is None else np.asarray(avoid, dtype=np.uint64)
+    if avoided.size and exhaustive:
+        raise ValueError("the exhaustive search cannot avoid positions: it would prove nothing")
     parents: list[np.ndarray] = []
     moves: list[np.ndarray] = []
     level_room = PROOF_LEVEL_ROOM if exhaustive else width * strata
@@ -254,6 +268,8 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
             if reason is not None:
                 attempt.outcome = BeamOutcome(reason.value)
                 break
+            for key in avoided:
+                tt_store(tt, key)
             while True:
                 outcome, kept, nodes, truncated, won_parent, won_move = step_level(
                     (states, keys), tables, params, tt_arrays, *buffers.groups, budget.left())

@@ -34,7 +34,7 @@ from spider_solver.engine.evaluate import weights_for
 from spider_solver.engine.game import Game
 from spider_solver.engine.rephase import polish
 from spider_solver.engine.schedule import PROOF, SELECTION, Schedule, Step
-from spider_solver.engine.shorten import shorten
+from spider_solver.engine.shorten import positions, shorten
 from spider_solver.outcomes import Reason
 
 
@@ -61,6 +61,12 @@ class SearchOptions:
     final_proof: bool = False
     #: A won beam's line re-searched by a wider beam (:func:`~spider_solver.engine.rephase.polish`).
     polish: bool = True
+    #: Keys of positions the line should not pass through (a game's history): the beams
+    #: of the schedule never keep them, and of the line shortened and polished, the line
+    #: shortened and the beam's own line, the first that avoids them is returned. The
+    #: exhaustive search ignores them (its answer stays a proof), so a line it finds may
+    #: pass through one; the caller checks.
+    avoid: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,9 @@ def run_search(deal, *, budget: Budget, options: SearchOptions = SearchOptions()
     ``options.polish`` re-searches the phases of a line found by a beam with a wider
     beam, on a small share of nodes (:func:`~spider_solver.engine.rephase.polish`),
     within the budget.
+
+    ``options.avoid`` names positions (keys) the line should not pass through (see
+    :class:`SearchOptions`).
     """
     require_jit()
     started = time.perf_counter()
@@ -116,7 +125,8 @@ def run_search(deal, *, budget: Budget, options: SearchOptions = SearchOptions()
                               final_proof=options.final_proof)
     weights = weights_for(suits) if options.weights is None else options.weights
     with _progress_bar(options.progress, budget.left(), game.deal.name) as bar:
-        search = _Search(game, budget.sub(progress=bar), weights, schedule.selection, bar)
+        search = _Search(game, budget.sub(progress=bar), weights, schedule.selection, bar,
+                         np.array(options.avoid, dtype=np.uint64))
         reason, line = search.run(schedule, polish=options.polish)
     return _result(game, line, reason, search.budget, started, search.attempts, shortened=search.shortened)
 
@@ -141,8 +151,10 @@ class _Search:
     the progress bar, or None)."""
 
     def __init__(self, game: Game, budget: Budget, weights: np.ndarray, selection: tuple[int, ...],
-                 bar: Any) -> None:
+                 bar: Any, avoid: np.ndarray) -> None:
         self.game, self.budget, self.weights, self.selection, self.bar = game, budget, weights, selection, bar
+        #: Keys the schedule's beams do not keep and the line should avoid (see SearchOptions.avoid).
+        self.avoid = avoid
         self.attempts: list[Attempt] = []
         #: True when the line found is shortened already (the post-pass shortens first).
         self.shortened = False
@@ -182,7 +194,7 @@ class _Search:
             self.bar.set_description(f"{self.game.deal.name} width {step.width if step.width < UNLIMITED else 'all'}")
         budget = self.budget if step.nodes is None else self.budget.sub(step.nodes)
         attempt = beam(self.game, step.width, step.mode, budget, weights=self.weights, selection=self.selection,
-                       max_levels=step.max_levels)
+                       max_levels=step.max_levels, avoid=None if step.proof else self.avoid)
         self.attempts.append(attempt)
         return attempt
 
@@ -190,7 +202,7 @@ class _Search:
         """The exhaustive search with what is left of the budget: it wins, proves, or gives up."""
         attempt = self.beam(PROOF)
         if attempt.outcome is BeamOutcome.WON:
-            return Reason.WON, attempt.moves
+            return Reason.WON, self.avoiding(attempt.moves)
         return self.stopped(attempt) or attempt.outcome.reason(proof=True), None
 
     def stopped(self, attempt: Attempt) -> Reason | None:
@@ -203,13 +215,26 @@ class _Search:
     def won(self, attempt: Attempt, step: Step, *, polish: bool) -> tuple[Reason, list[int] | None]:
         """A won beam's line; polished (a beam of the search's move set, with ``polish``)."""
         if not polish or step.proof:
-            return Reason.WON, attempt.moves
+            return Reason.WON, self.avoiding(attempt.moves)
         line, stopped = _polished(self.game, attempt.moves, step.width, self.budget, attempt)
-        self.shortened = True
         if stopped is Reason.INTERRUPTED:
             # The post-pass's beams took a Ctrl-C as their stop: the solve stops too.
             return Reason.INTERRUPTED, None
-        return Reason.WON, line
+        return Reason.WON, self.avoiding(attempt.moves, line)
+
+    def avoiding(self, raw: list[int], polished: list[int] | None = None) -> list[int]:
+        """The line to return, shortened: of ``polished`` (if any), ``raw`` shortened and
+        ``raw`` itself, the first that passes through no position of ``avoid`` (with nothing
+        to avoid, the first); the first if none does (a line of the exhaustive search)."""
+        self.shortened = True
+        first = polished if polished is not None else shorten(self.game, raw)
+        if not self.avoid.size:
+            return first
+        candidates = [first] if polished is None else [first, shorten(self.game, raw)]
+        for line in [*candidates, raw]:
+            if not np.isin(positions(self.game, line).keys, self.avoid).any():
+                return line
+        return first
 
 
 def _polished(game: Game, line: list[int], width: int, budget: Budget,

@@ -8,6 +8,7 @@ a variant the kernels cannot represent (:func:`check_engine_limits`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -155,15 +156,27 @@ def move_code(action: Action) -> int:
 
 def state_from_board(board: Board) -> tuple[np.ndarray, np.uint64]:
     """Pack a reference board's position; return the state and its key from scratch."""
+    return _state(board.columns, board.down, board.dealt, board.runs_removed)
+
+
+def position_key(columns: Sequence[Sequence[Card]], down: Sequence[int], dealt: int) -> int:
+    """The search's key of a position given in the reference engine's terms: its columns'
+    cards, face-down counts and deals made (the key of :func:`state_from_board`; the runs
+    removed follow from the cards, and are not in the key)."""
+    return int(_state(columns, down, dealt, 0)[1])
+
+
+def _state(columns: Sequence[Sequence[Card]], down: Sequence[int], dealt: int,
+           removed: int) -> tuple[np.ndarray, np.uint64]:
     pos = new_position()
-    cols, lens, down, hdr, _ = pos
-    for c, column in enumerate(board.columns):
+    cols, lens, downs, hdr, _ = pos
+    for c, column in enumerate(columns):
         lens[c] = len(column)
-        down[c] = board.down[c]
+        downs[c] = down[c]
         for i, card in enumerate(column):
             cols[c, i] = card_byte(card)
-    hdr[H_DEALT] = board.dealt
-    hdr[H_REMOVED] = board.runs_removed
+    hdr[H_DEALT] = dealt
+    hdr[H_REMOVED] = removed
     state = np.zeros(STATE_BYTES, dtype=np.uint8)
     pack(pos, state)
     return state, np.uint64(key_from_scratch(pos, ZOBRIST, DEALT_KEYS))

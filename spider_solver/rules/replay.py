@@ -6,7 +6,7 @@ action, and the refusal of any action after the win.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
 from spider_solver.errors import SpiderError, quote
@@ -69,22 +69,27 @@ def replay_board(
     *,
     deal_on_empty: bool = False,
     undo_limit: int | None = DEFAULT_UNDO_LIMIT,
+    after: Callable[[Board], object] | None = None,
 ) -> tuple[ReplayResult, Board]:
     """:func:`replay`, and the board it leaves: the position after the last action
     played (before the refused one, if any), for what comes after the log. Its undo
-    history is kept only if the log undoes."""
+    history is kept only if the log undoes. ``after`` is called with the board after
+    each action played (as :func:`play_on`)."""
     check_play_options(deal_on_empty, undo_limit)
     tokens = log_tokens(actions)
     # A log without an undo never asks for an earlier position: keep none (it is faster).
     if not any(ascii_upper(token) == "U" for token in tokens):
         undo_limit = 0
     board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
-    return play_on(board, tokens), board
+    return play_on(board, tokens, after=after), board
 
 
-def play_on(board: Board, actions: str | Iterable[str]) -> ReplayResult:
+def play_on(board: Board, actions: str | Iterable[str], *,
+            after: Callable[[Board], object] | None = None) -> ReplayResult:
     """Play ``actions`` on ``board`` from its position, as :func:`replay` plays a log
-    from the initial layout (``played`` holds the actions played here only)."""
+    from the initial layout (``played`` holds the actions played here only). ``after``,
+    if given, is called with the board after each action played, undos included (it
+    must not change the board)."""
     played: list[str] = []
     error = None
     for index, token in enumerate(log_tokens(actions)):
@@ -96,6 +101,8 @@ def play_on(board: Board, actions: str | Iterable[str]) -> ReplayResult:
             error = ReplayError(index, token, str(exc))
             break
         played.append(text)
+        if after is not None:
+            after(board)
     return ReplayResult(
         won=board.is_won(),
         moves=board.moves,

@@ -349,6 +349,8 @@ class AnalysisResponse(BaseModel):
     lost_at_line: list[ActionText]
     bracket: BracketResponse | None
     effective: int
+    tried: str | None = Field(description="When the position is unknown: what its search tried, in words (the beams "
+                              "and how they ended, whether a proof was tried and why it stopped, the nodes spent).")
     nodes: int
     seconds: float
     max_nodes: int

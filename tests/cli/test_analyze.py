@@ -23,7 +23,8 @@ pytestmark = pytest.mark.usefixtures("engine")
 CODE = "SP1-S1C-AAAAABA"
 FOUR_SUITS = "SP1-S4C-AAAAAAD"
 ANALYSIS_FIELDS = {"code", "replay", "status", "reason", "hint", "line", "source", "lost_at", "lost_at_action",
-                   "lost_at_line", "bracket", "effective", "nodes", "seconds", "max_nodes", "max_seconds", "probes"}
+                   "lost_at_line", "bracket", "effective", "tried", "nodes", "seconds", "max_nodes",
+                   "max_seconds", "probes"}
 
 
 def run(*args, input=None):
@@ -163,8 +164,10 @@ def test_an_unknown_position_exits_3(solved):
     result = run("hint", CODE, *solved.solution[:10], "--max-nodes", "1")
     assert (result.exit_code, result.stdout) == (3, "")
     assert result.stderr.startswith("no hint: unknown, the node budget ran out (1 node, ")
+    assert result.stderr.splitlines()[1].startswith("tried: a beam of width ")
     result = run("analyze", CODE, *solved.solution[:10], "--max-nodes", "1")
     assert result.exit_code == 3 and result.stdout.splitlines()[1].startswith("position: unknown")
+    assert result.stdout.splitlines()[2].endswith("no proof was tried; 1 of 1 nodes spent")
 
 
 def test_the_catalog_line_gives_the_hint_without_a_search(solved, tmp_path, monkeypatch):

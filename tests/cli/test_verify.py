@@ -75,8 +75,9 @@ def test_verify_json():
 def test_a_node_budget_that_runs_out_is_unknown():
     result = run(CODE, "--max-nodes", "100")
     assert result.exit_code == 3
-    assert re.fullmatch(r"SP1-S2C-AAAAAAD: unknown, the node budget ran out \([\d,]+ nodes, [\d.]+ s\)\n",
-                        result.stdout), result.stdout
+    assert re.fullmatch(r"SP1-S2C-AAAAAAD: unknown, the node budget ran out \([\d,]+ nodes, [\d.]+ s\)\n"
+                        r"tried: a beam of width 224 found no winning line \(it was cut short by the node budget\); "
+                        r"no proof was tried; [\d,]+ of 100 nodes spent\n", result.stdout), result.stdout
     data = json.loads(run(CODE, "--max-nodes", "100", "--json").stdout)
     assert set(data) == VERIFY_FIELDS
     assert (data["status"], data["solution"], data["moves"], data["score"]) == ("unknown", [], None, None)
