@@ -100,17 +100,23 @@ def random_play(deal, prefix, rng: random.Random) -> list[str]:
     while len(log) < MAX_RANDOM and not board.is_won():
         actions = board.legal_moves()
         rng.shuffle(actions)
-        for action in actions:
-            text = board.notation(action)
-            board.push(action)
-            if _key(board) not in seen:
-                seen.add(_key(board))
-                log.append(text)
-                break
-            board.pop()
-        else:
+        if not _play_first_new(board, actions, seen, log):
             break
     return log
+
+
+def _play_first_new(board, actions, seen: set, log: list[str]) -> bool:
+    """Play the first of ``actions`` that leads to a position not in ``seen`` (adding it
+    there and its notation to ``log``); False if every one leads back."""
+    for action in actions:
+        text = board.notation(action)
+        board.push(action)
+        if _key(board) not in seen:
+            seen.add(_key(board))
+            log.append(text)
+            return True
+        board.pop()
+    return False
 
 
 def _casual_score(board, action) -> int:
@@ -164,15 +170,7 @@ def casual_play(deal, rng: random.Random) -> list[str]:
         useful = [a for a in scored if _casual_score(board, a) > 0]
         deals = [a for a in actions if not isinstance(a, Move)]
         rest = [a for a in scored if _casual_score(board, a) == 0 and isinstance(a, Move)]
-        for action in useful + deals + rest:
-            text = board.notation(action)
-            board.push(action)
-            if _key(board) not in seen:
-                seen.add(_key(board))
-                log.append(text)
-                break
-            board.pop()
-        else:
+        if not _play_first_new(board, useful + deals + rest, seen, log):
             break
     return log
 
