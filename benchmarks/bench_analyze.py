@@ -105,6 +105,18 @@ def random_play(deal, prefix, rng: random.Random) -> list[str]:
     return log
 
 
+def _detour(board, log: list[str], steps: int, rng: random.Random) -> None:
+    """Play up to ``steps`` random legal actions on ``board``, adding them to ``log`` (fewer if
+    the game is won or stuck first)."""
+    for _ in range(steps):
+        actions = board.legal_moves()
+        if not actions or board.is_won():
+            return
+        action = rng.choice(actions)
+        log.append(board.notation(action))
+        board.push(action)
+
+
 def _play_first_new(board, actions, seen: set, log: list[str]) -> bool:
     """Play the first of ``actions`` that leads to a position not in ``seen`` (adding it
     there and its notation to ``log``); False if every one leads back."""
@@ -211,13 +223,7 @@ def _deal_work(args: tuple) -> dict:
                 log = list(line[:at])
                 for a in log:
                     board.push_notation(a)
-                for _ in range(detour):
-                    actions = board.legal_moves()
-                    if not actions or board.is_won():
-                        break
-                    action = rng.choice(actions)
-                    log.append(board.notation(action))
-                    board.push(action)
+                _detour(board, log, detour, rng)
                 started = time.perf_counter()
                 result = analyze(deal, log, find_lost_at=False, **budget)
                 entry = {"at": at, "detour": detour, "status": str(result.status), "reason": str(result.reason),
@@ -287,13 +293,7 @@ def _deal_work(args: tuple) -> dict:
         starts = [("casual, 25%", casual[: len(casual) // 4])]
         if len(line) > 60:
             board, log = _board(deal, line[:60]), list(line[:60])
-            for _ in range(FOLLOW_DETOUR):
-                actions = board.legal_moves()
-                if not actions or board.is_won():
-                    break
-                action = rng.choice(actions)
-                log.append(board.notation(action))
-                board.push(action)
+            _detour(board, log, FOLLOW_DETOUR, rng)
             starts.append((f"line 60 + {FOLLOW_DETOUR} off", log))
         for kind, log in starts:
             row["follow"].append(dict(follow_hints(deal, log, budget), start=kind, log=len(log)))

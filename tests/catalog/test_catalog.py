@@ -440,24 +440,26 @@ def test_an_explicit_start_may_plan_the_last_deal(catalog):
 # Typed outcomes and schema migrations
 # --------------------------------------------------------------------------- #
 
-V1 = Path(__file__).resolve().parent / "fixtures" / "catalog-v1.sql"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-def version_1_catalog(path: Path) -> list[tuple]:
-    """A catalog as spider-solver 0.1.0 wrote it (schema version 1); returns its rows."""
+def old_catalog(path: Path, version: int) -> list[tuple]:
+    """A catalog as an earlier release wrote it (schema ``version``: 1 is spider-solver 0.1.0's,
+    from fixtures/catalog-vN.sql); returns its rows."""
     db = sqlite3.connect(path)
-    db.executescript(V1.read_text(encoding="utf-8"))
+    db.executescript((FIXTURES / f"catalog-v{version}.sql").read_text(encoding="utf-8"))
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    db.execute("PRAGMA user_version = 1")
+    db.execute(f"PRAGMA user_version = {version}")
     db.commit()
     rows = db.execute("SELECT * FROM results ORDER BY code").fetchall()
     db.close()
     return rows
 
 
+
 def test_a_version_1_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
     path = tmp_path / "old.sqlite"
-    before = version_1_catalog(path)
+    before = old_catalog(path, 1)
     with Catalog(path, create=False) as db:
         assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         after = [tuple(row)[: len(V2_COLUMNS)] for row in db.db.execute("SELECT * FROM results ORDER BY code")]
@@ -488,7 +490,7 @@ def test_a_version_1_catalog_in_a_read_only_folder_is_read_upgraded_and_left_as_
     import spider_solver.catalog.connection as catalog_module
 
     path = tmp_path / "old.sqlite"
-    version_1_catalog(path)
+    old_catalog(path, 1)
     before = path.read_bytes()
     with pytest.raises(CatalogError, match=r"older than this spider-solver's \(4\): open it once for writing"):
         Catalog(path, create=False, read_only=True)
@@ -511,7 +513,7 @@ def test_a_version_1_catalog_in_a_read_only_folder_is_read_upgraded_and_left_as_
 def test_a_failed_upgrade_leaves_the_file_as_it_was(tmp_path, monkeypatch):
 
     path = tmp_path / "old.sqlite"
-    before = version_1_catalog(path)
+    before = old_catalog(path, 1)
     broken = migrations.MIGRATE_1_TO_2[:-1] + ("DROP TABLE no_such_table",)
     monkeypatch.setitem(migrations.MIGRATIONS, 1, broken)
     with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 1 to 4"):
@@ -544,24 +546,10 @@ def test_the_schema_lists_every_status_and_reason():
     assert f"reason IN ({', '.join(repr(str(r)) for r in Reason)})" in SCHEMA
 
 
-V2 = Path(__file__).resolve().parent / "fixtures" / "catalog-v2.sql"
-
-
-def version_2_catalog(path: Path) -> list[tuple]:
-    """A catalog as the previous release wrote it (schema version 2); returns its rows."""
-    db = sqlite3.connect(path)
-    db.executescript(V2.read_text(encoding="utf-8"))
-    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    db.execute("PRAGMA user_version = 2")
-    db.commit()
-    rows = db.execute("SELECT * FROM results ORDER BY code").fetchall()
-    db.close()
-    return rows
-
 
 def test_a_version_2_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
     path = tmp_path / "v2.sqlite"
-    before = version_2_catalog(path)
+    before = old_catalog(path, 2)
     assert {row[V2_COLUMNS.index("reason")] for row in before} == {str(r) for r in Reason}
     with Catalog(path, create=False) as db:
         assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
@@ -580,7 +568,7 @@ def test_a_version_2_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
 def test_a_failed_upgrade_from_version_2_leaves_the_file_as_it_was(tmp_path, monkeypatch):
 
     path = tmp_path / "v2.sqlite"
-    before = version_2_catalog(path)
+    before = old_catalog(path, 2)
     broken = migrations.MIGRATE_2_TO_3[:-1] + ("DROP TABLE no_such_table",)
     monkeypatch.setitem(migrations.MIGRATIONS, 2, broken)
     with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 2 to 4"):
@@ -635,24 +623,10 @@ def test_a_difficulty_raw_out_of_range_is_refused_in_words(catalog, raw):
     assert catalog.get(CODE).difficulty is None
 
 
-V3 = Path(__file__).resolve().parent / "fixtures" / "catalog-v3.sql"
-
-
-def version_3_catalog(path: Path) -> list[tuple]:
-    """A catalog as the previous release wrote it (schema version 3); returns its rows."""
-    db = sqlite3.connect(path)
-    db.executescript(V3.read_text(encoding="utf-8"))
-    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    db.execute("PRAGMA user_version = 3")
-    db.commit()
-    rows = db.execute("SELECT * FROM results ORDER BY code").fetchall()
-    db.close()
-    return rows
-
 
 def test_a_version_3_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
     path = tmp_path / "v3.sqlite"
-    before = version_3_catalog(path)
+    before = old_catalog(path, 3)
     assert {row[V2_COLUMNS.index("reason")] for row in before} == {str(r) for r in Reason}
     assert any(row[V3_COLUMNS.index("difficulty")] is not None for row in before)
     with Catalog(path, create=False) as db:
@@ -675,7 +649,7 @@ def test_a_version_3_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
 def test_a_failed_upgrade_from_version_3_leaves_the_file_as_it_was(tmp_path, monkeypatch):
 
     path = tmp_path / "v3.sqlite"
-    before = version_3_catalog(path)
+    before = old_catalog(path, 3)
     broken = migrations.MIGRATE_3_TO_4[:-1] + ("DROP TABLE no_such_table",)
     monkeypatch.setitem(migrations.MIGRATIONS, 3, broken)
     with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 3 to 4"):
@@ -862,7 +836,7 @@ def test_an_upgrade_another_process_made_first_is_not_made_again(tmp_path, monke
     it and writes, then the other's transaction begins. Running the steps again would
     copy the rows anew and drop what was written in between (seen: 5 times in 6)."""
     path = tmp_path / "v3.sqlite"
-    version_3_catalog(path)
+    old_catalog(path, 3)
     migrate = Catalog._migrate
 
     def another_process_first(self, shown, version):
