@@ -76,9 +76,8 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
             f"spider-solve serve needs the service extra ({error.name} is missing): "
             "pip install 'spider-solver[service]'"
         ) from None
+    from spider_solver.batch.task import prepare_engine_and_grader
     from spider_solver.catalog import Catalog
-    from spider_solver.grading import load_grader
-    from spider_solver.verify import load_engine
 
     if len(host) > MAX_NAME or not host.strip():
         raise click.BadParameter(f"{quote(host)} is not a host name or address", param_hint="'--host'")
@@ -99,9 +98,9 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
             raise click.ClickException(
                 f"cannot listen on {quote(host)} port {port}: {getattr(error, 'strerror', None) or error}"
             ) from None
-        if not read_only:  # compile the engine and the grader once here; the solver processes then load them
-            load_engine(lambda message: click.echo(message, err=True), here=False)
-            load_grader(lambda message: click.echo(message, err=True), here=False)
+        if not read_only:  # compile the engine and the grader once here (side by side on two cores); the
+            # solver processes then load them
+            prepare_engine_and_grader(lambda message: click.echo(message, err=True))
         bound_host, bound_port = sock.getsockname()[:2]
         shown = f"[{bound_host}]" if ":" in bound_host else bound_host
         what = "read-only, no searches" if read_only else f"{solvers} solver process{'es' if solvers != 1 else ''}"

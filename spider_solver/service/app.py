@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import Depends, FastAPI
+from fastapi.routing import APIRoute
 
 from spider_solver.catalog import Catalog
 from spider_solver.limits import MAX_BODY_BYTES
@@ -35,7 +36,7 @@ from spider_solver.service.middleware import (
 from spider_solver.service.models import document, responses
 from spider_solver.service.routes import catalog, deals, games, health, position
 from spider_solver.service.searches import Searches
-from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings, known_query, query_names
+from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings, known_query, query_names, routes
 from spider_solver.version import __version__
 
 
@@ -115,11 +116,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def post_paths(app: FastAPI) -> frozenset[str]:
-    """The paths of the POST endpoints, whose bodies are JSON, as the OpenAPI document
-    lists them (worked out once)."""
+    """The paths of the POST endpoints, whose bodies are JSON (worked out once, from the routes)."""
     paths = getattr(app.state, "post_paths", None)
     if paths is None:
-        paths = frozenset(path for path, operations in app.openapi()["paths"].items() if "post" in operations)
+        paths = frozenset(route.path for route in routes(app.routes)
+                          if isinstance(route, APIRoute) and "POST" in route.methods)
         app.state.post_paths = paths
     return paths
 

@@ -18,12 +18,7 @@ def forwarded_paths(app: Any) -> frozenset[str]:
     def searches(dependant: Any) -> bool:
         return dependant.call in takes or any(searches(sub) for sub in dependant.dependencies)
 
-    def routes(found: Any) -> Any:  # FastAPI keeps an included router's routes in it (no prefix here)
-        for route in found:
-            inner = getattr(route, "original_router", None)
-            yield from routes(inner.routes) if inner is not None else (route,)
-
-    return frozenset(route.path for route in routes(app.routes)
+    return frozenset(route.path for route in state.routes(app.routes)
                      if hasattr(route, "dependant") and searches(route.dependant))
 
 

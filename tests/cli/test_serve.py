@@ -442,11 +442,11 @@ def test_sigterm_during_start_up_is_a_clean_stop(tmp_path):
     """The engine may take a minute or two to compile before the server listens: a
     service manager's SIGTERM then is a stop like any other (status 0), not a failure."""
     script = ("import os, signal, sys, time\n"
-              "from spider_solver import verify\n"
-              "def load_engine(say, here=True):\n"
+              "from spider_solver.batch import task\n"
+              "def prepare_engine_and_grader(say):\n"
               "    os.kill(os.getpid(), signal.SIGTERM)\n"
               "    time.sleep(10)\n"
-              "verify.load_engine = load_engine\n"
+              "task.prepare_engine_and_grader = prepare_engine_and_grader\n"
               "from spider_solver._console import main\n"
               "sys.argv[0] = 'spider-solve'\n"
               "main()\n")

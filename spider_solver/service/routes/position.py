@@ -18,7 +18,7 @@ from spider_solver.rules.cards import SUIT_LETTERS
 from spider_solver.rules.replay import play_on
 from spider_solver.service import state
 from spider_solver.service.models import PositionRequest, PositionResponse, responses
-from spider_solver.service.routes.games import INLINE_ACTIONS, refuse_at_error, tokens_of
+from spider_solver.service.routes.games import INLINE_ACTIONS, refuse_at_error, replay_fields, tokens_of
 
 router = APIRouter(tags=["games"])
 
@@ -55,16 +55,10 @@ def position_of(deal: Deal, tokens: tuple[str, ...], body: PositionRequest) -> d
                         "best": board.best_target(column, count)} for count in range(1, movable + 1)],
             "best": board.best_target(column) if movable else None,
         })
-    return {
-        "code": str(deal.code) if deal.code else None,
+    return replay_fields(result, str(deal.code) if deal.code else None) | {
         "suits": deal.variant.suits,
         "rule": deal.variant.rule,
-        "won": result.won,
-        "moves": result.moves,
-        "score": result.score,
-        "runs_removed": result.runs_removed,
         "removed": [SUIT_LETTERS[suit] for suit in board.removed],
-        "stock_left": result.stock_left,
         "deals_left": board.deals_left,
         "columns": columns,
         "legal": [] if result.won else [board.notation(action) for action in board.legal_moves()],
