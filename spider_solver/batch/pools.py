@@ -171,15 +171,16 @@ def init_worker(parent: int, warm: Callable[[], None] | None, meters: Slots | No
         warm()
 
 
-def die_with_parent(parent: int) -> None:
-    """End this process when process ``parent`` ends (prctl on Linux, else a watcher thread)."""
+def die_with_parent(parent: int, signum: int = signal.SIGKILL) -> None:
+    """End this process when process ``parent`` ends: on Linux the kernel sends it ``signum``
+    (prctl), else a watcher thread ends it."""
     if sys.platform.startswith("linux"):
         try:
             import ctypes
 
             libc = ctypes.CDLL(None, use_errno=True)
             pr_set_pdeathsig = 1
-            if libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0) == 0:
+            if libc.prctl(pr_set_pdeathsig, signum, 0, 0, 0) == 0:
                 if os.getppid() != parent:  # the parent died before prctl
                     os._exit(1)
                 return

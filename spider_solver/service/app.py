@@ -120,7 +120,7 @@ def post_paths(app: FastAPI) -> frozenset[str]:
     paths = getattr(app.state, "post_paths", None)
     if paths is None:
         paths = frozenset(route.path for route in routes(app.routes)
-                          if isinstance(route, APIRoute) and "POST" in route.methods)
+                          if isinstance(route, APIRoute) and "POST" in (route.methods or ()))
         app.state.post_paths = paths
     return paths
 

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from spider_solver.batch.pools import die_with_parent
 from spider_solver.service import state
 from spider_solver.service.server import listen_beside, serve_one, shares_port
 
@@ -46,13 +47,13 @@ HELPER_STOP_SECONDS = 15
 HELPER_NAME = "spider-serve"
 
 
-def _as_helper() -> None:
-    """Ask the kernel to send this process SIGTERM when its parent ends, and name it
-    :data:`HELPER_NAME` (Linux; elsewhere nothing)."""
+def _as_helper(parent: int) -> None:
+    """End with the primary ``parent`` (SIGTERM, a stop like any other:
+    :func:`~spider_solver.batch.pools.die_with_parent`), and name this process
+    :data:`HELPER_NAME` (Linux; elsewhere it keeps its name)."""
+    die_with_parent(parent, signal.SIGTERM)
     with contextlib.suppress(Exception):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-        libc.prctl(15, HELPER_NAME.encode())  # PR_SET_NAME
+        ctypes.CDLL(None, use_errno=True).prctl(15, HELPER_NAME.encode())  # PR_SET_NAME
 
 
 def serve(settings: state.Settings, sock: socket.socket, *, workers: int = 1, log_level: str = "warning") -> None:
@@ -69,9 +70,7 @@ def _helper(settings: state.Settings, sock: socket.socket | tuple[int, tuple], l
     """A helper process: serve ``settings`` on ``sock`` until SIGTERM; given the family and
     address of the primary's socket instead, on a socket of its own beside it
     (:func:`~spider_solver.service.server.listen_beside`), which ends with this process."""
-    _as_helper()
-    if os.getppid() != parent:  # the primary ended before the request above
-        return
+    _as_helper(parent)
     if isinstance(sock, tuple):
         sock = listen_beside(*sock)
     serve_one(settings, [sock], log_level=log_level, signals=(signal.SIGTERM,))
