@@ -1,7 +1,8 @@
 """The board: a position you push actions on and pop them from.
 
 This is the reference implementation of the rules of play, written to be read:
-every rule is a few plain lines, undo keeps whole snapshots, nothing is cached. The
+every rule is a few plain lines, undo keeps whole snapshots, nothing about a position
+is cached (only immutable values are made once: deals, parsed actions, moves). The
 search engine is checked against it, and every solution is replayed on it before it
 is called verified. It implements RULES.md §5 Moves, RULES.md §6 Deals, RULES.md
 §7 Runs and the win, RULES.md §8 Score and undo, and the helpers of RULES.md
@@ -21,6 +22,7 @@ import sys
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from spider_solver.errors import IllegalActionError, quote, whole_number
 from spider_solver.rules.cards import RANK_DISPLAY, SUIT_SYMBOLS, Card, Suit
@@ -62,13 +64,15 @@ def check_play_options(deal_on_empty: object, undo_limit: object) -> None:
         raise ValueError(f"invalid undo limit {quote(undo_limit)}: expected 0 or more, or None for unlimited")
 
 
-def _move(action: object) -> Move:
-    """``action`` if it is a Move (a DealRow and an Undo are taken before); a TypeError
-    that says what an action is otherwise (a str has no ``src``)."""
-    if not isinstance(action, Move):
-        raise TypeError(f"an action is a Move, DealRow or Undo, not {type(action).__name__} "
-                        "(parse_action reads one from text; push_notation plays text)")
-    return action
+#: ``Move(src, dst, count)``, made once for each (moves are immutable): the board fills a
+#: group size in on most actions of a replay. At most 10 x 9 x 104 different moves.
+_sized = lru_cache(maxsize=16384)(Move)
+
+
+def _not_an_action(action: object) -> TypeError:
+    """The error for an action that is not a Move, DealRow or Undo (a str has no ``src``)."""
+    return TypeError(f"an action is a Move, DealRow or Undo, not {type(action).__name__} "
+                     "(parse_action reads one from text; push_notation plays text)")
 
 
 class Board:
@@ -178,13 +182,15 @@ class Board:
         The checks and their order are RULES.md §5.4 Which rule refuses a move; the
         messages are listed in RULES.md §13.3 Rule reminders.
         """
+        if isinstance(action, Move):
+            return self._check_move(action)
         if isinstance(action, DealRow):
             self._check_deal()
             return action
         if isinstance(action, Undo):
             self._check_undo()
             return action
-        return self._check_move(_move(action))
+        raise _not_an_action(action)
 
     def is_legal(self, action: Action) -> bool:
         try:
@@ -219,11 +225,10 @@ class Board:
 
     def _check_move(self, move: Move) -> Move:
         n = self.variant.columns
-        for which, column in (("source", move.src), ("target", move.dst)):
-            if not 1 <= column <= n:
-                raise IllegalActionError(
-                    f"cannot play {_shown(move)}: {which} column {quote(column)} does not exist (columns are 1 to {n})"
-                )
+        if not 1 <= move.src <= n:
+            raise _no_column(move, "source", move.src, n)
+        if not 1 <= move.dst <= n:
+            raise _no_column(move, "target", move.dst, n)
         if move.src == move.dst:
             raise IllegalActionError(f"cannot play {_shown(move)}: source and target are the same column")
         if move.count is not None and move.count < 1:
@@ -253,7 +258,7 @@ class Board:
                 f"cannot play {_shown(move)}: {src[-count].symbol()} cannot go onto {target.symbol()}, "
                 f"a group goes only onto a card exactly one rank higher than its first card"
             )
-        return Move(move.src, move.dst, count)
+        return move if move.count == count else _sized(move.src, move.dst, count)
 
     def _check_group(self, move: Move, count: int, *, implicit: bool = False) -> None:
         """Refuse unless the last ``count`` cards of the source form a movable group.
@@ -264,7 +269,7 @@ class Board:
         """
         column = self.columns[move.src - 1]
         face_up = len(column) - self.down[move.src - 1]
-        if implicit and (count > face_up or any(
+        if implicit and (count > face_up or count > 1 and any(
             column[-i].rank != column[-i - 1].rank - 1 for i in range(1, count)
         )):
             target = self.columns[move.dst - 1][-1]
@@ -423,7 +428,7 @@ class Board:
     def play(self, action: Action) -> str:
         """Play an action, as :meth:`push`; return its canonical notation, as :meth:`notation`
         gives it before the move (one check instead of two, for replays)."""
-        onto_card = self._onto_card(action if isinstance(action, DealRow | Undo) else _move(action))
+        onto_card = self._onto_card(action)  # False for anything but a Move, which push refuses
         return _written(self.push(action), onto_card)
 
     def push_notation(self, text: str) -> Action:
@@ -550,6 +555,11 @@ def rank_name(rank: int) -> str:
 def _written(action: Action, onto_card: bool) -> str:
     """An action played, in canonical notation: ``/N`` only onto an empty column (RULES.md §11 Action notation)."""
     return f"{action.src}>{action.dst}" if isinstance(action, Move) and onto_card else str(action)
+
+
+def _no_column(move: Move, which: str, column: int, columns: int) -> IllegalActionError:
+    return IllegalActionError(
+        f"cannot play {_shown(move)}: {which} column {quote(column)} does not exist (columns are 1 to {columns})")
 
 
 def _shown(move: Move) -> str:

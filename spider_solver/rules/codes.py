@@ -87,6 +87,10 @@ class GameCode:
         """Read a code such as ``'sp1-s4c-aaaaaad '``; the error names the wrong part."""
         if not isinstance(text, str):
             raise InvalidCodeError(f"invalid game code {quote(text)}: expected text like SP1-S4C-AAAAAAD")
+        return _parse_code(text) if cls is GameCode else cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> GameCode:
         raw = quote(text)  # a bounded prefix of a long input
         parts = ascii_upper(text.strip()).split("-")
         if len(parts) != 3:
@@ -131,6 +135,14 @@ class GameCode:
 
     def __repr__(self) -> str:
         return f"GameCode.parse({str(self)!r})"
+
+
+@lru_cache(maxsize=1024)
+def _parse_code(text: str) -> GameCode:
+    """:meth:`GameCode.parse` of a text, remembered: a service reads the same few codes
+    on every request of a game (a code that does not parse raises, and is not
+    remembered). Codes are immutable."""
+    return GameCode._parse(text)
 
 
 @lru_cache(maxsize=256)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from spider_solver.errors import InvalidCardError, InvalidDealError, quote, whole_number
 from spider_solver.rules.cards import Card, format_cards, parse_cards
@@ -53,7 +54,7 @@ class Deal:
             code = GameCode.parse(code)
         elif not isinstance(code, GameCode):
             raise TypeError(f"expected a game code (a GameCode or a str), not {type(code).__name__}")
-        return cls(code.deck(), code.variant, code)
+        return _deal_of_code(code) if cls is Deal else cls(code.deck(), code.variant, code)
 
     @classmethod
     def of(cls, deal: Deal | GameCode | str) -> Deal:
@@ -141,6 +142,13 @@ class Deal:
     def text(self) -> str:
         """The deck on one line in short text form (the explicit-deal format)."""
         return format_cards(self.cards)
+
+
+@lru_cache(maxsize=256)
+def _deal_of_code(code: GameCode) -> Deal:
+    """The deal of a code, made (and its composition checked) once: deals are immutable,
+    and a service or a replay asks for the same deal again and again."""
+    return Deal(code.deck(), code.variant, code)
 
 
 def check_composition(cards: tuple[Card, ...], variant: Variant) -> None:

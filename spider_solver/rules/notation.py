@@ -159,7 +159,10 @@ def log_tokens(actions: str | Iterable[str]) -> list[str]:
         return split_actions(actions)
     if isinstance(actions, Set | Mapping | bytes | bytearray) or not isinstance(actions, Iterable):
         raise TypeError(f"a game log is text or a list of texts in notation, not {type(actions).__name__}")
-    return [token for item in actions for token in split_actions(item)]
+    items = list(actions)
+    if all(type(item) is str for item in items):  # one split of the joined text: the same tokens, faster
+        return split_actions(" ".join(items))
+    return [token for item in items for token in split_actions(item)]
 
 
 def parse_actions(text: str | Iterable[str], *, columns: int = 10) -> list[Action]:

@@ -11,7 +11,6 @@ from dataclasses import asdict, dataclass
 
 from spider_solver.errors import SpiderError, quote
 from spider_solver.rules.board import DEFAULT_UNDO_LIMIT, Board, check_play_options
-from spider_solver.rules.cards import ascii_upper
 from spider_solver.rules.codes import GameCode
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.notation import log_tokens
@@ -78,10 +77,11 @@ def replay_board(
     check_play_options(deal_on_empty, undo_limit)
     tokens = log_tokens(actions)
     # A log without an undo never asks for an earlier position: keep none (it is faster).
-    if not any(ascii_upper(token) == "U" for token in tokens):
+    # (A token is "U" in any case only if it is "U" or "u": tokens hold no blanks.)
+    if "U" not in tokens and "u" not in tokens:
         undo_limit = 0
     board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
-    return play_on(board, tokens, after=after), board
+    return _play_tokens(board, tokens, after), board
 
 
 def play_on(board: Board, actions: str | Iterable[str], *,
@@ -90,9 +90,14 @@ def play_on(board: Board, actions: str | Iterable[str], *,
     from the initial layout (``played`` holds the actions played here only). ``after``,
     if given, is called with the board after each action played, undos included (it
     must not change the board)."""
+    return _play_tokens(board, log_tokens(actions), after)
+
+
+def _play_tokens(board: Board, tokens: list[str], after: Callable[[Board], object] | None) -> ReplayResult:
+    """:func:`play_on` of a log already split into tokens."""
     played: list[str] = []
     error = None
-    for index, token in enumerate(log_tokens(actions)):
+    for index, token in enumerate(tokens):
         try:
             if board.is_won():
                 raise SpiderError(f"the game is already won; {quote(token)} comes after the last run left")

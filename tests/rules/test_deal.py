@@ -178,3 +178,14 @@ def test_a_deal_of_things_that_are_not_cards():
     cards[0] = Card(14, 0)  # one rank too high
     with pytest.raises(InvalidDealError, match=r"^invalid deal: \(14, 0\) is not a card"):
         Deal(tuple(cards), Variant())
+
+
+def test_the_deal_of_a_code_is_made_once_and_a_subclass_gets_its_own():
+    # Deals are immutable: the deal of a code is remembered, whatever spelling of the code.
+    assert Deal.of("SP1-S4C-AAAAAAD") is Deal.of("sp1-s4c-aaaaaad ") is Deal.from_code(GameCode(4, "classic", 3))
+
+    class Mine(Deal):
+        pass
+
+    mine = Mine.from_code("SP1-S4C-AAAAAAD")
+    assert type(mine) is Mine and mine.cards == Deal.of("SP1-S4C-AAAAAAD").cards

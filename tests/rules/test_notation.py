@@ -164,3 +164,19 @@ def test_action_lists_round_trip(items, separator):
     text = separator.join(str(action) for action in items)
     assert parse_actions(text) == items
     assert [str(parse_action(token)) for token in split_actions(text)] == [str(a) for a in items]
+
+
+@given(st.lists(st.text(alphabet=" ,\t\n>/0123456789DUdu", max_size=12), max_size=8))
+def test_a_list_log_has_the_tokens_of_its_items_split_one_by_one(items):
+    # log_tokens splits a list of texts in one go (joined by a blank); the tokens must be
+    # those of each item split on its own, in order.
+    from spider_solver.rules.notation import log_tokens
+
+    assert log_tokens(items) == [token for item in items for token in split_actions(item)]
+
+
+def test_a_list_log_with_an_item_that_is_not_text_is_refused_by_its_type():
+    from spider_solver.rules.notation import log_tokens
+
+    with pytest.raises(TypeError, match="not int"):
+        log_tokens(["1>2", 3])

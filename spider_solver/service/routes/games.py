@@ -45,7 +45,7 @@ def refuse_at_error(result: ReplayResult) -> None:
 
 def replayed(deal: Deal, tokens: tuple[str, ...], body: GameRequest) -> ReplayResult:
     """Replay the log; :class:`Refused` at its first refused action."""
-    result = replay(deal, " ".join(tokens), deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit)
+    result = replay(deal, tokens, deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit)
     refuse_at_error(result)
     return result
 
