@@ -44,12 +44,14 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 import resultfile
 
 ROOT = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
 #: The first deal number of the verifies of part d: never in the catalog.
 FRESH_DEALS = 700_000
 
@@ -151,6 +153,18 @@ class Server:
 Request = tuple[str, str, bytes | None]
 
 
+def run_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run the load generator on uvloop when it is installed (the server's own loop, a
+    ``serve`` dependency): the generator shares the machine's cores with the server, and
+    uvloop spends about a fifth less CPU a request than asyncio's loop (0.089 against
+    0.109 ms here, with 16 clients)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
 def http(method: str, path: str, body: bytes | None = None) -> bytes:
     head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
     if body is not None:
@@ -181,7 +195,7 @@ async def load(server: Server, clients: int, total: int, make: Callable[[int], b
     """``total`` requests from ``clients`` keep-alive connections; latencies, statuses, and
     the server's CPU time a request."""
     port = server.port
-    cpu = server.cpu_seconds()
+    cpu, own = server.cpu_seconds(), time.process_time()
     latencies: list[float] = []
     statuses: Counter[int] = Counter()
     counter = iter(range(total))
@@ -206,8 +220,10 @@ async def load(server: Server, clients: int, total: int, make: Callable[[int], b
     await asyncio.gather(*(client() for _ in range(clients)))
     wall = time.perf_counter() - started
     cpu_ms = 1000 * (server.cpu_seconds() - cpu) / total
+    client_ms = 1000 * (time.process_time() - own) / total
     ordered = sorted(latencies)
-    return {"requests": total, "rps": total / wall, "cpu_ms": cpu_ms, "p50_ms": 1000 * statistics.median(ordered),
+    return {"requests": total, "rps": total / wall, "cpu_ms": cpu_ms, "client_ms": client_ms,
+            "p50_ms": 1000 * statistics.median(ordered),
             "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))], "statuses": dict(statuses),
             "load": os.getloadavg()[0]}
 
@@ -235,7 +251,8 @@ async def verifies(port: int, solvers: int, stop: asyncio.Event, first: int) -> 
 COLUMNS = {
     "load": [("scenario", "scenario", ""), ("requests", "requests", "int"), ("rps", "req/s", "int"),
              ("p50_ms", "p50 ms", ".1f"), ("p99_ms", "p99 ms", ".1f"), ("cpu_ms", "server CPU ms a request", ".2f"),
-             ("bad", "5xx or dropped", "int"), ("load", "load average", ".2f")],
+             ("client_ms", "load generator's", ".2f"), ("bad", "5xx or dropped", "int"),
+             ("load", "load average", ".2f")],
     "soak": [("requests", "requests", "int"), ("malformed", "malformed", "int"), ("bad", "5xx or dropped", "int"),
              ("rss_after_first_mb", "server MB after 1,000", ".1f"), ("rss_end_mb", "at the end", ".1f"),
              ("growth", "growth", "%")],
@@ -250,7 +267,8 @@ def bad_answers(statuses: dict[int, int]) -> int:
 def row(name: str, result: dict) -> dict:
     return {"scenario": name, "requests": result["requests"], "rps": round(result["rps"]),
             "p50_ms": round(result["p50_ms"], 2), "p99_ms": round(result["p99_ms"], 2),
-            "cpu_ms": round(result["cpu_ms"], 3), "bad": bad_answers(result["statuses"]),
+            "cpu_ms": round(result["cpu_ms"], 3),
+            "client_ms": round(result["client_ms"], 3), "bad": bad_answers(result["statuses"]),
             "load": round(result["load"], 2),
             "statuses": {str(k): v for k, v in sorted(result["statuses"].items())}}
 
@@ -372,7 +390,7 @@ def main() -> None:
     server = Server(args.catalog, args.solvers, args.workers)
     try:
         load_before = os.getloadavg()[0]
-        tables, lines = asyncio.run(main_async(args, server, codes, logs))
+        tables, lines = run_loop(main_async(args, server, codes, logs))
     finally:
         status = server.stop()
     print(f"catalog: {len(codes):,} deals; {args.clients} clients; {args.workers} server processes; "
