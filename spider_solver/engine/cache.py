@@ -69,7 +69,9 @@ def cache_dir() -> str:
     return os.path.join(base, "spider-solver", "numba-" + _digest())
 
 
+@functools.lru_cache(maxsize=64)
 def _is_engine_file(py_file: str) -> bool:
+    """True for a file of this package (asked once for each of its 82 kernels)."""
     try:
         return Path(py_file).resolve().parent == ENGINE_DIR
     except (OSError, RuntimeError):
@@ -104,18 +106,40 @@ def load_cached(kernels) -> bool:
     """Load from the cache every signature of each of ``kernels`` (numba dispatchers) that
     it holds for these sources, without running them. False if a kernel has none there,
     or if numba's internals are not as expected (``Cache._cache_file._load_index``,
-    ``Cache._index_key``): the caller then runs them, which loads or compiles them."""
+    ``Cache._index_key``): the caller then runs them, which loads or compiles them.
+
+    A signature found in the cache is loaded as numba's ``Dispatcher.compile`` loads it,
+    less the refresh of the compiler's registries that numba does first (0.14 s here:
+    it imports the lowering of all of numpy, and only a compile needs it). Loading
+    machine code needs only the runtime's symbols (``rtsys.initialize``). A compile
+    refreshes the registries itself, so a kernel compiled later still finds them."""
     try:
+        from numba.core.runtime import rtsys
+
         for kernel in kernels:
             cache = kernel._cache
             codegen = kernel.targetctx.codegen()
             signatures = [key[0] for key in cache._cache_file._load_index() if key == cache._index_key(key[0], codegen)]
             if not signatures:
                 return False
+            rtsys.initialize(kernel.targetctx)
             for signature in signatures:
-                kernel.compile(signature)
-    except (AttributeError, TypeError, ValueError, IndexError):  # pragma: no cover - another numba
+                if tuple(signature) not in kernel.overloads and not _load_one(kernel, signature):
+                    kernel.compile(signature)  # numba's own way: loads it, or compiles it
+    except (AttributeError, TypeError, ValueError, IndexError, ImportError):  # pragma: no cover - another numba
         return False
+    return True
+
+
+def _load_one(kernel, signature) -> bool:
+    """Add the cached machine code of ``signature`` to ``kernel`` as ``Dispatcher.compile``
+    does on a cache hit; False if the cache cannot give it."""
+    result = kernel._cache._load_overload(signature, kernel.targetctx)
+    if result is None or result.objectmode:
+        return False
+    kernel._cache_hits[signature] += 1
+    kernel.targetctx.insert_user_function(result.entry_point, result.fndesc, [result.library])
+    kernel.add_overload(result)
     return True
 
 

@@ -167,3 +167,39 @@ print(json.dumps({
 """, tmp_path)
     report = json.loads(out)
     assert report == {"late": [], "missed": [], "entries_loaded": True}
+
+
+def test_loading_skips_the_compilers_registries_and_a_later_compile_still_finds_them(tmp_path):
+    """load_cached adds the cached machine code without numba's refresh of its compiler
+    registries (the lowering of all of numpy, 0.1 s of a warm verify): a warm start and a
+    search refresh nothing. A function compiled later refreshes them itself and compiles
+    and runs as always, numpy calls included."""
+    out = run("""
+import json
+import numpy as np
+from numba import njit
+from numba.core.base import BaseContext
+from numba.core.typing.context import BaseContext as TypingContext
+
+refreshes = []
+for context in (BaseContext, TypingContext):
+    def counted(self, _refresh=context.refresh):
+        refreshes.append(type(self).__name__)
+        return _refresh(self)
+    context.refresh = counted
+
+from spider_solver import solve
+from spider_solver.verify import load_engine
+
+load_engine()
+result = solve("SP1-S4C-AAAAAAD")
+at_start = len(refreshes)
+
+@njit
+def later(values):
+    return np.sort(values)[0] + np.median(values)
+
+print(json.dumps({"status": result.status.value, "at_start": at_start,
+                  "later": float(later(np.array([3.0, 1.0, 2.0]))), "then": len(refreshes) > 0}))
+""", tmp_path)
+    assert json.loads(out) == {"status": "verified", "at_start": 0, "later": 3.0, "then": True}
