@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from spider_solver.cli.group import cli, echo_json, plural
+from spider_solver.cli.group import cli, echo_json, end_at_once, plural
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
     UNDO_LIMIT,
@@ -79,6 +79,7 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
 
     code, texts = read_log(code, actions, deck_text, log_file)
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
+    end_at_once()  # its catalog is closed once read (stored_line); no workers
     limit = undo_limit_of(undo_limit, unlimited_undo)
     # The log is replayed once, before the catalog is read (only if the log is accepted
     # and does not win) and before the engine is compiled or loaded (only for a search).

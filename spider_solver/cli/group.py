@@ -32,7 +32,7 @@ from spider_solver.cli.params import (
     describe_seconds,
 )
 from spider_solver.errors import SpiderError
-from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
+from spider_solver.limits import DEFAULT_CATALOG, DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus
 from spider_solver.stops import STOPS
 from spider_solver.version import __version__
@@ -104,6 +104,19 @@ class SpiderGroup(click.Group):
         named = next((arg for arg in given if arg in self.commands), None)
         program = prog_name or "spider-solve"
         return f"{program} {named}" if named else program
+
+
+#: Set by :func:`end_at_once`; read by the script's entry point (:mod:`spider_solver._console`).
+ending_at_once = False
+
+
+def end_at_once() -> None:
+    """Ask that the process end as soon as the command is done, without Python's teardown of
+    its modules (a fifth of a ``verify``, with the engine loaded): for a command that holds
+    nothing that needs it once it returns (its catalogs closed, no worker processes and no
+    other threads). ``atexit`` functions still run and the output is flushed."""
+    global ending_at_once
+    ending_at_once = True
 
 
 def hold_signals() -> dict[int, Any] | None:
@@ -203,7 +216,6 @@ def run_batch_command(*, suits: str, count: int, rule: str, start: int | None, w
                       scheduler: str | None, quiet: bool, grade: bool = True) -> ExitStatus:
     """The batch with the options as the parameter types left them; its exit status."""
     from spider_solver.batch import Options, exit_status, run_batch
-    from spider_solver.catalog import DEFAULT_CATALOG
     from spider_solver.rules import Variant, parse_rule
 
     if start is not None and start + count - 1 > DEAL_NUMBER.high:
@@ -261,5 +273,5 @@ def _standard_streams() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
-__all__ = ["cli", "echo_json", "error_line", "hold_signals", "main", "os_error_line",
+__all__ = ["cli", "echo_json", "end_at_once", "error_line", "hold_signals", "main", "os_error_line",
            "plural", "release_signals", "run_batch_command"]

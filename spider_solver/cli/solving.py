@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from spider_solver.cli.group import cli, echo_json, plural
+from spider_solver.cli.group import cli, echo_json, end_at_once, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, budget_options, deal_options
 from spider_solver.cli.play import load_deal
 from spider_solver.outcomes import EXIT_BY_STATUS, UNKNOWN_BECAUSE, ExitStatus, Reason, Status, what_was_tried
@@ -49,6 +49,7 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
             click.echo(message, err=True)
 
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
+    end_at_once()  # no catalog, no workers
     load_engine(say)
     result = solve(
         deal,

@@ -283,3 +283,41 @@ def test_a_first_run_says_what_it_compiles_and_counts_the_kernels(tmp_path):
     assert runs[1].stderr == ""
     seconds = re.compile(r", [0-9.]+ s\)")
     assert seconds.sub(" s)", runs[0].stdout) == seconds.sub(" s)", runs[1].stdout)  # the same line and nodes
+
+
+END_AT_ONCE_SCRIPT = """
+import atexit, sys
+atexit.register(lambda: sys.stderr.write("atexit ran\\n"))
+class Teardown:
+    def __del__(self):
+        sys.stderr.write("teardown ran\\n")
+keep = Teardown()  # a global of __main__: deleted only by Python's teardown of its modules
+from spider_solver._console import main
+sys.argv[0] = "spider-solve"
+main()
+"""
+
+
+@pytest.mark.parametrize("args, status, end_at_once", [
+    (["verify", CODE, "--json"], 0, True),
+    (["verify", CODE, "--max-nodes", "1"], 3, True),
+    (["hint", CODE], 0, True),
+    (["replay", CODE, "D"], 1, False),
+])
+def test_a_search_command_ends_at_once_with_its_status_output_and_atexit_functions(tmp_path, args, status,
+                                                                                       end_at_once):
+    """verify, hint and analyze skip Python's teardown of its modules once done (a fifth of
+    a warm verify); what the command printed, its exit status and the atexit functions are
+    as before. A command that did not ask ends as Python ends."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", END_AT_ONCE_SCRIPT, *args], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300)
+    assert done.returncode == status, done.stderr
+    assert "atexit ran" in done.stderr.splitlines()
+    assert ("teardown ran" in done.stderr.splitlines()) is not end_at_once
+    if args[-1] == "--json":
+        assert json.loads(done.stdout)["status"] == "verified"
+    else:
+        assert done.stdout.strip()
