@@ -55,6 +55,9 @@ MAX_SECONDS_LIMIT = 1e7
 #: past this, is told to come back then all the same).
 MAX_RETRY_AFTER = 60
 
+#: The catalog file a command uses when none is named (in the working directory).
+DEFAULT_CATALOG = "spider-catalog.sqlite"
+
 # --------------------------------------------------------------------------- #
 # Sizes of what is read and given.
 # --------------------------------------------------------------------------- #

@@ -26,10 +26,9 @@ from spider_solver.catalog.queries import BETTER
 from spider_solver.catalog.reads import Reads
 from spider_solver.catalog.schema import APPLICATION_ID, GRADE_COLUMNS, IMPROVE_COLUMNS, SCHEMA, SCHEMA_VERSION
 from spider_solver.catalog.writes import Writes
+from spider_solver.limits import DEFAULT_CATALOG
 from spider_solver.record import GRADES, SolveRecord
 
-#: The catalog file a command uses when none is named.
-DEFAULT_CATALOG = "spider-catalog.sqlite"
 #: A row of the catalog: a record (the name of earlier versions).
 Entry = SolveRecord
 

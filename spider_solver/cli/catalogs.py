@@ -9,7 +9,6 @@ from typing import Any, cast
 
 import click
 
-from spider_solver.catalog import DEFAULT_CATALOG
 from spider_solver.cli.group import cli, error_line, hold_signals, plural, release_signals
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
@@ -22,6 +21,7 @@ from spider_solver.cli.params import (
     FilePath,
     catalog_option,
 )
+from spider_solver.limits import DEFAULT_CATALOG
 from spider_solver.outcomes import ExitStatus
 
 

@@ -6,7 +6,6 @@ import sys
 
 import click
 
-from spider_solver.catalog import DEFAULT_CATALOG
 from spider_solver.cli.group import cli
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
@@ -18,7 +17,7 @@ from spider_solver.cli.params import (
     catalog_option,
     describe_seconds,
 )
-from spider_solver.limits import IMPROVE_MAX_SECONDS, describe_improve_nodes
+from spider_solver.limits import DEFAULT_CATALOG, IMPROVE_MAX_SECONDS, describe_improve_nodes
 from spider_solver.outcomes import ExitStatus
 
 

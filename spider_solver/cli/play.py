@@ -10,7 +10,6 @@ from click.core import ParameterSource
 
 from spider_solver.cli.group import cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options, log_file_option
-from spider_solver.export import deal_json
 from spider_solver.limits import MAX_LOG_FILE_CHARS
 from spider_solver.outcomes import ExitStatus
 from spider_solver.rules import Deal
@@ -84,6 +83,8 @@ def show(code: str, as_deck: bool, as_words: bool, as_json: bool) -> None:
         raise click.UsageError(f"{' and '.join(chosen)} are different forms: give one")
     deal = Deal.from_code(code)
     if as_json:
+        from spider_solver.export import deal_json
+
         echo_json(deal_json(deal))
     elif as_deck:
         click.echo(deal.text())

@@ -8,11 +8,10 @@ import sys
 
 import click
 
-from spider_solver.catalog import DEFAULT_CATALOG
 from spider_solver.cli.group import cli
 from spider_solver.cli.params import CONTEXT_SETTINGS, NODES, SECONDS, WORKERS, Integer, catalog_option
 from spider_solver.errors import quote
-from spider_solver.limits import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
+from spider_solver.limits import DEFAULT_CATALOG, INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus
 
 PORT = Integer(0, 65535)
