@@ -44,9 +44,13 @@ def require_jit() -> None:
                                      "LLVM intrinsics that have no Python version); unset it")
 
 
-#: The package's files that define no kernel and that no kernel module imports (the
-#: loader and this locator): an edit to them changes no compiled code.
-NOT_COMPILED = ("__init__.py", "cache.py")
+#: The package's files that define no kernel and that no kernel module imports, even
+#: through others (the loader, this locator, and the Python that drives the kernels: the
+#: schedule, the beams, the game's keys): an edit to them changes no compiled code, so
+#: the kernels need not compile again. numba freezes a kernel module's globals into its
+#: code, so a file a kernel module imports must stay in the digest;
+#: tests/engine/test_cache.py checks both conditions.
+NOT_COMPILED = ("__init__.py", "beam.py", "cache.py", "driver.py", "game.py", "keys.py", "rephase.py", "schedule.py")
 
 
 @functools.cache

@@ -203,3 +203,51 @@ print(json.dumps({"status": result.status.value, "at_start": at_start,
                   "later": float(later(np.array([3.0, 1.0, 2.0]))), "then": len(refreshes) > 0}))
 """, tmp_path)
     assert json.loads(out) == {"status": "verified", "at_start": 0, "later": 3.0, "then": True}
+
+
+def test_the_files_left_out_of_the_cache_digest_hold_no_kernel_and_no_kernel_imports_them():
+    """An edit to a file of cache.NOT_COMPILED keeps the compiled kernels; that is right only
+    if the file defines no kernel (no numba decorator) and no kernel module imports it,
+    directly or through other files of the engine (numba freezes the globals a kernel
+    reads into its code)."""
+    import ast
+
+    from spider_solver.engine import cache
+
+    engine = ROOT / "spider_solver" / "engine"
+    trees = {path.stem: ast.parse(path.read_text(encoding="utf-8")) for path in engine.glob("*.py")}
+
+    def decorated_by_numba(tree: ast.Module) -> bool:
+        names = {"njit", "jit", "intrinsic", "generated_jit", "overload", "vectorize", "cfunc", "jitclass"}
+        for node in ast.walk(tree):
+            for decorator in getattr(node, "decorator_list", []):
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                if name in names:
+                    return True
+        return False
+
+    def imported(tree: ast.Module) -> set[str]:
+        found = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module == "spider_solver.engine":
+                    found |= {"__init__", *(alias.name for alias in node.names if alias.name in trees)}
+                elif node.module.startswith("spider_solver.engine."):
+                    found.add(node.module.split(".")[2])
+            elif isinstance(node, ast.Import):
+                found |= {alias.name.split(".")[2] for alias in node.names
+                          if alias.name.startswith("spider_solver.engine.")}
+        return found & set(trees)
+
+    kernel_modules = {name for name, tree in trees.items() if decorated_by_numba(tree)}
+    reached, todo = set(kernel_modules), list(kernel_modules)
+    while todo:
+        for name in imported(trees[todo.pop()]) - reached:
+            reached.add(name)
+            todo.append(name)
+    left_out = {name.removesuffix(".py") for name in cache.NOT_COMPILED}
+    assert left_out <= set(trees)
+    assert left_out & kernel_modules == set()
+    assert left_out & reached == set()
+    assert {"position", "search", "types", "fair"} <= kernel_modules  # the walk finds the kernels
