@@ -116,10 +116,19 @@ def load_cached(kernels) -> bool:
     less the refresh of the compiler's registries that numba does first (0.14 s here:
     it imports the lowering of all of numpy, and only a compile needs it). Loading
     machine code needs only the runtime's symbols (``rtsys.initialize``). A compile
-    refreshes the registries itself, so a kernel compiled later still finds them."""
+    refreshes the registries itself, so a kernel compiled later still finds them. Under
+    numba's compiler lock, as its own loads and compiles are."""
     try:
+        from numba.core.compiler_lock import global_compiler_lock
         from numba.core.runtime import rtsys
+    except ImportError:  # pragma: no cover - another numba
+        return False
+    with global_compiler_lock:
+        return _load_all(kernels, rtsys)
 
+
+def _load_all(kernels, rtsys) -> bool:
+    try:
         for kernel in kernels:
             cache = kernel._cache
             codegen = kernel.targetctx.codegen()
@@ -130,7 +139,7 @@ def load_cached(kernels) -> bool:
             for signature in signatures:
                 if tuple(signature) not in kernel.overloads and not _load_one(kernel, signature):
                     kernel.compile(signature)  # numba's own way: loads it, or compiles it
-    except (AttributeError, TypeError, ValueError, IndexError, ImportError):  # pragma: no cover - another numba
+    except (AttributeError, TypeError, ValueError, IndexError):  # pragma: no cover - another numba
         return False
     return True
 
