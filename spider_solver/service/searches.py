@@ -23,7 +23,7 @@ import contextlib
 import math
 import os
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import BrokenExecutor
 from concurrent.futures import CancelledError as FutureCancelled
 from dataclasses import dataclass
@@ -108,9 +108,10 @@ RATE_MIN_SECONDS = 0.2
 
 @dataclass
 class Flight:
-    """A search in flight: its budget, and when it got a solver process (None while it
-    waits: the pool takes the searches in the order they came)."""
+    """A search in flight: its answer to come, its budget, and when it got a solver
+    process (None while it waits: the pool takes the searches in the order they came)."""
 
+    future: asyncio.Future
     max_nodes: int
     max_seconds: float | None
     started: float | None = None
@@ -131,7 +132,6 @@ class Searches:
         self.capacity = solvers + queue
         self._max_seconds = max_seconds
         self._pool: Pool = local_pool(solvers, warm=warm_solver)
-        self._in_flight: dict[Hashable, asyncio.Future] = {}
         self._flights: dict[Hashable, Flight] = {}
         #: Nodes a second the solver processes have achieved lately (None before any search).
         self.node_rate: float | None = None
@@ -146,7 +146,7 @@ class Searches:
 
     @property
     def running(self) -> int:
-        return len(self._in_flight)
+        return len(self._flights)
 
     def retry_after(self, now: float | None = None) -> int:
         """Seconds after which a slot is expected to be free: when the first of the running
@@ -166,7 +166,6 @@ class Searches:
 
     def _measured(self, key: Hashable, future: asyncio.Future) -> None:
         """A search ended: the next one waiting gets its process, and its effort the rate."""
-        self._in_flight.pop(key, None)
         flight = self._flights.pop(key, None)
         waiting = next((other for other in self._flights.values() if other.started is None), None)
         if waiting is not None:
@@ -186,31 +185,20 @@ class Searches:
         :meth:`retry_after` (None: the server's seconds cap alone)."""
         if self.stopping:
             raise Stopping
-        future = self._in_flight.get(key)
-        if future is None:
-            if len(self._in_flight) >= self.capacity:
+        flight = self._flights.get(key)
+        pool = self._pool
+        if flight is None:
+            if len(self._flights) >= self.capacity:
                 raise Busy(self.retry_after())
-            try:
-                future = asyncio.wrap_future(self._pool.executor.submit(job, *args))
-            except (RuntimeError, BrokenExecutor):  # shut down since the check above
-                raise Stopping from None
+            future = self._submit(pool, job, *args)
             nodes, seconds = budget if budget is not None else (0, self._max_seconds)
-            busy = sum(flight.started is not None for flight in self._flights.values())
-            self._flights[key] = Flight(nodes, seconds, time.monotonic() if busy < self.solvers else None)
-            self._in_flight[key] = future
+            busy = sum(other.started is not None for other in self._flights.values())
+            flight = Flight(future, nodes, seconds, time.monotonic() if busy < self.solvers else None)
+            self._flights[key] = flight
             self.started += 1
             future.add_done_callback(lambda done: self._measured(key, done))
-        pool = self._pool
-        try:
-            # A client that goes away does not cancel a search others may share.
-            return await asyncio.shield(future)
-        except (BrokenExecutor, FutureCancelled) as error:
-            if self.stopping:
-                raise Stopping from None
-            if isinstance(error, BrokenExecutor):
-                self._restart(pool)
-                raise SolverFailed("a solver process ended in the middle of the search; try again") from None
-            raise
+        # A client that goes away does not cancel a search others may share.
+        return await self._answer(pool, asyncio.shield(flight.future), "the search; try again")
 
     async def background(self, job: Callable[..., Any], *args: Any) -> Any:
         """The answer of ``job(*args)`` in a solver process, outside the search slots (the
@@ -220,14 +208,34 @@ class Searches:
         if self.stopping:
             raise Stopping
         pool = self._pool
+        return await self._answer(pool, self._submit(pool, job, *args), "a job")
+
+    def _submit(self, pool: Pool, job: Callable[..., Any], *args: Any) -> asyncio.Future:
+        """``job(*args)`` handed to a solver process of ``pool``: :class:`Stopping` if the
+        pool was shut down since the caller looked; :class:`SolverFailed` (and a fresh pool)
+        if a process of it had died."""
         try:
-            return await asyncio.wrap_future(pool.executor.submit(job, *args))
-        except (RuntimeError, BrokenExecutor, FutureCancelled) as error:
-            if self.stopping or isinstance(error, RuntimeError):
+            return asyncio.wrap_future(pool.executor.submit(job, *args))
+        except RuntimeError:  # shut down
+            raise Stopping from None
+        except BrokenExecutor:
+            if self.stopping:
+                raise Stopping from None
+            self._restart(pool)
+            raise SolverFailed("a solver process had ended; try again") from None
+
+    async def _answer(self, pool: Pool, answer: Awaitable[Any], what: str) -> Any:
+        """What ``answer`` (a job of ``pool``) gives, with a pool's failures said as the
+        service says them: :class:`Stopping` once the server stops, :class:`SolverFailed`
+        (and a fresh pool) when a process died in the middle of ``what``."""
+        try:
+            return await answer
+        except (BrokenExecutor, FutureCancelled) as error:
+            if self.stopping:
                 raise Stopping from None
             if isinstance(error, BrokenExecutor):
                 self._restart(pool)
-                raise SolverFailed("a solver process ended in the middle of a job") from None
+                raise SolverFailed(f"a solver process ended in the middle of {what}") from None
             raise
 
     def _restart(self, broken: Pool) -> None:

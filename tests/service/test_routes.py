@@ -8,6 +8,7 @@ of 1-suit deals, a few hundredths of a second each.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -976,6 +977,38 @@ def test_retry_after_is_the_expected_wait_of_the_searches_in_flight():
 
     no_rate, by_rate = asyncio.run(scenario())
     assert 19 <= no_rate <= 20 and 2 <= by_rate <= 3
+
+
+def die() -> None:
+    """A stand-in for a search whose process dies (killed, out of memory)."""
+    os._exit(1)
+
+
+def test_a_solver_process_that_dies_fails_its_search_and_the_next_search_gets_a_fresh_pool():
+    """The search whose process died gets SolverFailed, and the next one runs in a fresh
+    pool; a background job (the grader's) is told the same."""
+    import asyncio
+
+    from spider_solver.service.searches import Searches, SolverFailed
+
+    async def scenario() -> list[str]:
+        searches = Searches(solvers=1, queue=1, max_seconds=60.0)
+        searches.start()
+        told = []
+        try:
+            for attempt in (lambda: searches.run("dies", die), lambda: searches.background(die)):
+                with pytest.raises(SolverFailed) as failed:
+                    await attempt()
+                told.append(str(failed.value))
+                assert await searches.run("after", slow_search, 0, 5) == {"nodes": 5, "seconds": 0}
+            assert searches.running == 0
+        finally:
+            searches.stop()
+        return told
+
+    told = asyncio.run(scenario())
+    assert told == ["a solver process ended in the middle of the search; try again",
+                    "a solver process ended in the middle of a job"]
 
 
 def test_a_stop_signal_inside_a_submit_does_not_wait_for_itself():
