@@ -44,13 +44,14 @@ def require_jit() -> None:
                                      "LLVM intrinsics that have no Python version); unset it")
 
 
-#: The package's files that define no kernel and that no kernel module imports, even
-#: through others (the loader, this locator, and the Python that drives the kernels: the
-#: schedule, the beams, the game's keys): an edit to them changes no compiled code, so
-#: the kernels need not compile again. numba freezes a kernel module's globals into its
-#: code, so a file a kernel module imports must stay in the digest;
-#: tests/engine/test_cache.py checks both conditions.
-NOT_COMPILED = ("__init__.py", "beam.py", "cache.py", "driver.py", "game.py", "keys.py", "rephase.py", "schedule.py")
+#: The package's files that define no kernel, that no kernel module imports (numba freezes
+#: a kernel module's globals into its code) and that build none of the kernels' arguments
+#: (their types are the kernels' signatures): the loader and this locator. An edit to them
+#: changes no compiled code. The other files that only drive the kernels (the beams, the
+#: schedule, the game's arrays) stay in the digest: an edit there may change a signature,
+#: and the new one must compile when the command says so, not in the middle of a search.
+#: tests/engine/test_cache.py checks the first two conditions.
+NOT_COMPILED = ("__init__.py", "cache.py")
 
 
 @functools.cache
@@ -75,7 +76,7 @@ def cache_dir() -> str:
 
 @functools.lru_cache(maxsize=64)
 def _is_engine_file(py_file: str) -> bool:
-    """True for a file of this package (asked once for each of its 82 kernels)."""
+    """True for a file of this package (asked once for each kernel defined)."""
     try:
         return Path(py_file).resolve().parent == ENGINE_DIR
     except (OSError, RuntimeError):
@@ -113,11 +114,14 @@ def load_cached(kernels) -> bool:
     ``Cache._index_key``): the caller then runs them, which loads or compiles them.
 
     A signature found in the cache is loaded as numba's ``Dispatcher.compile`` loads it,
-    less the refresh of the compiler's registries that numba does first (0.14 s here:
-    it imports the lowering of all of numpy, and only a compile needs it). Loading
-    machine code needs only the runtime's symbols (``rtsys.initialize``). A compile
-    refreshes the registries itself, so a kernel compiled later still finds them. Under
-    numba's compiler lock, as its own loads and compiles are."""
+    less the refresh of the compiler's registries that numba does first: it imports and
+    installs the lowering of all of numpy, which only a compile needs (a tenth of a warm
+    ``verify``: benchmarks/HISTORY.md, "Warm start"). Loading machine code needs only the
+    symbols it links to, the runtime's (``rtsys.initialize``). (A kernel that hashed would
+    also need the hash secret of ``numba.cpython.hashing``, which the refresh imports; none
+    does, and the warm-start tests would abort at its link if one did.) A compile refreshes
+    the registries itself, so a kernel compiled later still finds them. Under numba's
+    compiler lock, as its own loads and compiles are."""
     try:
         from numba.core.compiler_lock import global_compiler_lock
         from numba.core.runtime import rtsys
@@ -139,7 +143,7 @@ def _load_all(kernels, rtsys) -> bool:
             for signature in signatures:
                 if tuple(signature) not in kernel.overloads and not _load_one(kernel, signature):
                     kernel.compile(signature)  # numba's own way: loads it, or compiles it
-    except (AttributeError, TypeError, ValueError, IndexError):  # pragma: no cover - another numba
+    except (AttributeError, TypeError, ValueError, IndexError, OSError):  # pragma: no cover - another numba
         return False
     return True
 

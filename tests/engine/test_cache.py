@@ -209,7 +209,8 @@ def test_the_files_left_out_of_the_cache_digest_hold_no_kernel_and_no_kernel_imp
     """An edit to a file of cache.NOT_COMPILED keeps the compiled kernels; that is right only
     if the file defines no kernel (no numba decorator) and no kernel module imports it,
     directly or through other files of the engine (numba freezes the globals a kernel
-    reads into its code)."""
+    reads into its code). (Nor may it build a kernel's arguments, which no walk of the
+    imports can see: the list is kept to the loader and the locator.)"""
     import ast
 
     from spider_solver.engine import cache
@@ -251,3 +252,4 @@ def test_the_files_left_out_of_the_cache_digest_hold_no_kernel_and_no_kernel_imp
     assert left_out & kernel_modules == set()
     assert left_out & reached == set()
     assert {"position", "search", "types", "fair"} <= kernel_modules  # the walk finds the kernels
+    assert "search" in reached and "game" not in reached  # and follows the imports, no further
