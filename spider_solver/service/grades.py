@@ -75,6 +75,8 @@ class Grader:
                 return
             except (SolverFailed, CatalogError) as error:
                 log.warning("%s stays ungraded: %s", code, error)
+            except Exception as error:  # the job's own failure (a bug): the other deals are still graded
+                log.warning("%s stays ungraded: %s: %s", code, type(error).__name__, error)
             finally:
                 self._current = None
 

@@ -23,7 +23,7 @@ import contextlib
 import math
 import os
 import time
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Callable, Hashable
 from concurrent.futures import BrokenExecutor
 from concurrent.futures import CancelledError as FutureCancelled
 from dataclasses import dataclass
@@ -50,8 +50,9 @@ class Stopping(Exception):
 
 
 class SolverFailed(Exception):
-    """A solver process ended in the middle of a search (killed, out of memory); the
-    pool is started again for the next requests."""
+    """A solver process ended (killed, out of memory) in the middle of a search or a
+    background job, or before one was handed to it; the pool is started again for the
+    next requests."""
 
 
 @dataclass(frozen=True)
@@ -197,8 +198,8 @@ class Searches:
             self._flights[key] = flight
             self.started += 1
             future.add_done_callback(lambda done: self._measured(key, done))
-        # A client that goes away does not cancel a search others may share.
-        return await self._answer(pool, asyncio.shield(flight.future), "the search; try again")
+        # A client that goes away does not cancel a search others may share (the shield).
+        return await self._answer(pool, flight.future, "the search; try again", shared=True)
 
     async def background(self, job: Callable[..., Any], *args: Any) -> Any:
         """The answer of ``job(*args)`` in a solver process, outside the search slots (the
@@ -219,24 +220,30 @@ class Searches:
         except RuntimeError:  # shut down
             raise Stopping from None
         except BrokenExecutor:
-            if self.stopping:
-                raise Stopping from None
-            self._restart(pool)
-            raise SolverFailed("a solver process had ended; try again") from None
+            raise self._failed(pool, "a solver process had ended; try again") from None
 
-    async def _answer(self, pool: Pool, answer: Awaitable[Any], what: str) -> Any:
-        """What ``answer`` (a job of ``pool``) gives, with a pool's failures said as the
-        service says them: :class:`Stopping` once the server stops, :class:`SolverFailed`
-        (and a fresh pool) when a process died in the middle of ``what``."""
+    async def _answer(self, pool: Pool, future: asyncio.Future, what: str, *, shared: bool = False) -> Any:
+        """What ``future`` (a job of ``pool``) gives, with a pool's failures said as the
+        service says them: :class:`Stopping` once the server stops (the stop cancels the
+        jobs that wait for a process), :class:`SolverFailed` (and a fresh pool) when a
+        process died in the middle of ``what``. ``shared``: the job's future is shielded
+        from the cancellation of this waiter."""
         try:
-            return await answer
-        except (BrokenExecutor, FutureCancelled) as error:
-            if self.stopping:
+            return await (asyncio.shield(future) if shared else future)
+        except BrokenExecutor:
+            raise self._failed(pool, f"a solver process ended in the middle of {what}") from None
+        except (asyncio.CancelledError, FutureCancelled):
+            if self.stopping and future.cancelled():
                 raise Stopping from None
-            if isinstance(error, BrokenExecutor):
-                self._restart(pool)
-                raise SolverFailed(f"a solver process ended in the middle of {what}") from None
             raise
+
+    def _failed(self, pool: Pool, message: str) -> Exception:
+        """:class:`Stopping` once the server stops; else a fresh pool for the next jobs and
+        :class:`SolverFailed` with ``message``."""
+        if self.stopping:
+            return Stopping()
+        self._restart(pool)
+        return SolverFailed(message)
 
     def _restart(self, broken: Pool) -> None:
         """Replace a broken pool (a process died) by a fresh one, once."""

@@ -1011,6 +1011,32 @@ def test_a_solver_process_that_dies_fails_its_search_and_the_next_search_gets_a_
                     "a solver process ended in the middle of a job"]
 
 
+def test_a_stop_tells_the_running_and_the_waiting_searches_that_the_server_stops():
+    """stop() kills the solver processes and cancels the searches waiting for one: whoever
+    waits for either gets Stopping (the service's 503), not a cancellation."""
+    import asyncio
+
+    from spider_solver.service.searches import Searches, Stopping
+
+    async def scenario() -> list[str]:
+        searches = Searches(solvers=1, queue=1, max_seconds=60.0)
+        searches.start()
+        running = asyncio.ensure_future(searches.run("running", slow_search, 30, 1))
+        waiting = asyncio.ensure_future(searches.run("waiting", slow_search, 30, 1))
+        await asyncio.sleep(1.0)
+        searches.stop()
+        outcomes = []
+        for task in (running, waiting):
+            try:
+                await asyncio.wait_for(task, 30)
+                outcomes.append("answered")
+            except Stopping:
+                outcomes.append("stopping")
+        return outcomes
+
+    assert asyncio.run(scenario()) == ["stopping", "stopping"]
+
+
 def test_a_stop_signal_inside_a_submit_does_not_wait_for_itself():
     """SIGTERM can interrupt the event loop inside the pool's submit(), which holds the
     lock that stopping the pool takes: the handler must not stop the pool there."""
