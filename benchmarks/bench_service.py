@@ -13,7 +13,8 @@ real batch command: ``--verified`` 1-suit deals solved at the default budget, an
 here is how many rows the server looks through). Then starts the real server with
 ``--solvers`` solver processes and ``--workers`` server processes, and runs, each with
 ``--clients`` concurrent keep-alive HTTP/1.1 connections from one asyncio process (the
-load generator shares the machine):
+load generator shares the machine; its own CPU a request is in the table, and in part d
+includes the few requests a second that keep the verifies going):
 
 a. ``GET /v1/deals/{code}`` of random catalog codes: requests per second, p50, p99.
 b. ``POST /v1/replay`` of a 150-action log; each request's log is a different 150-action

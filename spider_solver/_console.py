@@ -131,10 +131,15 @@ def _end_at_once_if_asked(status: int) -> None:
     """End the process now, with ``status``, if the command asked for it
     (:func:`spider_solver.cli.group.end_at_once`) and it runs no other thread: the
     ``atexit`` functions run and the output is flushed, but Python's teardown of its
-    modules is skipped. With the engine's kernels loaded that teardown takes 0.15-0.17 s
-    here, a fifth of a ``verify``."""
+    modules is skipped (with the engine's kernels loaded, a fifth of a warm ``verify``:
+    benchmarks/HISTORY.md, "Warm start"). If the output cannot be flushed (its reader went
+    away), Python ends as it always does, and says so with its own status."""
     group = sys.modules.get("spider_solver.cli.group")
     if group is None or not getattr(group, "ending_at_once", False) or threading.active_count() > 1:
+        return
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
         return
     atexit._run_exitfuncs()
     _exit_now(status)

@@ -26,9 +26,15 @@ from spider_solver.batch.pools import job_result, keep_busy, local_pool
 from spider_solver.batch.report import estimate, is_terminal, progress_bar, suit_counts
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
-from spider_solver.catalog import DEFAULT_CATALOG, Catalog
+from spider_solver.catalog import Catalog
 from spider_solver.errors import CatalogError, SpiderError
-from spider_solver.limits import IMPROVE_MAX_SECONDS, IMPROVE_NODE_RATE, describe_improve_nodes, improve_nodes
+from spider_solver.limits import (
+    DEFAULT_CATALOG,
+    IMPROVE_MAX_SECONDS,
+    IMPROVE_NODE_RATE,
+    describe_improve_nodes,
+    improve_nodes,
+)
 from spider_solver.rules.variant import SUIT_COUNTS
 
 

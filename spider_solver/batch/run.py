@@ -24,9 +24,15 @@ from spider_solver.batch.pools import LATER, Pool, cluster_pool, job_result, kee
 from spider_solver.batch.report import Report, estimate, is_terminal, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
-from spider_solver.catalog import DEFAULT_CATALOG, Catalog, Plan
+from spider_solver.catalog import Catalog, Plan
 from spider_solver.errors import CatalogError
-from spider_solver.limits import BATCH_CPU_SECONDS, DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, GRADE_CPU_SECONDS
+from spider_solver.limits import (
+    BATCH_CPU_SECONDS,
+    DEFAULT_CATALOG,
+    DEFAULT_MAX_NODES,
+    DEFAULT_MAX_SECONDS,
+    GRADE_CPU_SECONDS,
+)
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import GameCode, Variant
 

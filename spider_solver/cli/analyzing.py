@@ -53,7 +53,8 @@ def stored_line(deal: Deal, catalog: str | None) -> tuple[str, ...] | None:
     it exists it must be a catalog: a damaged file or a directory of that name is
     reported, not passed over.
     """
-    from spider_solver.catalog import DEFAULT_CATALOG, Catalog
+    from spider_solver.catalog import Catalog
+    from spider_solver.limits import DEFAULT_CATALOG
 
     if deal.code is None:
         return None

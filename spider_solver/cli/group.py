@@ -73,6 +73,8 @@ class SpiderGroup(click.Group):
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        global ending_at_once
+        ending_at_once = False  # asked for by this command, if at all (not by an earlier call in this process)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -112,9 +114,9 @@ ending_at_once = False
 
 def end_at_once() -> None:
     """Ask that the process end as soon as the command is done, without Python's teardown of
-    its modules (a fifth of a ``verify``, with the engine loaded): for a command that holds
-    nothing that needs it once it returns (its catalogs closed, no worker processes and no
-    other threads). ``atexit`` functions still run and the output is flushed."""
+    its modules (a fifth of a warm ``verify``, with the engine loaded): for a command that
+    holds nothing that needs it once it returns (its catalogs closed, no worker processes
+    and no other threads). ``atexit`` functions still run and the output is flushed."""
     global ending_at_once
     ending_at_once = True
 

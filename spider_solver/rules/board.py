@@ -258,7 +258,7 @@ class Board:
                 f"cannot play {_shown(move)}: {src[-count].symbol()} cannot go onto {target.symbol()}, "
                 f"a group goes only onto a card exactly one rank higher than its first card"
             )
-        return move if move.count == count else _sized(move.src, move.dst, count)
+        return move if type(move) is Move and move.count == count else _sized(move.src, move.dst, count)
 
     def _check_group(self, move: Move, count: int, *, implicit: bool = False) -> None:
         """Refuse unless the last ``count`` cards of the source form a movable group.
