@@ -217,10 +217,10 @@ class Searches:
         if a process of it had died."""
         try:
             return asyncio.wrap_future(pool.executor.submit(job, *args))
+        except BrokenExecutor:  # first: it is a RuntimeError too
+            raise self._failed(pool, "a solver process had ended; try again") from None
         except RuntimeError:  # shut down
             raise Stopping from None
-        except BrokenExecutor:
-            raise self._failed(pool, "a solver process had ended; try again") from None
 
     async def _answer(self, pool: Pool, future: asyncio.Future, what: str, *, shared: bool = False) -> Any:
         """What ``future`` (a job of ``pool``) gives, with a pool's failures said as the

@@ -1011,6 +1011,36 @@ def test_a_solver_process_that_dies_fails_its_search_and_the_next_search_gets_a_
                     "a solver process ended in the middle of a job"]
 
 
+def test_a_search_handed_to_a_pool_whose_idle_process_died_gets_solver_failed_and_a_fresh_pool():
+    """A solver process killed while idle breaks the pool; the next search is refused with
+    SolverFailed (not Stopping: the server runs on), and the one after it runs."""
+    import asyncio
+    import signal
+
+    from spider_solver.service.searches import Searches, SolverFailed
+
+    async def scenario() -> str:
+        searches = Searches(solvers=1, queue=0, max_seconds=60.0)
+        searches.start()
+        try:
+            assert await searches.run("first", slow_search, 0, 1) == {"nodes": 1, "seconds": 0}
+            (worker,) = searches._pool.workers()
+            os.kill(worker.pid, signal.SIGKILL)
+            worker.join(10)
+            for _ in range(100):  # until the executor's manager has seen the death (it breaks the pool)
+                if getattr(searches._pool.executor, "_broken", False):
+                    break
+                await asyncio.sleep(0.1)
+            with pytest.raises(SolverFailed) as failed:
+                await searches.run("second", slow_search, 0, 2)
+            assert await searches.run("third", slow_search, 0, 3) == {"nodes": 3, "seconds": 0}
+            return str(failed.value)
+        finally:
+            searches.stop()
+
+    assert asyncio.run(scenario()) == "a solver process had ended; try again"
+
+
 def test_a_stop_tells_the_running_and_the_waiting_searches_that_the_server_stops():
     """stop() kills the solver processes and cancels the searches waiting for one: whoever
     waits for either gets Stopping (the service's 503), not a cancellation."""
