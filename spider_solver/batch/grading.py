@@ -10,7 +10,7 @@ from typing import Any
 
 from spider_solver.batch.inflight import StatusLine, tracked
 from spider_solver.batch.pools import keep_busy, local_pool
-from spider_solver.batch.report import estimate, suit_counts
+from spider_solver.batch.report import cpu_seconds, estimate
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import grade_deal, prepare_grader, warm_grader
 from spider_solver.catalog import Catalog
@@ -70,7 +70,7 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
         if not stop:
             pool = local_pool(min(workers, len(codes)), warm=warm_grader, meters=True)
             say(f"grading {len(codes)} verified deal{'s' if len(codes) != 1 else ''} on {pool.where}: "
-                + estimate(_grade_cpu_seconds(codes), pool.size))
+                + estimate(cpu_seconds(codes, GRADE_CPU_SECONDS.__getitem__), pool.size))
             line = StatusLine(bar, pool.meters, terminal=terminal, write=say, verb="grading")
             finished = False
             catalog.stop_check = stop.raise_if_asked  # a wait for the catalog's lock ends at a stop
@@ -87,11 +87,6 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
                 pool.end(clean=finished)
     grading.interrupted = bool(stop) and grading.done + len(grading.errors) < len(codes)
     return grading
-
-
-def _grade_cpu_seconds(codes: Sequence[str]) -> float:
-    """The CPU seconds grading ``codes`` may take (:data:`~spider_solver.limits.GRADE_CPU_SECONDS`)."""
-    return sum(count * GRADE_CPU_SECONDS[suits] for suits, count in suit_counts(codes).items())
 
 
 __all__ = ["Grading", "grade_all", "write_grade"]

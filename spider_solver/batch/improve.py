@@ -23,7 +23,7 @@ from typing import TextIO
 
 from spider_solver.batch.inflight import StatusLine, tracked
 from spider_solver.batch.pools import job_result, keep_busy, local_pool
-from spider_solver.batch.report import estimate, is_terminal, progress_bar, suit_counts
+from spider_solver.batch.report import cpu_seconds, estimate, is_terminal, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
 from spider_solver.catalog import Catalog
@@ -127,7 +127,8 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
             workers = min(options.workers or 1, len(codes))
             say(f"improving {len(codes)} verified deal{'s' if len(codes) != 1 else ''}{skipped} on {workers} worker "
                 f"process{'es' if workers != 1 else ''}, {_budget_words(options)}: "
-                + estimate(_cpu_seconds(codes, options), workers))
+                + estimate(cpu_seconds(codes, lambda suits: options.budget_for(suits) / IMPROVE_NODE_RATE[suits]),
+                           workers))
             pool = local_pool(workers, warm=warm_engine, meters=True)
             bar = progress_bar(len(codes), stream, quiet=options.quiet)
             line = StatusLine(bar, pool.meters, terminal=is_terminal(stream) and not options.quiet, write=say,
@@ -157,10 +158,6 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
     return report
 
 
-def _cpu_seconds(codes: list[str], options: ImproveOptions) -> float:
-    """The CPU seconds ``codes`` may take: each deal's node budget at ``improve``'s node rate
-    of its suit count (:data:`~spider_solver.limits.IMPROVE_NODE_RATE`)."""
-    return sum(count * options.budget_for(each) / IMPROVE_NODE_RATE[each] for each, count in suit_counts(codes).items())
 
 
 def _budget_words(options: ImproveOptions) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -46,6 +46,12 @@ def suit_counts(codes: Iterable[str]) -> Counter[int]:
         with contextlib.suppress(SpiderError):
             counts[GameCode.parse(code).suits] += 1
     return counts
+
+
+def cpu_seconds(codes: Iterable[str], per_deal: Callable[[int], float]) -> float:
+    """The CPU seconds a job over ``codes`` may take, at ``per_deal(suits)`` a deal of each
+    suit count (the measured figures of :mod:`spider_solver.limits`)."""
+    return sum(count * per_deal(suits) for suits, count in suit_counts(codes).items())
 
 
 def estimate(cpu_seconds: float, workers: int) -> str:
@@ -166,5 +172,5 @@ class Report:
         return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
 
-__all__ = ["Report", "estimate", "format_seconds", "is_terminal", "percentile", "progress_bar", "short_seconds",
-           "suit_counts"]
+__all__ = ["Report", "cpu_seconds", "estimate", "format_seconds", "is_terminal", "percentile", "progress_bar",
+           "short_seconds", "suit_counts"]
