@@ -158,8 +158,6 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
     return report
 
 
-
-
 def _budget_words(options: ImproveOptions) -> str:
     """The node budget a deal of this pass gets, in words."""
     if options.max_nodes is not None:

@@ -356,11 +356,12 @@ class Board:
         c = self._index(column)
         if count is None:
             largest = self.movable(column)
+            whole = self.targets(column, largest)  # the largest group's targets: steps 1-2 first, step 3 last
             for size in range(largest, 0, -1):
-                move = self._best_onto_card(column, size)
+                move = self._best_onto_card(column, size, whole if size == largest else self.targets(column, size))
                 if move is not None:
                     return move
-            return self._onto_empty(column, largest)
+            return self._onto_empty(column, largest, whole)
         height = len(self.columns[c])
         group = whole_number(count)
         if group is None or not 1 <= group <= height:
@@ -368,8 +369,9 @@ class Board:
                 raise ValueError(f"invalid count {quote(count)}: column {column} is empty")
             cards = f"{height} card{'s' if height > 1 else ''}"
             raise ValueError(f"invalid count {quote(count)}: column {column} holds {cards}, expected 1 to {height}")
-        move = self._best_onto_card(column, group)
-        return move if move is not None else self._onto_empty(column, group)
+        allowed = self.targets(column, group)
+        move = self._best_onto_card(column, group, allowed)
+        return move if move is not None else self._onto_empty(column, group, allowed)
 
     def best_target(self, column: int, count: int | None = None) -> int | None:
         """The column auto-place sends the group to: the target of :meth:`best_move`, or None.
@@ -379,19 +381,21 @@ class Board:
         move = self.best_move(column, count)
         return None if move is None else move.dst
 
-    def _best_onto_card(self, column: int, size: int) -> Move | None:
-        """Steps 1 and 2 of auto-place: a card of the group's first card's suit, then any card."""
+    def _best_onto_card(self, column: int, size: int, allowed: list[int]) -> Move | None:
+        """Steps 1 and 2 of auto-place, among ``allowed`` (the group's targets): a card of the group's
+        first card's suit, then any card."""
         first = self.columns[column - 1][-size]
-        cards = [d for d in self.targets(column, size) if self.columns[d - 1]]
+        cards = [d for d in allowed if self.columns[d - 1]]
         same = [d for d in cards if self.columns[d - 1][-1].suit == first.suit]
         best = same or cards
         return Move(column, best[0], size) if best else None
 
-    def _onto_empty(self, column: int, size: int) -> Move | None:
-        """Step 3 of auto-place: the lowest empty column, unless the group is the whole column."""
+    def _onto_empty(self, column: int, size: int, allowed: list[int]) -> Move | None:
+        """Step 3 of auto-place, among ``allowed`` (the group's targets): the lowest empty column,
+        unless the group is the whole column."""
         if size == 0 or size == len(self.columns[column - 1]):
             return None
-        empty = [d for d in self.targets(column, size) if not self.columns[d - 1]]
+        empty = [d for d in allowed if not self.columns[d - 1]]
         return Move(column, empty[0], size) if empty else None
 
     # -- playing -------------------------------------------------------------
