@@ -109,17 +109,23 @@ def listen(host: str, port: int, *, share: bool = False) -> socket.socket:
     With ``share``, other processes may listen on the same address too (:func:`listen_beside`)
     where the platform lets them (``SO_REUSEPORT``), and the kernel spreads the connections."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = _listening(family, (host.strip("[]"), port), share=share and hasattr(socket, "SO_REUSEPORT"))
+    sock.set_inheritable(True)
+    return sock
+
+
+def _listening(family: int, address: tuple, *, share: bool) -> socket.socket:
+    """A socket of ``family`` bound to ``address`` and listening, with ``SO_REUSEPORT`` if ``share``."""
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if share and hasattr(socket, "SO_REUSEPORT"):
+        if share:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        sock.bind((host.strip("[]"), port))
+        sock.bind(address)
         sock.listen(2048)
     except BaseException:
         sock.close()
         raise
-    sock.set_inheritable(True)
     return sock
 
 
@@ -133,16 +139,7 @@ def listen_beside(family: int, address: tuple) -> socket.socket:
     """Another listening socket on the ``address`` of a socket :func:`shares_port` says can be shared:
     the kernel then hands each new connection to one of the two (by a hash of its addresses),
     whichever process is busy, so that a burst of connections is not taken by one process."""
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        sock.bind(address)
-        sock.listen(2048)
-    except BaseException:
-        sock.close()
-        raise
-    return sock
+    return _listening(family, address, share=True)
 
 
 def serve_one(settings: Settings, sockets: Iterable[socket.socket], *, log_level: str = "warning",
