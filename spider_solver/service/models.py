@@ -284,17 +284,12 @@ class PositionColumn(BaseModel):
                                          "given (RULES.md §13.6 Best column (auto-place)), or null.")
 
 
-class PositionResponse(BaseModel):
+class PositionResponse(ReplayResponse):
     """The position a game log reaches, as a frontend draws it and plays on (RULES.md §13
-    Frontend helpers): the face-down cards are counted, not named."""
+    Frontend helpers): the replay's fields, and the face-down cards counted, not named."""
 
-    code: str | None
     suits: SuitsValue
     rule: RuleValue
-    won: bool
-    moves: int
-    score: int
-    runs_removed: int
     removed: list[Literal["S", "H", "D", "C"]] = Field(description="The suits of the runs removed, in order.")
     stock_left: int = Field(description="Cards still in the stock.")
     deals_left: int = Field(description="Deals still in the stock (stock_left / columns).")
