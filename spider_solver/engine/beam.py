@@ -227,10 +227,13 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     caller checks on the line). A beam that avoids positions proves nothing when it
     empties: the exhaustive search takes no ``avoid``.
     """
+    exhaustive = width >= UNLIMITED
+    avoided = np.empty(0, dtype=np.uint64) if avoid is None else np.asarray(avoid, dtype=np.uint64)
+    if avoided.size and exhaustive:  # before the proof's table is made
+        raise ValueError("the exhaustive search cannot avoid positions: it would prove nothing")
     attempt = Attempt(width, mode, BeamOutcome.INTERRUPTED)
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
-    exhaustive = width >= UNLIMITED
     max_level, proof_bits = proof_limits(budget.left())
     if exhaustive:
         attempt.level_limit = max_level
@@ -244,9 +247,6 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     states = game.start.reshape(1, STATE_BYTES).copy()
     keys = np.array([game.start_key], dtype=np.uint64)
     tt_store(tt, keys[0])
-    avoided = np.empty(0, dtype=np.uint64) if avoid is None else np.asarray(avoid, dtype=np.uint64)
-    if avoided.size and exhaustive:
-        raise ValueError("the exhaustive search cannot avoid positions: it would prove nothing")
     parents: list[np.ndarray] = []
     moves: list[np.ndarray] = []
     level_room = PROOF_LEVEL_ROOM if exhaustive else width * strata

@@ -128,7 +128,7 @@ def run_search(deal, *, budget: Budget, options: SearchOptions = SearchOptions()
         search = _Search(game, budget.sub(progress=bar), weights, schedule.selection, bar,
                          np.array(options.avoid, dtype=np.uint64))
         reason, line = search.run(schedule, polish=options.polish)
-    return _result(game, line, reason, search.budget, started, search.attempts, shortened=search.shortened)
+    return _result(game, line, reason, search.budget, started, search.attempts)
 
 
 @contextmanager
@@ -156,8 +156,6 @@ class _Search:
         #: Keys the schedule's beams do not keep and the line should avoid (see SearchOptions.avoid).
         self.avoid = avoid
         self.attempts: list[Attempt] = []
-        #: True when the line found is shortened already (the post-pass shortens first).
-        self.shortened = False
 
     def run(self, schedule: Schedule, *, polish: bool) -> tuple[Reason, list[int] | None]:
         """Run the steps of ``schedule`` until one settles the search: why it stopped, and
@@ -226,7 +224,6 @@ class _Search:
         """The line to return, shortened: of ``polished`` (if any), ``raw`` shortened and
         ``raw`` itself, the first that passes through no position of ``avoid`` (with nothing
         to avoid, the first); the first if none does (a line of the exhaustive search)."""
-        self.shortened = True
         first = polished if polished is not None else shorten(self.game, raw)
         if not self.avoid.size:
             return first
@@ -255,11 +252,11 @@ def _polished(game: Game, line: list[int], width: int, budget: Budget,
 
 
 def _result(game: Game, line: list[int] | None, reason: Reason, budget: Budget, started: float,
-            attempts: list[Attempt], *, shortened: bool = False) -> EngineResult:
-    """The engine's report: the line shortened (unless it is already) and written in action notation."""
+            attempts: list[Attempt]) -> EngineResult:
+    """The engine's report: the line (shortened already: :meth:`_Search.avoiding`) in action notation."""
     actions = None
     if line is not None:
-        actions = tuple(str(action) for action in game.actions(line if shortened else shorten(game, line)))
+        actions = tuple(str(action) for action in game.actions(line))
     return EngineResult(
         actions=actions,
         reason=reason,
