@@ -2,8 +2,9 @@
 frontier empties, the level cap is reached, or the budget is spent.
 
 :func:`beam` runs it in ``MODE_SEARCH`` (the search's move set, ``width`` positions a
-stratum kept a level) or ``MODE_ALL`` with width ``UNLIMITED`` (the exhaustive search:
-every legal action, every position kept), and says how it ended as a
+stratum kept a level) or, with width ``UNLIMITED``, the exhaustive search (every position
+kept) in ``MODE_PROOF`` (every legal action but the ones that only rename columns once
+the stock is empty) or ``MODE_ALL`` (every legal action), and says how it ended as a
 :class:`BeamOutcome`. The widening schedule (:mod:`~spider_solver.engine.schedule`)
 and the driver (:mod:`~spider_solver.engine.driver`) decide what a solve makes of it.
 """
@@ -31,7 +32,7 @@ from spider_solver.engine.search import (
 )
 from spider_solver.engine.shorten import LineIndex, line_hit
 from spider_solver.engine.tt import TT_FORGOTTEN, TT_STORED, tt_new, tt_store
-from spider_solver.engine.types import MODE_ALL, MODE_SEARCH, STATE_BYTES, VP_DEALS
+from spider_solver.engine.types import MODE_SEARCH, STATE_BYTES, VP_DEALS
 from spider_solver.outcomes import Reason
 
 #: How a beam chooses a level's positions when it is told nothing else: each stratum
@@ -133,7 +134,7 @@ class Attempt:
     def summary(self) -> dict:
         return {
             "width": self.width if self.width < UNLIMITED else None,
-            "mode": "all" if self.mode == MODE_ALL else "search",
+            "mode": "search" if self.mode == MODE_SEARCH else "all",
             "outcome": str(self.outcome),
             "nodes": self.nodes,
             "levels": self.levels,
@@ -215,7 +216,7 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     """One beam search from the initial layout (``game.start``).
 
     ``selection`` is how a level's positions are chosen (see ``schedule.SELECTION``); the
-    exhaustive search (``MODE_ALL``) keeps every position whatever it says.
+    exhaustive search (width ``UNLIMITED``) keeps every position whatever it says.
 
     With ``watch``, the kept positions of each level are also looked up among a known
     line's positions (see :class:`LineWatch`), and the beam stops at the level where

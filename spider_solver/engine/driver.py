@@ -7,7 +7,7 @@ empties, the level cap is reached, or the budget is spent. Nodes (children made
 by ``do_move``) are the budget that decides (:class:`~spider_solver.budget.Budget`):
 the run is deterministic until the seconds budget, a safety net, cuts it. If a beam
 ends with nothing left to try and never cut a level, the search-mode move set is
-exhausted; the driver then runs ``MODE_ALL`` with no width limit, a breadth-first
+exhausted; the driver then runs ``MODE_PROOF`` with no width limit, a breadth-first
 search of the whole game, which either wins or proves the deal unwinnable.
 
 A line found is shortened (:mod:`spider_solver.engine.shorten`) and returned as

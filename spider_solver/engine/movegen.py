@@ -18,6 +18,15 @@
   - ``CLASS_SPLIT_EMPTY``: part of a run into an empty column;
   - ``CLASS_LATERAL``: a whole run from a card one rank higher of another suit to
     another such card (it changes only which card is uncovered).
+* ``MODE_PROOF``: the exhaustive search's moves. With cards left in the stock it is
+  ``MODE_ALL``. Once the stock is empty no rule tells one column from another (only a
+  deal does: its i-th card goes to column i), so a position and any reordering of its
+  columns are won or lost together; two moves that reach positions differing only in
+  the order of their columns need only one of them. It drops a group into an empty
+  column other than the first (the two positions differ by the swap of the two empty
+  columns) and a whole column into an empty column (a swap of the two columns). What
+  is left reaches, from every position, a reordering of every position ``MODE_ALL``
+  reaches, so a proof over it is a proof.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from spider_solver.engine.types import (
     KERNEL,
     MAX_COLUMNS,
     MAX_RANK,
+    MODE_PROOF,
     MODE_SEARCH,
     MOVE_DEAL,
     RANK_BITS,
@@ -139,10 +149,12 @@ def gen_moves_of(pos, vp, mode, out, tops, groups, first_empty):
     ncols = vp[VP_COLUMNS]
     relaxed = vp[VP_RELAXED] != 0
     search = mode == MODE_SEARCH
-    # The empty columns a group may go to: the first one only in MODE_SEARCH.
+    # Moves that only rename columns left out: MODE_SEARCH always, MODE_PROOF once the stock is empty.
+    renames = not search and not (mode == MODE_PROOF and hdr[H_DEALT] >= vp[VP_DEALS])
+    # The empty columns a group may go to: the first one only, unless renames are kept.
     empties = 0
     if first_empty != NO_COLUMN:
-        if search:
+        if not renames:
             empties = column_bit(first_empty)
         else:
             for d in range(first_empty, ncols):
@@ -165,7 +177,7 @@ def gen_moves_of(pos, vp, mode, out, tops, groups, first_empty):
             d = lowest_bit(targets)
             targets &= targets - 1
             if _field(tops, d) == 0:
-                n = _moves_to_empty(cols, ls, s, d, group, search, relaxed, out, n)
+                n = _moves_to_empty(cols, ls, s, d, group, search, renames, relaxed, out, n)
                 continue
             count = _field(tops, d) - low
             code = encode_move(s, d, count)
@@ -189,14 +201,13 @@ def gen_moves_of(pos, vp, mode, out, tops, groups, first_empty):
 
 
 @njit(**INLINE)
-def _moves_to_empty(cols, ls, s, d, group, search, relaxed, out, n):
+def _moves_to_empty(cols, ls, s, d, group, search, renames, relaxed, out, n):
     for count in range(1, group + 1):
+        if count == ls and not renames:
+            continue
         code = encode_move(s, d, count)
-        if search:
-            if count == ls:
-                continue
-            if count < group and (not relaxed or same_suit(cols[s, ls - count - 1], cols[s, ls - count])):
-                code = with_class(code, CLASS_SPLIT_EMPTY)
+        if search and count < group and (not relaxed or same_suit(cols[s, ls - count - 1], cols[s, ls - count])):
+            code = with_class(code, CLASS_SPLIT_EMPTY)
         out[n] = code
         n += 1
     return n

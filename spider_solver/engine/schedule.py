@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from spider_solver.engine.beam import MAX_LEVELS, STRATA_SELECTION, UNLIMITED
 from spider_solver.engine.search import SELECT_SHARED
-from spider_solver.engine.types import MODE_ALL, MODE_SEARCH
+from spider_solver.engine.types import MODE_PROOF, MODE_SEARCH
 
 #: Beam widths per stratum, tried in turn while the budget lasts, by suit count. The
 #: first width sets the usual cost and line length (4 suits keep 64: the batch's speed
@@ -45,8 +45,8 @@ class Step:
 
     @property
     def proof(self) -> bool:
-        """True for the exhaustive search (``MODE_ALL``, every position kept)."""
-        return self.mode == MODE_ALL
+        """True for the exhaustive search (``MODE_PROOF``, every position kept)."""
+        return self.mode != MODE_SEARCH
 
     @property
     def max_levels(self) -> int:
@@ -55,7 +55,7 @@ class Step:
 
 
 #: The exhaustive search, with what is left of the budget.
-PROOF = Step(UNLIMITED, MODE_ALL)
+PROOF = Step(UNLIMITED, MODE_PROOF)
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class Schedule:
         exhaustive search of at most that many nodes after the first ``proof_after`` widths."""
         steps = [Step(width, MODE_SEARCH) for width in (widths or WIDTHS[suits])]
         if proof_nodes > 0:
-            steps.insert(min(proof_after, len(steps)), Step(UNLIMITED, MODE_ALL, proof_nodes))
+            steps.insert(min(proof_after, len(steps)), Step(UNLIMITED, MODE_PROOF, proof_nodes))
         return cls(tuple(steps), SELECTION[suits] if selection is None else selection, final_proof)
 
 

@@ -14,7 +14,7 @@ movegen) only for strata that the plain moves leave short of ``width``.
 ``materialize_level`` packs the kept children into the next level, from their
 parents' packed bytes. The Python driver owns the loop, the budget and Ctrl-C.
 
-With ``width`` larger than any level and ``MODE_ALL`` moves, this is a
+With ``width`` larger than any level and ``MODE_PROOF`` (or ``MODE_ALL``) moves, this is a
 breadth-first search of the whole game with duplicate detection: if the last
 level empties without a win and no level was cut, the deal is proved unwinnable.
 
@@ -67,7 +67,7 @@ class BeamParams(NamedTuple):
     """What one beam search is asked for."""
 
     weights: np.ndarray  # int64[WEIGHTS_SIZE], the evaluation's weights
-    mode: int  # MODE_SEARCH or MODE_ALL
+    mode: int  # MODE_SEARCH, MODE_PROOF or MODE_ALL
     width: int  # positions kept per stratum and level
     strata: int  # deals + 1: stratum s holds the positions with s deals made
     select: np.ndarray  # int64[SELECT_SIZE]: the selection policy (SELECT_STRATA, SELECT_SHARED)

@@ -183,6 +183,7 @@ CLASS_LATERAL = 3
 #: Move generation modes.
 MODE_ALL = 0  # every legal action, exactly the reference engine's legal_moves()
 MODE_SEARCH = 1  # the moves worth trying (see movegen); not solution-preserving
+MODE_PROOF = 2  # MODE_ALL less the moves that only rename columns once the stock is empty (see movegen)
 
 #: Move tiers of the search: plain moves and the deal first, classed moves second.
 TIER_PLAIN = 0

@@ -11,6 +11,9 @@ incremental key is checked over whole lines, not single steps. At every step:
   gives, with the key ``key_from_scratch`` computes, and ``undo_move`` restores
   the position and the key exactly;
 * ``MODE_SEARCH`` moves (class bits stripped) are a subset of ``MODE_ALL``;
+* ``MODE_PROOF`` is ``MODE_ALL`` while the stock has cards, and once it is empty
+  ``MODE_ALL`` less exactly the moves into an empty column other than the first and
+  the moves of a whole column into an empty column, in the same order;
 * ``is_legal`` agrees with ``board.is_legal`` on legal and illegal move codes;
 * the packed state round-trips through unpack / pack.
 
@@ -38,6 +41,7 @@ from spider_solver.engine.types import (
     H_REMOVED,
     MAX_MOVES,
     MODE_ALL,
+    MODE_PROOF,
     MODE_SEARCH,
     MOVE_DEAL,
     MOVE_MASK,
@@ -137,7 +141,24 @@ class Mirror:
             self.undo(code, info)
             assert self.snapshot() == before, f"undo of {action}"
         self.check_search_moves(set(codes))
+        self.check_proof_moves(codes)
         return legal
+
+    def check_proof_moves(self, all_codes: list[int]) -> None:
+        proof = self.moves(MODE_PROOF)
+        if self.board.deals_left:
+            assert proof == all_codes, self.describe()
+            return
+        empties = [c for c in range(self.ncols) if self.lens[c] == 0]
+
+        def renames(m: int) -> bool:
+            src, dst, count = decode_move(m)
+            return self.lens[dst] == 0 and (dst != empties[0] or count == self.lens[src])
+
+        kept = [m for m in all_codes if not renames(m)]
+        if len(kept) < len(all_codes):
+            event("MODE_PROOF left out a rename")
+        assert proof == kept, self.describe()
 
     def check_search_moves(self, all_codes: set[int]) -> None:
         search = self.moves(MODE_SEARCH)

@@ -16,6 +16,10 @@ from collections.abc import Sequence
 
 import pytest
 
+from spider_solver.budget import Budget
+from spider_solver.engine.beam import UNLIMITED, BeamOutcome, beam
+from spider_solver.engine.game import Game
+from spider_solver.engine.types import MODE_ALL, MODE_PROOF
 from spider_solver.rules import Board, Deal, Variant, parse_cards, replay
 from spider_solver.rules.variant import CLASSIC, RELAXED
 from spider_solver.verify import solve
@@ -194,3 +198,58 @@ def test_solver_agrees_with_the_brute_force(name):
                 assert won[rule, True]
             if winnable and rule == CLASSIC and (RELAXED, deal_on_empty) in won:
                 assert won[RELAXED, deal_on_empty]
+
+
+# -- the proof's move set, once the stock is empty ---------------------------------------------
+
+
+def stock_empty_positions(deal: Deal, deal_on_empty: bool, rng: random.Random, count: int) -> list[list[str]]:
+    """Up to ``count`` logs of random play that end with the stock empty and the game not won."""
+    board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=None)
+    log: list[str] = []
+    found: list[list[str]] = []
+    for _ in range(200):
+        actions = board.legal_moves()
+        if not actions or board.is_won():
+            break
+        action = rng.choice(actions)
+        log.append(board.notation(action))
+        board.push(action)
+        if board.deals_left == 0 and not board.is_won():
+            found.append(list(log))
+            if len(found) == count:
+                break
+    return found
+
+
+@pytest.mark.parametrize("name", ["2s-4r-3c", "4s-3r-4c", "4s-4r-4c"])
+def test_the_proof_move_set_decides_as_every_move_does(name):
+    """From positions with the stock empty, the exhaustive search over ``MODE_PROOF`` wins
+    or proves exactly when the brute force says, as ``MODE_ALL`` does, on at most as
+    many nodes when it proves, and on fewer in all: the moves it leaves out (moves that
+    only rename columns) are there to leave out at these sizes."""
+    size, decks = SIZES[name]
+    rng = random.Random(f"proof moves {name}")
+    nodes = {MODE_ALL: 0, MODE_PROOF: 0}
+    checked = 0
+    for n in range(2 * decks):
+        deck = Variant(**size).unshuffled()
+        rng.shuffle(deck)
+        deal = tiny(" ".join(str(card) for card in deck), CLASSIC if n % 2 else RELAXED, **size)
+        deal_on_empty = n % 3 == 0
+        for log in stock_empty_positions(deal, deal_on_empty, rng, 4):
+            board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=None)
+            for token in log:
+                board.push_notation(token)
+            won = brute_force(deal, deal_on_empty, log)[0]
+            attempts = {mode: beam(Game.from_board(board), UNLIMITED, mode, Budget(BUDGET), max_levels=UNLIMITED)
+                        for mode in nodes}
+            for attempt in attempts.values():
+                assert attempt.outcome is (BeamOutcome.WON if won else BeamOutcome.EXHAUSTED), (deal.text(), log)
+            if not won:
+                assert attempts[MODE_PROOF].nodes <= attempts[MODE_ALL].nodes
+            for mode, attempt in attempts.items():
+                nodes[mode] += attempt.nodes
+            checked += 1
+    assert checked >= decks
+    assert nodes[MODE_PROOF] < nodes[MODE_ALL], nodes
