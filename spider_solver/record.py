@@ -156,6 +156,16 @@ class SolveRecord:
             object.__setattr__(self, "rule", str(code.rule))
 
     @property
+    def proof(self) -> dict | None:
+        """The counters of the exhaustive search that proved the deal unwinnable (its
+        attempt's summary: ``nodes``, ``levels``, ``peak_level`` (the most positions in a
+        level), ``tt_stored`` (positions stored), ``seconds``); None unless unwinnable with
+        its attempts kept."""
+        if self.status is not Status.UNWINNABLE:
+            return None
+        return next((a for a in reversed(self.attempts) if a.get("mode") == "all"), None)
+
+    @property
     def deal(self) -> int | None:
         """The deal number the code encodes; None for an explicit deck."""
         return None if self.code is None else GameCode.parse(self.code).number

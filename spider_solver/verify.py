@@ -62,6 +62,8 @@ def solve(
     every machine, unless ``max_seconds`` cuts the search short first. A budget out
     of range raises :class:`~spider_solver.errors.InvalidBudgetError`. ``meter``, if
     given, counts the nodes as they are spent, once a level (a batch worker's slot).
+    When every beam width fails with budget left, the exhaustive search runs with the rest
+    of it (``final_proof``): a deal it settles is not left ``unknown``.
     """
     from spider_solver.budget import Budget
     from spider_solver.engine.driver import SearchOptions, run_search
@@ -72,7 +74,7 @@ def solve(
         raise ValueError(f"invalid progress {quote(progress)}: expected True or False")
     deal = coerce_deal(deal)
     found = run_search(deal, budget=Budget(max_nodes, max_seconds, progress=meter),
-                       options=SearchOptions(deal_on_empty=deal_on_empty, progress=progress))
+                       options=SearchOptions(deal_on_empty=deal_on_empty, progress=progress, final_proof=True))
     status, reason = Status.UNKNOWN, found.reason
     solution: tuple[str, ...] = ()
     moves = score = None

@@ -487,3 +487,42 @@ def test_a_compile_on_a_terminal_shows_kernel_n_of_m_and_the_seconds(monkeypatch
     assert re.fullmatch(r"compiling the search engine: kernel 2 of 50 \(done\), the grader: kernel 1 of 5 \(done\), "
                         r"[0-9]+ s\n", lines[-1])
     assert said == []  # on a terminal the line says it all
+
+
+def test_an_unwinnable_deal_carries_its_proofs_counters():
+    """A deal proved unwinnable keeps the counters of the exhaustive search that proved it
+    (``SolveRecord.proof``), and a batch worker sends back those figures and no others."""
+    from spider_solver.batch.task import solve_deal
+    from tests.engine.test_tiny import SMALL_2, UNWINNABLE, tiny
+
+    deal = tiny(UNWINNABLE, **SMALL_2)
+    result = solved(deal)
+    assert (result.status, result.reason) == ("unwinnable", "exhausted")
+    proof = result.proof
+    assert proof is not None and proof["mode"] == "all" and proof["outcome"] == "exhausted"
+    assert 0 < proof["nodes"] <= result.nodes and proof["tt_stored"] > 100 and proof["levels"] > 1
+    assert proof["peak_level"] <= proof["tt_stored"]
+    sent = solve_deal(deal, BUDGET, None)
+    assert len(sent.attempts) == 1 and sent.proof is sent.attempts[0]
+
+    def timeless(counters: dict) -> dict:
+        return {key: value for key, value in counters.items() if key != "seconds"}
+
+    assert timeless(sent.proof) == timeless(proof)
+    assert solved(QUICK[0]).proof is None  # verified: no proof
+
+
+def test_a_deal_every_width_leaves_open_gets_the_exhaustive_search(monkeypatch):
+    """When every beam width fails with budget left, ``solve`` ends with the exhaustive
+    search, which settles a deal the widths alone leave unknown."""
+    import spider_solver.engine.schedule as schedule
+    from tests.engine.test_tiny import SMALL_2, UNWINNABLE, tiny
+
+    deal = tiny(UNWINNABLE, **SMALL_2)
+    # One width of 1 at a level cap of 1: it cannot end with its move set spent.
+    monkeypatch.setattr(schedule, "WIDTHS", dict.fromkeys(schedule.WIDTHS, (1,)))
+    monkeypatch.setattr(schedule, "MAX_LEVELS", 1)
+    result = solved(deal)
+    assert [a["mode"] for a in result.attempts] == ["search", "all"]
+    assert result.attempts[0]["outcome"] == "levels"
+    assert (result.status, result.reason) == ("unwinnable", "exhausted")

@@ -102,6 +102,8 @@ class Report:
     stored: int = 0
     kept: int = 0
     failed: list[str] = field(default_factory=list)
+    #: The unwinnable deals and their proofs' counters (``SolveRecord.proof``; empty if not kept).
+    proofs: list[tuple[str, dict]] = field(default_factory=list)
     #: Why the executor broke (a worker process died), if it did.
     broken: str | None = None
     interrupted: bool = False
@@ -116,6 +118,8 @@ class Report:
         self.seconds.append(float(record.seconds))
         if record.status is Status.VERIFIED:
             self.lengths.append(len(record.solution))
+        if record.status is Status.UNWINNABLE:
+            self.proofs.append((record.code or "?", record.proof or {}))
         if stored:
             self.stored += 1
         else:
@@ -129,6 +133,17 @@ class Report:
         figures = {"verified": self.statuses[Status.VERIFIED], "unwinnable": self.statuses[Status.UNWINNABLE],
                    "unknown": self.statuses[Status.UNKNOWN]}
         return figures | ({"graded": len(self.grade_seconds)} if grading else {})
+
+    #: Unwinnable deals the summary names with their proofs' counters, at most.
+    PROOFS_SHOWN = 5
+
+    def proof_figures(self) -> str:
+        """The first unwinnable deals with their proofs' nodes and positions stored, for the
+        summary, and how many others there are (with counters or without)."""
+        shown = [f"{code} {proof['nodes']:,} nodes, {proof['tt_stored']:,} positions"
+                 for code, proof in self.proofs if "nodes" in proof and "tt_stored" in proof][: self.PROOFS_SHOWN]
+        more = len(self.proofs) - len(shown)
+        return f"  (proofs: {'; '.join(shown)}{f'; {more} more' if more > 0 else ''})" if shown else ""
 
     def summary(self) -> str:
         done = self.done
@@ -151,7 +166,7 @@ class Report:
         rows = [
             ("deals", f"{done}" + (f"  ({', '.join(notes)})" if notes else "")),
             ("verified", f"{verified}  ({share})"),
-            ("unwinnable", f"{self.statuses[Status.UNWINNABLE]}"),
+            ("unwinnable", f"{self.statuses[Status.UNWINNABLE]}" + self.proof_figures()),
             ("unknown", f"{self.statuses[Status.UNKNOWN]}"),
             ("seconds per deal", timing),
             ("solution length", length),

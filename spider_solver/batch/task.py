@@ -33,15 +33,16 @@ class Task:
 def solve_deal(deal: str | Deal, max_nodes: int, max_seconds: float | None, *,
                deal_on_empty: bool = False) -> SolveRecord:
     """Solve one deal: its record as a worker sends it back, without the per-attempt
-    figures, with the worker's ``solver_version`` (a cluster may run another version
-    than this machine)."""
+    figures but those of the proof of an unwinnable deal (``SolveRecord.proof``), with the
+    worker's ``solver_version`` (a cluster may run another version than this machine)."""
     from dataclasses import replace
 
     from spider_solver.batch.inflight import meter
     from spider_solver.verify import solve
 
-    return replace(solve(deal, max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty,
-                         meter=meter()), attempts=())
+    record = solve(deal, max_nodes=max_nodes, max_seconds=max_seconds, deal_on_empty=deal_on_empty, meter=meter())
+    proof = record.proof
+    return replace(record, attempts=() if proof is None else (proof,))
 
 
 def grade_deal(code: str) -> dict:

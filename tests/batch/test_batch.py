@@ -655,3 +655,15 @@ def test_a_stop_while_a_write_waits_for_the_lock_keeps_the_summary(tmp_path, mon
     assert report.interrupted and report.done == 2 and exit_status(report) == ExitStatus.INTERRUPTED
     text = stream.getvalue()
     assert "catalog           2 added or improved" in text and "interrupted: 2 deals written, 4 left pending" in text
+
+
+def test_the_summary_names_unwinnable_deals_with_their_proofs_counters():
+    report = Report(planned=7)
+    proof = {"mode": "all", "outcome": "exhausted", "nodes": 1234, "levels": 9, "peak_level": 80, "tt_stored": 456}
+    for n in range(7):
+        report.add(SolveRecord(f"SP1-S1C-AAAAAA{'ABCDEFG'[n]}", "unwinnable", attempts=(proof,) if n else ()),
+                   stored=True)
+    line = next(row for row in report.summary().splitlines() if row.startswith("unwinnable"))
+    # The first five deals with counters are named; the sixth and the one without counters are counted.
+    named = "; ".join(f"SP1-S1C-AAAAAA{letter} 1,234 nodes, 456 positions" for letter in "BCDEF")
+    assert line == f"unwinnable        7  (proofs: {named}; 2 more)"

@@ -211,11 +211,15 @@ def test_an_unwinnable_deal_exits_1(monkeypatch):
     import spider_solver.engine.driver as driver
     from spider_solver.outcomes import Reason
 
+    proof = {"width": None, "mode": "all", "outcome": "exhausted", "nodes": 12, "levels": 3, "peak_level": 5,
+             "tt_stored": 9, "tt_forgotten": 0, "seconds": 0.0}
     monkeypatch.setattr(driver, "run_search",
-                        lambda deal, **options: driver.EngineResult(None, Reason.EXHAUSTED, nodes=12, seconds=0.0))
+                        lambda deal, **options: driver.EngineResult(None, Reason.EXHAUSTED, nodes=12, seconds=0.0,
+                                                                    attempts=(proof,)))
     result = run(CODE)
     assert result.exit_code == 1
     assert result.stdout.startswith(f"{CODE}: unwinnable, the whole game was searched (12 nodes")
+    assert "the proof searched 9 positions in 3 levels, at most 5 in one" in result.stdout
     data = run(CODE, "--json")
     assert data.exit_code == 1 and json.loads(data.stdout)["status"] == "unwinnable"
 
