@@ -30,8 +30,9 @@ line of the last hint stays a candidate) and ends in a win. Only the positions s
 last card turned up, deal or run removed can come back; the search's beams never keep
 them, and a known line whose rest goes back through one is the answer only when the
 search finds no line. The exhaustive search takes every position, so that its answer
-stays a proof; when every winning line goes back through the history, its line is the
-hint.
+stays a proof; when its line goes back through the history, a second exhaustive search
+that never keeps those positions looks for one that does not, on at most twice the
+first one's nodes, and only when it finds none is the first line the hint.
 
 Where the game was lost (``lost_at``), when the position is unwinnable. With undos
 in the log, winnability along the log is not monotone, so it is defined on the

@@ -130,6 +130,9 @@ class Attempt:
     polish_saved: int = 0
     #: The exhaustive search: the most positions a level may hold (it gives up past them).
     level_limit: int = 0
+    #: An exhaustive search that avoided positions (``line_only``): it looked for a line, and
+    #: its end without one proves nothing.
+    avoiding: bool = False
 
     def summary(self) -> dict:
         return {
@@ -143,7 +146,8 @@ class Attempt:
             "tt_forgotten": self.tt_forgotten,
             "seconds": round(self.seconds, 4),
         } | ({"polish_nodes": self.polish_nodes, "polish_saved": self.polish_saved} if self.polish_nodes else {}) \
-          | ({"level_limit": self.level_limit} if self.level_limit else {})
+          | ({"level_limit": self.level_limit} if self.level_limit else {}) \
+          | ({"avoiding": True} if self.avoiding else {})
 
 
 @dataclass
@@ -212,7 +216,8 @@ class _Buffers:
 
 def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
          max_levels: int = MAX_LEVELS, watch: LineWatch | None = None,
-         selection: tuple[int, ...] = STRATA_SELECTION, avoid: np.ndarray | None = None) -> Attempt:
+         selection: tuple[int, ...] = STRATA_SELECTION, avoid: np.ndarray | None = None,
+         line_only: bool = False) -> Attempt:
     """One beam search from the initial layout (``game.start``).
 
     ``selection`` is how a level's positions are chosen (see ``schedule.SELECTION``); the
@@ -226,13 +231,15 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     transposition table as if already seen, again before every level (the table may
     forget a key; a key it forgets within a level may still slip through, which the
     caller checks on the line). A beam that avoids positions proves nothing when it
-    empties: the exhaustive search takes no ``avoid``.
+    empties: the exhaustive search takes no ``avoid``, unless ``line_only`` says that it
+    looks for a line and nothing more (its attempt is marked ``avoiding``; the driver takes
+    only its win).
     """
     exhaustive = width >= UNLIMITED
     avoided = np.empty(0, dtype=np.uint64) if avoid is None else np.asarray(avoid, dtype=np.uint64)
-    if avoided.size and exhaustive:  # before the proof's table is made
+    if avoided.size and exhaustive and not line_only:  # before the proof's table is made
         raise ValueError("the exhaustive search cannot avoid positions: it would prove nothing")
-    attempt = Attempt(width, mode, BeamOutcome.INTERRUPTED)
+    attempt = Attempt(width, mode, BeamOutcome.INTERRUPTED, avoiding=bool(avoided.size and exhaustive))
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
     max_level, proof_bits = proof_limits(budget.left())

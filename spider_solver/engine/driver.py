@@ -35,7 +35,14 @@ from spider_solver.engine.game import Game
 from spider_solver.engine.rephase import polish
 from spider_solver.engine.schedule import PROOF, SELECTION, Schedule, Step
 from spider_solver.engine.shorten import positions, shorten
+from spider_solver.engine.types import MODE_PROOF
 from spider_solver.outcomes import Reason
+
+#: The second exhaustive search, which avoids the history (SearchOptions.avoid), spends at
+#: most this many times the nodes of the first (and at least AVOIDING_PROOF_MIN_NODES): a
+#: line that avoids a few positions is about as deep as the shortest line.
+AVOIDING_PROOF_SHARE = 2
+AVOIDING_PROOF_MIN_NODES = 100_000
 
 
 @dataclass(frozen=True)
@@ -64,8 +71,10 @@ class SearchOptions:
     #: Keys of positions the line should not pass through (a game's history): the beams
     #: of the schedule never keep them, and of the line shortened and polished, the line
     #: shortened and the beam's own line, the first that avoids them is returned. The
-    #: exhaustive search ignores them (its answer stays a proof), so a line it finds may
-    #: pass through one; the caller checks.
+    #: exhaustive search ignores them (its answer stays a proof); when its line passes
+    #: through one, a second exhaustive search that never keeps them looks for another
+    #: line (on at most ``AVOIDING_PROOF_SHARE`` times the first one's nodes). Only when
+    #: it finds none is the first line returned, through the history; the caller checks.
     avoid: tuple[int, ...] = ()
 
 
@@ -200,8 +209,29 @@ class _Search:
         """The exhaustive search with what is left of the budget: it wins, proves, or gives up."""
         attempt = self.beam(PROOF)
         if attempt.outcome is BeamOutcome.WON:
-            return Reason.WON, self.avoiding(attempt.moves)
+            return Reason.WON, self.proof_line(attempt)
         return self.stopped(attempt) or attempt.outcome.reason(proof=True), None
+
+    def proof_line(self, attempt: Attempt) -> list[int]:
+        """The line of an exhaustive search that won, shortened if the shortened line avoids
+        ``avoid``; when neither does, the line of a second exhaustive search that never keeps
+        the positions of ``avoid``, if it finds one within its share of the nodes."""
+        line = self.avoiding(attempt.moves)
+        if not self.passes_avoided(line):
+            return line
+        nodes = max(AVOIDING_PROOF_MIN_NODES, AVOIDING_PROOF_SHARE * attempt.nodes)
+        again = beam(self.game, UNLIMITED, MODE_PROOF, self.budget.sub(nodes), avoid=self.avoid, line_only=True,
+                     max_levels=UNLIMITED)
+        self.attempts.append(again)
+        if again.outcome is BeamOutcome.WON:
+            other = self.avoiding(again.moves)
+            if not self.passes_avoided(other):
+                return other
+        return line
+
+    def passes_avoided(self, line: list[int]) -> bool:
+        """Whether ``line`` passes through a position of ``avoid``."""
+        return bool(self.avoid.size) and bool(np.isin(positions(self.game, line).keys, self.avoid).any())
 
     def stopped(self, attempt: Attempt) -> Reason | None:
         """The stop that ends the search after ``attempt`` (nodes, seconds, Ctrl-C), or None.
@@ -212,7 +242,9 @@ class _Search:
 
     def won(self, attempt: Attempt, step: Step, *, polish: bool) -> tuple[Reason, list[int] | None]:
         """A won beam's line; polished (a beam of the search's move set, with ``polish``)."""
-        if not polish or step.proof:
+        if step.proof:
+            return Reason.WON, self.proof_line(attempt)
+        if not polish:
             return Reason.WON, self.avoiding(attempt.moves)
         line, stopped = _polished(self.game, attempt.moves, step.width, self.budget, attempt)
         if stopped is Reason.INTERRUPTED:
@@ -229,7 +261,7 @@ class _Search:
             return first
         candidates = [first] if polished is None else [first, shorten(self.game, raw)]
         for line in [*candidates, raw]:
-            if not np.isin(positions(self.game, line).keys, self.avoid).any():
+            if not self.passes_avoided(line):
                 return line
         return first
 

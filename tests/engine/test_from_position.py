@@ -152,3 +152,43 @@ def test_a_larger_budget_lets_the_proof_hold_larger_levels(monkeypatch):
     assert small.attempts[0]["outcome"] == "cut" and small.reason is Reason.PROOF_GAVE_UP
     large = run_search(game, budget=Budget(60_000), options=SearchOptions(proof_nodes=60_000, proof_after=0))
     assert large.reason is Reason.EXHAUSTED and large.attempts[0]["peak_level"] > 20
+
+
+def test_a_proof_line_through_a_position_to_avoid_gives_way_to_one_that_avoids_it():
+    """The exhaustive search ignores ``avoid`` (its answer stays a proof). When its line
+    passes through a position to avoid, a second exhaustive search that never keeps those
+    positions looks for another: the line returned avoids the position whenever the brute
+    force says a winning line that avoids it exists, and it always wins."""
+    import random
+
+    from spider_solver.engine.game import position_key
+    from tests.engine.test_tiny import SIZES, brute_force, position_of, tiny
+
+    size, _ = SIZES["4s-3r-4c"]
+    rng = random.Random("avoiding proof")
+    proof_first = SearchOptions(proof_nodes=BUDGET, proof_after=0, polish=False)
+    searched_again = avoided = 0
+    for _ in range(6):
+        deck = Variant(**size).unshuffled()
+        rng.shuffle(deck)
+        deal = tiny(" ".join(str(card) for card in deck), **size)
+        first = run_search(deal, budget=Budget(BUDGET), options=proof_first)
+        if first.actions is None:
+            continue
+        assert first.attempts[0]["mode"] == "all" and first.attempts[0]["outcome"] == "won"
+        for k in range(1, len(first.actions)):
+            board = board_after(deal, first.actions[:k])
+            at = position_of(board)
+            found = run_search(deal, budget=Budget(BUDGET),
+                               options=SearchOptions(proof_nodes=BUDGET, proof_after=0, polish=False,
+                                                     avoid=(position_key(*at),)))
+            assert found.reason is Reason.WON and replay(deal, found.actions, undo_limit=0).won
+            through = any(position_of(board_after(deal, found.actions[:i])) == at
+                          for i in range(1, len(found.actions)))
+            searched_again += any(a.get("avoiding") for a in found.attempts)
+            if brute_force(deal, False, excluded={at})[0]:
+                assert not through, (deal.text(), first.actions, k)
+                avoided += 1
+            else:
+                assert through and found.actions == first.actions
+    assert searched_again > 0 and avoided > 0

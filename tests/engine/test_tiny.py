@@ -12,7 +12,7 @@ to a win on the reference engine.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import pytest
 
@@ -28,13 +28,21 @@ from spider_solver.verify import solve
 BUDGET = 5_000_000
 
 
-def brute_force(deal: Deal, deal_on_empty: bool, start: Sequence[str] = ()) -> tuple[bool, int]:
-    """(won, positions seen): depth-first over every legal action, each position once.
+def position_of(board: Board) -> tuple:
+    """A position as the brute force tells positions apart: the cards, the face-down
+    counts and the deals made (score and move counter do not change what can be reached)."""
+    return tuple(tuple(column) for column in board.columns), tuple(board.down), board.dealt
+
+
+def brute_force(deal: Deal, deal_on_empty: bool, start: Sequence[str] = (),
+                excluded: Collection[tuple] = ()) -> tuple[bool, int]:
+    """(won, positions seen, counting ``excluded``): depth-first over every legal action,
+    each position once.
 
     The search starts from the position the actions ``start`` (no undo) reach, the
-    initial layout by default. A position is the cards, the face-down counts and the
-    deals made (score and move counter do not change what can be reached). Stops at
-    the first win, so the count is the whole reachable game only when there is no win.
+    initial layout by default, and never enters a position of ``excluded``
+    (:func:`position_of`). Stops at the first win, so the count is the whole reachable
+    game only when there is no win.
     """
     board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=None)
     for action in start:
@@ -42,10 +50,8 @@ def brute_force(deal: Deal, deal_on_empty: bool, start: Sequence[str] = ()) -> t
     if board.is_won():
         return True, 1
 
-    def key(b: Board):
-        return tuple(tuple(column) for column in b.columns), tuple(b.down), b.dealt
-
-    seen = {key(board)}
+    key = position_of
+    seen = {key(board), *excluded}
     stack = [iter(board.legal_moves())]
     while stack:
         action = next(stack[-1], None)
