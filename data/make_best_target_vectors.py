@@ -24,7 +24,6 @@ file and the code disagree.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -34,6 +33,9 @@ from spider_solver.rules.codes import GameCode, splitmix64
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.notation import Move
 from spider_solver.rules.variant import CLASSIC, RELAXED
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # vector_file, beside this script
+from vector_file import write_or_check  # noqa: E402
 
 PATH = Path(__file__).with_name("best_target_vectors.json")
 
@@ -292,22 +294,14 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 on a difference")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = PATH.read_text(encoding="utf-8") if PATH.exists() else ""
-        if current != text:
-            print(f"{PATH} is out of date: run python data/make_best_target_vectors.py", file=sys.stderr)
-            return 1
-        print(f"{PATH} is up to date", file=sys.stderr)
-        return 0
-    PATH.write_text(text, encoding="utf-8")
+    return write_or_check(PATH, render(), script="make_best_target_vectors.py",
+                          description=__doc__.splitlines()[0], argv=argv, summary=_summary)
+
+
+def _summary(text: str) -> str:
     data = json.loads(text)
     count = sum(len(position["queries"]) for position in data["positions"])
-    print(f"wrote {PATH}: {len(data['positions'])} positions, {count} queries", file=sys.stderr)
-    return 0
+    return f"{len(data['positions'])} positions, {count} queries"
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ tests/test_vectors.py fails if the file and the code disagree.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import sys
@@ -27,6 +26,9 @@ from pathlib import Path
 from spider_solver.rules.cards import format_cards
 from spider_solver.rules.codes import MAX_DEAL, GameCode, splitmix64
 from spider_solver.rules.variant import CLASSIC, RELAXED
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # vector_file, beside this script
+from vector_file import write_or_check  # noqa: E402
 
 PATH = Path(__file__).with_name("deal_vectors.json")
 
@@ -79,20 +81,8 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 on a difference")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = PATH.read_text(encoding="utf-8") if PATH.exists() else ""
-        if current != text:
-            print(f"{PATH} is out of date: run python data/make_deal_vectors.py", file=sys.stderr)
-            return 1
-        print(f"{PATH} is up to date", file=sys.stderr)
-        return 0
-    PATH.write_text(text, encoding="utf-8")
-    print(f"wrote {PATH}: {len(build()['deals']['codes'])} codes", file=sys.stderr)
-    return 0
+    return write_or_check(PATH, render(), script="make_deal_vectors.py", description=__doc__.splitlines()[0],
+                          argv=argv, summary=lambda text: f"{len(json.loads(text)['deals']['codes'])} codes")
 
 
 if __name__ == "__main__":

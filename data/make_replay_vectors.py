@@ -31,7 +31,6 @@ the code disagree.
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import json
 import re
@@ -46,6 +45,9 @@ from spider_solver.rules.deal import Deal
 from spider_solver.rules.notation import Action, DealRow, Move, Undo
 from spider_solver.rules.replay import replay
 from spider_solver.rules.variant import CLASSIC, RELAXED
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # vector_file, beside this script
+from vector_file import write_or_check  # noqa: E402
 
 PATH = Path(__file__).with_name("replay_vectors.json")
 ROOT = Path(__file__).resolve().parents[1]
@@ -481,22 +483,14 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 on a difference")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = PATH.read_text(encoding="utf-8") if PATH.exists() else ""
-        if current != text:
-            print(f"{PATH} is out of date: run python data/make_replay_vectors.py", file=sys.stderr)
-            return 1
-        print(f"{PATH} is up to date", file=sys.stderr)
-        return 0
-    PATH.write_text(text, encoding="utf-8")
+    return write_or_check(PATH, render(), script="make_replay_vectors.py", description=__doc__.splitlines()[0],
+                          argv=argv, summary=_summary)
+
+
+def _summary(text: str) -> str:
     data = json.loads(text)
     count = sum(len(entry["steps"]) for entry in data["vectors"])
-    print(f"wrote {PATH}: {len(data['vectors'])} vectors, {count} steps, {len(text.encode())} bytes", file=sys.stderr)
-    return 0
+    return f"{len(data['vectors'])} vectors, {count} steps, {len(text.encode())} bytes"
 
 
 if __name__ == "__main__":
