@@ -78,8 +78,9 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
      [Table("grade", "grade-s*.json", "grade", ""),
       Table("grade_player", "grade-player-s*.json", "grade_player", "Against the reference player "
             "(benchmarks/reference_player.py, a policy of its own) on fresh deals 50000 onwards: Spearman's ρ of the "
-            "grade with the player's progress, its 95% bootstrap interval and the mean progress by grade, before "
-            "(fair-3) and after (fair-4) on the same deals and games."),
+            "grade with the player's progress, its 95% bootstrap interval and the mean progress by grade, on the same "
+            "deals and games: fair-4, and fair-5 (fair-3's grader again: at 2 and 4 suits all three give the same "
+            "grades); at 1 suit with 5 and with 40 reference games a deal."),
       Table("fair_kernel", "fair-kernel-*.json", "fair_kernel", "The fair player's kernel against the reference "
             "it replaced (the same games, CPU seconds of the kernel call).")], ["grades"]),
     ("The service", "The real `spider-solve serve` on 127.0.0.1 (`--workers` server processes, as its file "

@@ -9,7 +9,7 @@ Usage:
 Figures already in the file (same grader version and seed) are kept, so a larger
 ``--count`` plays only the new deals.
 
-The shipped calibration (grader ``fair-4``, cut to the time available on a shared
+The shipped calibration (grader ``fair-5``, cut to the time available on a shared
 machine): ``--count 300 --only 4-classic``, ``--count 200 --only 2-classic``,
 ``--count 150 --only 1-classic``, ``--count 300 --only 2-relaxed --only 4-relaxed``
 (benchmarks/HISTORY.md, "The grader: games and calibration"). ``fair-1`` used 300 deals for

@@ -9,10 +9,11 @@ the *difficulty raw* from 0 (every game won) to 100 (no game got anywhere):
     raw = 100 * (1 - mean progress)
 
 so that deals the player rarely wins (4 suits) are still told apart by how far it
-gets. At 1 suit (``NEAR_WIN``) the player gets far in almost every game, and how far a
-lost game got says little of the deal; what does is how often it comes close to a win:
-
-    raw = 100 * (1 - share of games that removed at least runs - NEAR_WIN[1] runs)
+gets. The same figure at every suit count: at 1 suit it was chosen among the figures of
+the player's games (how often it wins, how long its games are, how close it comes) against
+a casual player's progress on tuning deals, never against the reference player that
+validates the grades (benchmarks/choose_figure.py; benchmarks/HISTORY.md, "The grader:
+games and calibration").
 
 The grade is the raw figure placed among four boundaries per suit count and
 rule, calibrated so that each grade holds about a fifth of the calibration deals
@@ -48,7 +49,7 @@ from spider_solver.rules.codes import MASK64, splitmix64
 
 #: The grader's version: stored with every grade; a catalog row graded by another
 #: version is regraded by ``spider-solve grade``.
-GRADER_VERSION = "fair-4"
+GRADER_VERSION = "fair-5"
 #: Games the fair player plays per deal, by suit count: enough that another seed gives
 #: the same grade for most deals (benchmarks/HISTORY.md, "The grader: games and calibration").
 GAMES = {1: 192, 2: 256, 4: 256}
@@ -59,9 +60,6 @@ GRADES = tuple(range(GRADE_RANGE[0], GRADE_RANGE[1] + 1))
 GRADE_NAMES = {1: "very easy", 2: "easy", 3: "medium", 4: "hard", 5: "very hard"}
 #: A game that is not won counts at most this much progress.
 MAX_LOST_PROGRESS = 0.95
-#: Suit counts whose raw figure is the share of games that did not come this many runs
-#: (or fewer) short of a win (a win is 0 short); the others use the mean progress.
-NEAR_WIN = {1: 2}
 #: The package file that holds the boundaries.
 BOUNDARIES_FILE = "difficulty.json"
 
@@ -78,8 +76,6 @@ class Play:
     runs: int  # runs of a win
     down: int  # face-down cards at the start
     seconds: float
-    #: Runs short of a win that still count as close (NEAR_WIN), or None: the mean progress.
-    near_win: int | None = None
 
     @property
     def games(self) -> int:
@@ -90,19 +86,12 @@ class Play:
         lost = 0.5 * self.removed / self.runs + (0.5 * self.turned / self.down if self.down else 0.5)
         return np.where(self.won == 1, 1.0, np.minimum(lost, MAX_LOST_PROGRESS))
 
-    def close(self) -> int:
-        """How many games ended at most ``near_win`` runs short of a win."""
-        assert self.near_win is not None
-        return int(np.sum(self.removed >= self.runs - self.near_win))
-
     def raw(self) -> float:
         """The raw difficulty, 0 to 100, rounded to 0.01 (what the catalog stores).
 
         Computed exactly, in rationals from the games' integer counts, and rounded half to
         even once at the end: no floating-point summation order (numpy's pairwise sums,
         SIMD width) can change it from one machine to another."""
-        if self.near_win is not None:
-            return float(round(100 * (1 - Fraction(self.close(), self.games)), 2))
         cap = Fraction(MAX_LOST_PROGRESS).limit_denominator(1000)
         total = Fraction(0)
         for won, removed, turned in zip(self.won.tolist(), self.removed.tolist(), self.turned.tolist(), strict=True):
@@ -188,8 +177,7 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
     seconds = time.perf_counter() - began
     down = sum(max(len(column) - 1, 0) for column in deal.columns())
     return Play(results[:, G_WON], results[:, G_REMOVED], results[:, G_TURNED], results[:, G_DEALT],
-                results[:, G_ACTIONS], deal.variant.runs, down, seconds,
-                NEAR_WIN.get(deal.variant.suits) if deal.variant.is_standard else None), moves
+                results[:, G_ACTIONS], deal.variant.runs, down, seconds), moves
 
 
 # -- Boundaries ---------------------------------------------------------------------------
@@ -279,6 +267,6 @@ def grade(deal: Deal | GameCode | str, *, seed: int = GRADE_SEED, deal_on_empty:
 
 __all__ = [
     "GAMES", "GRADER_VERSION", "games_of", "GRADES", "GRADE_NAMES", "GRADE_SEED", "Grade", "InvalidGradeError", "Play",
-    "NEAR_WIN", "COMPILE_MESSAGE", "deal_digest", "game_seeds", "grade", "grade_of", "grader_stage", "load_boundaries",
+    "COMPILE_MESSAGE", "deal_digest", "game_seeds", "grade", "grade_of", "grader_stage", "load_boundaries",
     "load_grader", "play", "variant_key",
 ]

@@ -11,7 +11,6 @@ import pytest
 from spider_solver.grading import (
     GRADER_VERSION,
     GRADES,
-    NEAR_WIN,
     InvalidGradeError,
     grade,
     grade_of,
@@ -133,15 +132,12 @@ def test_same_seed_same_figures_other_seed_other_games():
     assert len({tuple(row) for row in moves_a}) > 1  # the games differ from one another
 
 
-def test_the_one_suit_figure_is_the_share_of_games_not_close_to_a_win():
-    """At 1 suit the raw figure counts the games that ended NEAR_WIN[1] runs short of a win
-    or closer; at 2 and 4 suits it stays 100 * (1 - mean progress)."""
-    one, _ = play(Deal.from_code("SP1-S1C-AAAAAAD"), games=24)
-    assert one.near_win == NEAR_WIN[1] == 2
-    close = int(np.sum(one.removed >= 6))
-    assert one.close() == close and one.raw() == round(100 * (1 - close / 24), 2)
-    four, _ = play(Deal.from_code("SP1-S4C-AAAAAAD"), games=24)
-    assert four.near_win is None and abs(four.raw() - 100 * (1 - float(np.mean(four.progress())))) <= 0.0051
+@pytest.mark.parametrize("code", ["SP1-S1C-AAAAAAD", "SP1-S2C-AAAAAAD", "SP1-S4C-AAAAAAD"])
+def test_the_figure_is_the_mean_progress_at_every_suit_count(code):
+    """The raw figure is 100 * (1 - mean progress) at 1, 2 and 4 suits (fair-5: the 1-suit
+    figure of fair-4, the share of games not close to a win, is gone)."""
+    played, _ = play(Deal.from_code(code), games=24)
+    assert abs(played.raw() - 100 * (1 - float(np.mean(played.progress())))) <= 0.0051
 
 
 def test_grade_is_deterministic_and_in_range():
