@@ -216,22 +216,18 @@ class _Search:
         """The line of an exhaustive search that won, shortened if the shortened line avoids
         ``avoid``; when neither does, the line of a second exhaustive search that never keeps
         the positions of ``avoid``, if it finds one within its share of the nodes."""
-        line = self.avoiding(attempt.moves)
-        if not self.passes_avoided(line):
+        line, through = self.avoiding(attempt.moves)
+        if not through:
             return line
         nodes = max(AVOIDING_PROOF_MIN_NODES, AVOIDING_PROOF_SHARE * attempt.nodes)
         again = beam(self.game, UNLIMITED, MODE_PROOF, self.budget.sub(nodes), avoid=self.avoid, line_only=True,
                      max_levels=UNLIMITED)
         self.attempts.append(again)
         if again.outcome is BeamOutcome.WON:
-            other = self.avoiding(again.moves)
-            if not self.passes_avoided(other):
+            other, through = self.avoiding(again.moves)
+            if not through:
                 return other
         return line
-
-    def passes_avoided(self, line: list[int]) -> bool:
-        """Whether ``line`` passes through a position of ``avoid``."""
-        return bool(self.avoid.size) and bool(np.isin(positions(self.game, line).keys, self.avoid).any())
 
     def stopped(self, attempt: Attempt) -> Reason | None:
         """The stop that ends the search after ``attempt`` (nodes, seconds, Ctrl-C), or None.
@@ -245,25 +241,26 @@ class _Search:
         if step.proof:
             return Reason.WON, self.proof_line(attempt)
         if not polish:
-            return Reason.WON, self.avoiding(attempt.moves)
+            return Reason.WON, self.avoiding(attempt.moves)[0]
         line, stopped = _polished(self.game, attempt.moves, step.width, self.budget, attempt)
         if stopped is Reason.INTERRUPTED:
             # The post-pass's beams took a Ctrl-C as their stop: the solve stops too.
             return Reason.INTERRUPTED, None
-        return Reason.WON, self.avoiding(attempt.moves, line)
+        return Reason.WON, self.avoiding(attempt.moves, line)[0]
 
-    def avoiding(self, raw: list[int], polished: list[int] | None = None) -> list[int]:
-        """The line to return, shortened: of ``polished`` (if any), ``raw`` shortened and
-        ``raw`` itself, the first that passes through no position of ``avoid`` (with nothing
-        to avoid, the first); the first if none does (a line of the exhaustive search)."""
+    def avoiding(self, raw: list[int], polished: list[int] | None = None) -> tuple[list[int], bool]:
+        """The line to return, shortened, and whether it passes through a position of
+        ``avoid``: of ``polished`` (if any), ``raw`` shortened and ``raw`` itself, the first
+        that passes through none (with nothing to avoid, the first); the first if every one
+        does (a line of the exhaustive search)."""
         first = polished if polished is not None else shorten(self.game, raw)
         if not self.avoid.size:
-            return first
+            return first, False
         candidates = [first] if polished is None else [first, shorten(self.game, raw)]
         for line in [*candidates, raw]:
-            if not self.passes_avoided(line):
-                return line
-        return first
+            if not np.isin(positions(self.game, line).keys, self.avoid).any():
+                return line, False
+        return first, True
 
 
 def _polished(game: Game, line: list[int], width: int, budget: Budget,
