@@ -102,8 +102,8 @@ class Report:
     stored: int = 0
     kept: int = 0
     failed: list[str] = field(default_factory=list)
-    #: The unwinnable deals and their proofs' counters (``SolveRecord.proof``; empty if not kept).
-    proofs: list[tuple[str, dict]] = field(default_factory=list)
+    #: The unwinnable deals and their proofs' counters (``SolveRecord.proof``; None if not kept).
+    proofs: list[tuple[str, dict | None]] = field(default_factory=list)
     #: Why the executor broke (a worker process died), if it did.
     broken: str | None = None
     interrupted: bool = False
@@ -119,7 +119,7 @@ class Report:
         if record.status is Status.VERIFIED:
             self.lengths.append(len(record.solution))
         if record.status is Status.UNWINNABLE:
-            self.proofs.append((record.code or "?", record.proof or {}))
+            self.proofs.append((record.code or "?", record.proof))
         if stored:
             self.stored += 1
         else:
@@ -141,7 +141,7 @@ class Report:
         """The first unwinnable deals with their proofs' nodes and positions stored, for the
         summary, and how many others there are (with counters or without)."""
         shown = [f"{code} {proof['nodes']:,} nodes, {proof['tt_stored']:,} positions"
-                 for code, proof in self.proofs if "nodes" in proof and "tt_stored" in proof][: self.PROOFS_SHOWN]
+                 for code, proof in self.proofs if proof is not None][: self.PROOFS_SHOWN]
         more = len(self.proofs) - len(shown)
         return f"  (proofs: {'; '.join(shown)}{f'; {more} more' if more > 0 else ''})" if shown else ""
 
