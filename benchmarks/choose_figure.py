@@ -36,21 +36,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import resultfile  # noqa: E402
 from bench_analyze import _board, casual_play  # noqa: E402
 from bench_grade import spearman  # noqa: E402
+from reference_player import DOWN_AT_START, game_progress  # noqa: E402
 
 COLUMNS = [("figure", "raw figure of the fair player's games", ""),
            ("rho", "ρ with the casual player's progress", ".3f"), ("chosen", "chosen", "")]
 
 
 def casual_progress(deal, number: int, games: int) -> float:
-    """The casual player's mean progress over ``games`` games of ``deal`` (seeded by deal and game)."""
+    """The casual player's mean progress over ``games`` games of ``deal`` (seeded by deal and
+    game), as the reference player's progress is counted."""
     total = 0.0
-    down = sum(max(len(column) - 1, 0) for column in deal.columns())
     for g in range(games):
         board = _board(deal, casual_play(deal, random.Random(f"choose_figure {number} {g}")))
-        if board.is_won():
-            total += 1.0
-        else:
-            total += (board.runs_removed / deal.variant.runs + (down - sum(board.down)) / down) / 2
+        total += game_progress(board.is_won(), board.runs_removed, DOWN_AT_START - sum(board.down))
     return total / games
 
 

@@ -249,6 +249,11 @@ def game_seed(suits: int, number: int, g: int) -> int:
     return (number * 0x9E3779B97F4A7C15 + suits * 0xBF58476D1CE4E5B9 + g) & MASK64
 
 
+def game_progress(won: bool, removed: int, turned: int) -> float:
+    """A game's progress: 1 if won, else the mean of runs removed / 8 and cards turned up / 44."""
+    return 1.0 if won else (removed / 8 + turned / DOWN_AT_START) / 2
+
+
 def play_deal(suits: int, number: int, games: int) -> dict:
     """``games`` games of the classic deal ``number``, each replayed by the rules engine."""
     deal = Deal.from_code(GameCode(suits, "classic", number))
@@ -259,7 +264,7 @@ def play_deal(suits: int, number: int, games: int) -> dict:
         if result.error is not None:
             raise RuntimeError(f"{deal.name()} game {g}: the rules refuse {result.error}")
         turned = DOWN_AT_START - sum(board.down)
-        progress = 1.0 if result.won else (result.runs_removed / 8 + turned / DOWN_AT_START) / 2
+        progress = game_progress(result.won, result.runs_removed, turned)
         results.append({"won": result.won, "removed": result.runs_removed, "turned": turned,
                         "actions": len(actions), "progress": progress})
     return {"deal": number, "suits": suits, "progress": sum(r["progress"] for r in results) / games,
