@@ -9,11 +9,12 @@ the *difficulty raw* from 0 (every game won) to 100 (no game got anywhere):
     raw = 100 * (1 - mean progress)
 
 so that deals the player rarely wins (4 suits) are still told apart by how far it
-gets. The same figure at every suit count: at 1 suit it was chosen among the figures of
-the player's games (how often it wins, how long its games are, how close it comes) against
-a casual player's progress on tuning deals, never against the reference player that
-validates the grades (benchmarks/choose_figure.py; benchmarks/HISTORY.md, "The grader:
-games and calibration").
+gets. The same figure at every suit count (chosen among the figures of the player's games
+at 1 suit, benchmarks/choose_figure.py). In the standard 1-suit game the player plays
+with parameters of its own (:func:`player_of`: no look-ahead, cards turned up first),
+chosen against a casual player's progress on tuning deals (benchmarks/choose_player.py),
+never against the reference player that validates the grades (benchmarks/HISTORY.md,
+"The grader: games and calibration").
 
 The grade is the raw figure placed among four boundaries per suit count and
 rule, calibrated so that each grade holds about a fifth of the calibration deals
@@ -49,10 +50,10 @@ from spider_solver.rules.codes import MASK64, splitmix64
 
 #: The grader's version: stored with every grade; a catalog row graded by another
 #: version is regraded by ``spider-solve grade``.
-GRADER_VERSION = "fair-5"
+GRADER_VERSION = "fair-6"
 #: Games the fair player plays per deal, by suit count: enough that another seed gives
 #: the same grade for most deals (benchmarks/HISTORY.md, "The grader: games and calibration").
-GAMES = {1: 192, 2: 256, 4: 256}
+GAMES = {1: 384, 2: 256, 4: 256}
 #: The default seed (mixed with a digest of the deal).
 GRADE_SEED = 0x5350_4731
 #: Grades: 1 very easy .. 5 very hard (the range the record checks).
@@ -143,6 +144,18 @@ def games_of(variant: Variant) -> int:
     return GAMES.get(variant.suits, GAMES[4])
 
 
+def player_of(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
+    """The fair player's weights and parameters for ``variant``: in the standard 1-suit game
+    its own (``ONE_SUIT_WEIGHTS``, ``ONE_SUIT_PARAMS``: no look-ahead, cards turned up
+    first), at 2 and 4 suits and in shrunken variants the defaults (``FAIR_WEIGHTS``,
+    ``FAIR_PARAMS``)."""
+    from spider_solver.engine.fair import FAIR_PARAMS, FAIR_WEIGHTS, ONE_SUIT_PARAMS, ONE_SUIT_WEIGHTS
+
+    if variant.suits == 1 and variant.is_standard:
+        return ONE_SUIT_WEIGHTS, ONE_SUIT_PARAMS
+    return FAIR_WEIGHTS, FAIR_PARAMS
+
+
 def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace: int = 0,
          deal_on_empty: bool = False, seeds: np.ndarray | None = None) -> tuple[Play, np.ndarray]:
     """Let the fair player play ``games`` games of ``deal``; also the first ``trace``
@@ -150,8 +163,6 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
     noise seed outright (tests: two deals played with the same noise)."""
     from spider_solver.engine.cache import require_jit
     from spider_solver.engine.fair import (
-        FAIR_PARAMS,
-        FAIR_WEIGHTS,
         G_ACTIONS,
         G_DEALT,
         G_REMOVED,
@@ -173,7 +184,8 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
     results = np.zeros((games, GAME_FIELDS), dtype=np.int64)
     moves = np.zeros((games, trace), dtype=np.int64)
     began = time.perf_counter()
-    play_fair(game.start, game.start_key, game.tables, FAIR_WEIGHTS, FAIR_PARAMS, seeds, results, moves)
+    weights, params = player_of(deal.variant)
+    play_fair(game.start, game.start_key, game.tables, weights, params, seeds, results, moves)
     seconds = time.perf_counter() - began
     down = sum(max(len(column) - 1, 0) for column in deal.columns())
     return Play(results[:, G_WON], results[:, G_REMOVED], results[:, G_TURNED], results[:, G_DEALT],

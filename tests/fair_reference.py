@@ -169,22 +169,24 @@ def play_fair_reference(start, start_key, tables, weights, params, seeds, pos, o
 
 def play_both(deal, *, games: int, trace: int, deal_on_empty: bool = False, params=None):
     """The results arrays and traces of ``games`` games of ``deal`` by the reference kernel
-    and by :func:`spider_solver.engine.fair.play_fair` (the grader's seeds, ``params``
-    defaulting to the grader's): ``((results, moves), (results, moves))``."""
-    from spider_solver.engine.fair import FAIR_PARAMS, FAIR_WEIGHTS, GAME_FIELDS, play_fair
+    and by :func:`spider_solver.engine.fair.play_fair` (the grader's seeds; its weights and
+    parameters for the deal's variant, ``params`` replacing the parameters):
+    ``((results, moves), (results, moves))``."""
+    from spider_solver.engine.fair import GAME_FIELDS, play_fair
     from spider_solver.engine.game import Game
     from spider_solver.engine.position import new_position
     from spider_solver.engine.types import MAX_COLUMNS, MAX_MOVES
-    from spider_solver.grading import GRADE_SEED, game_seeds
+    from spider_solver.grading import GRADE_SEED, game_seeds, player_of
 
-    params = FAIR_PARAMS if params is None else params
+    weights, default = player_of(deal.variant)
+    params = default if params is None else params
     game = Game.from_deal(deal, deal_on_empty=deal_on_empty)
     seeds = game_seeds(deal, GRADE_SEED, games)
-    head = (game.start, game.start_key, game.tables, FAIR_WEIGHTS, params, seeds, new_position())
+    head = (game.start, game.start_key, game.tables, weights, params, seeds, new_position())
     old = (np.zeros((games, GAME_FIELDS), dtype=np.int64), np.zeros((games, trace), dtype=np.int64))
     play_fair_reference(*head, np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
                         np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64),
                         np.zeros(2, dtype=np.int64), seen_new(), *old)
     new = (np.zeros((games, GAME_FIELDS), dtype=np.int64), np.zeros((games, trace), dtype=np.int64))
-    play_fair(game.start, game.start_key, game.tables, FAIR_WEIGHTS, params, seeds, *new)
+    play_fair(game.start, game.start_key, game.tables, weights, params, seeds, *new)
     return old, new

@@ -93,7 +93,7 @@ def test_the_fast_kernel_plays_exactly_as_the_reference(code, deal_on_empty):
 
 @pytest.mark.parametrize(("lookahead", "mode"), [(0, 1), (1, 1), (2, 0), (1, 0)])
 def test_the_fast_kernel_matches_the_reference_under_other_parameters(lookahead, mode):
-    """Parameters the grader does not use (look-ahead 0 or 1, MODE_ALL moves) too."""
+    """Parameters the grader does not use at 2 and 4 suits (look-ahead 0 or 1, MODE_ALL moves) too."""
     from spider_solver.engine.fair import FAIR_PARAMS, P_LOOKAHEAD, P_MODE
     from tests.fair_reference import play_both
 
@@ -104,6 +104,39 @@ def test_the_fast_kernel_matches_the_reference_under_other_parameters(lookahead,
         (old, old_moves), (new, new_moves) = play_both(Deal.from_code(code), games=12, trace=600,
                                                        deal_on_empty=deal_on_empty, params=params)
         assert (old == new).all() and (old_moves == new_moves).all()
+
+
+def test_the_one_suit_player_has_parameters_of_its_own():
+    """fair-6: in the standard 1-suit game the fair player looks no move ahead and values a
+    face-down card at 20; at 2 and 4 suits, and in shrunken variants, it plays as before,
+    and ``grading.play`` plays with what ``player_of`` gives."""
+    from spider_solver.engine.fair import (
+        FAIR_PARAMS,
+        FAIR_WEIGHTS,
+        GAME_FIELDS,
+        ONE_SUIT_PARAMS,
+        ONE_SUIT_WEIGHTS,
+        P_LOOKAHEAD,
+        play_fair,
+    )
+    from spider_solver.engine.fair_cost import FW_DOWN
+    from spider_solver.engine.game import Game
+    from spider_solver.grading import GRADE_SEED, game_seeds, player_of
+
+    assert ONE_SUIT_PARAMS[P_LOOKAHEAD] == 0 and ONE_SUIT_WEIGHTS[FW_DOWN] == 20
+    one = Deal.from_code("SP1-S1C-AAAAAAB")
+    weights, params = player_of(one.variant)
+    assert weights is ONE_SUIT_WEIGHTS and params is ONE_SUIT_PARAMS
+    for variant in (Variant(suits=2), Variant(suits=4), Variant(suits=1, ranks=3, runs=2, columns=3, layout=3)):
+        weights, params = player_of(variant)
+        assert weights is FAIR_WEIGHTS and params is FAIR_PARAMS
+    figures, moves = play(one, games=8, trace=600)
+    game = Game.from_deal(one)
+    seeds = game_seeds(one, GRADE_SEED, 8)
+    for (w, p), same in (((ONE_SUIT_WEIGHTS, ONE_SUIT_PARAMS), True), ((FAIR_WEIGHTS, FAIR_PARAMS), False)):
+        results, trace = np.zeros((8, GAME_FIELDS), dtype=np.int64), np.zeros((8, 600), dtype=np.int64)
+        play_fair(game.start, game.start_key, game.tables, w, p, seeds, results, trace)
+        assert bool((trace == moves).all()) is same
 
 
 def test_masked_card_is_never_read():
@@ -134,8 +167,8 @@ def test_same_seed_same_figures_other_seed_other_games():
 
 @pytest.mark.parametrize("code", ["SP1-S1C-AAAAAAD", "SP1-S2C-AAAAAAD", "SP1-S4C-AAAAAAD"])
 def test_the_figure_is_the_mean_progress_at_every_suit_count(code):
-    """The raw figure is 100 * (1 - mean progress) at 1, 2 and 4 suits (fair-5: the 1-suit
-    figure of fair-4, the share of games not close to a win, is gone)."""
+    """The raw figure is 100 * (1 - mean progress) at 1, 2 and 4 suits (since fair-5: the
+    1-suit figure of fair-4, the share of games not close to a win, is gone)."""
     played, _ = play(Deal.from_code(code), games=24)
     assert abs(played.raw() - 100 * (1 - float(np.mean(played.progress())))) <= 0.0051
 

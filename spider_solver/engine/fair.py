@@ -43,10 +43,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.fair_cost import FAIR_WEIGHTS, ColumnCosts, recount, visible_cost
+from spider_solver.engine.fair_cost import FAIR_WEIGHTS, ONE_SUIT_WEIGHTS, ColumnCosts, recount, visible_cost
 from spider_solver.engine.fair_policy import (
     FAIR_PARAMS,
     NO_MOVE,
+    ONE_SUIT_PARAMS,
     P_LOOKAHEAD,
     P_MAX_ACTIONS,
     P_MODE,
@@ -184,5 +185,5 @@ def play_fair(start, start_key, tables, weights, params, seeds, results, trace):
 
 __all__ = [
     "FAIR_PARAMS", "FAIR_WEIGHTS", "GAME_FIELDS", "G_ACTIONS", "G_DEALT", "G_REMOVED", "G_TURNED", "G_WON",
-    "P_LOOKAHEAD", "P_MODE", "play_fair", "visible_cost",
+    "ONE_SUIT_PARAMS", "ONE_SUIT_WEIGHTS", "P_LOOKAHEAD", "P_MODE", "play_fair", "visible_cost",
 ]

@@ -50,6 +50,9 @@ FAIR_WEIGHTS_SIZE = 9
 
 #: The default weights: turning a card up gains FW_DOWN - FW_UNKNOWN = 8.
 FAIR_WEIGHTS = np.array([10, 6, 8, 6, 40, 6, 4, 2, 2], dtype=np.int64)
+#: The 1-suit player's weights (grader ``fair-6``): a face-down card costs 20, so turning
+#: one up gains 18 and comes before most builds; the rest as ``FAIR_WEIGHTS``.
+ONE_SUIT_WEIGHTS = np.array([20, 6, 8, 6, 40, 6, 4, 2, 2], dtype=np.int64)
 
 #: What lies between two adjacent face-up cards (:func:`_break`).
 NO_BREAK = 0

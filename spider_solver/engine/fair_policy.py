@@ -89,6 +89,10 @@ PARAMS_SIZE = 5
 #: units, look one move ahead after every move that turns nothing up (2; 1: only after a
 #: neutral one; 0: never), moves of MODE_SEARCH.
 FAIR_PARAMS = np.array([600, 8, 48, 2, MODE_SEARCH], dtype=np.int64)
+#: The 1-suit player's parameters (grader ``fair-6``): 600 actions, 2 neutral moves in a
+#: row, noise of 12.5 weight units, no look-ahead; with ``ONE_SUIT_WEIGHTS``. Chosen on
+#: tuning deals against a casual player (benchmarks/choose_player.py).
+ONE_SUIT_PARAMS = np.array([600, 2, 200, 0, MODE_SEARCH], dtype=np.int64)
 
 #: Scale of a value before the noise is added (noise is in sixteenths of a weight unit).
 VALUE_SCALE = 16

@@ -80,18 +80,18 @@ def test_grade_fills_the_verified_rows_then_only_what_is_missing(catalog):
 
 @pytest.mark.slow
 def test_grades_of_the_previous_grader_version_are_regraded_to_this_one(tmp_path):
-    """A catalog graded by fair-4 (before the 1-suit figure changed back to the mean
-    progress): `grade` without --regrade grades every such row again, and each then holds
-    what this version gives."""
+    """A catalog graded by fair-5 (before the 1-suit player got parameters of its own):
+    `grade` without --regrade grades every such row again, and each then holds what this
+    version gives."""
     from spider_solver.grading import grade
 
-    assert GRADER_VERSION != "fair-4"
+    assert GRADER_VERSION != "fair-5"
     path = tmp_path / "old.sqlite"
     codes = ("SP1-S1C-AAAAAAB", "SP1-S2C-AAAAAAB", "SP1-S4C-AAAAAAD")
     with Catalog(path) as db:
         for code in codes:
             db.record(SolveResult(code, "verified", ("1>2", "D"), moves=2, score=1298, nodes=10, max_nodes=100))
-            assert db.set_grade(code, {"difficulty": 5, "difficulty_raw": 99.5, "grader_version": "fair-4"})
+            assert db.set_grade(code, {"difficulty": 5, "difficulty_raw": 99.5, "grader_version": "fair-5"})
         assert db.to_grade(version=GRADER_VERSION) == list(codes)
     result = invoke("grade", "--catalog", str(path), "--workers", "1", "-q")
     assert result.exit_code == 0 and result.stdout.startswith(f"graded {len(codes)} deals")
