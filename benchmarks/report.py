@@ -72,15 +72,20 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
             "what stops `lost_at` is proving a position with deals left."),
       Table("known_line", "analyze*.json", "known_line", "The hint from a stored line "
             "(`analyze(..., known_line=line)`), the replays included.")], []),
-    ("Difficulty grades", "The grader (`fair-3`) on the reporting set, which its calibration (deals 20000 on) "
+    ("Difficulty grades", "The grader (`fair-6`; at 2 and 4 suits it plays `fair-3`'s games) on the reporting set, "
+     "which its calibration (deals 20000 on) "
      "never saw: the share of deals that keep their grade under another seed, the agreement with the solver's "
      "effort, and the spread of the grades.",
      [Table("grade", "grade-s*.json", "grade", ""),
       Table("grade_player", "grade-player-s*.json", "grade_player", "Against the reference player "
             "(benchmarks/reference_player.py, a policy of its own) on fresh deals 50000 onwards: Spearman's ρ of the "
             "grade with the player's progress, its 95% bootstrap interval and the mean progress by grade, on the same "
-            "deals and games: fair-4, and fair-5 (fair-3's grader again: at 2 and 4 suits all three give the same "
-            "grades); at 1 suit with 5 and with 40 reference games a deal."),
+            "deals and games: fair-4, fair-5 (fair-3's grader again) and fair-6 (at 2 and 4 suits all four give the "
+            "same grades); at 1 suit with 5 and with 40 reference games a deal, on deals 50000-50099 and, for "
+            "fair-5 against fair-6, on fresh deals 60000-60099."),
+      Table("choose_player", "choose-player-s1.json", "settings", "How fair-6's 1-suit player was chosen: the "
+            "fair player's raw figure under each setting against the casual player's progress on the tuning deals "
+            "40000-40119 (never the reference player)."),
       Table("fair_kernel", "fair-kernel-*.json", "fair_kernel", "The fair player's kernel against the reference "
             "it replaced (the same games, CPU seconds of the kernel call).")], ["grades"]),
     ("The service", "The real `spider-solve serve` on 127.0.0.1 (`--workers` server processes, as its file "
