@@ -12,9 +12,10 @@ recipe, 40000-40059, nor in the reporting set 0-199), the reference player
 engine) plays ``--games`` games, and the grader grades the deal (timed in CPU seconds).
 ``--games-file`` keeps the reference player's games: read from it when it holds the
 deals, written otherwise (the player is the costly half and does not change with the
-grader). ``benchmarks/inputs/ref-60000-40.json`` keeps its 40 games of each 1-suit deal
-60000-60099 (45 CPU minutes to play), and ``ref-60000-5.json`` their first 5 (a game's seed
-is the deal's and the game's number, so these are the games ``--games 5`` plays).
+grader). ``benchmarks/inputs/ref-{50000,60000}-40.json`` keep its 40 games of each 1-suit
+deal 50000-50099 and 60000-60099 (45 CPU minutes each to play), and ``ref-*-5.json`` their
+first 5 (a game's seed is the deal's and the game's number, so these are the games
+``--games 5`` plays).
 
 Prints and writes (``--out``, default ``benchmarks/results/grade-player-s{suits}.json``):
 Spearman's ρ of the grade with the deal's progress (the mean of its games': 1 if won, else
