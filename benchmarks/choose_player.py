@@ -97,18 +97,13 @@ def main() -> int:
                         default=str(resultfile.ROOT / "benchmarks" / "inputs" / "casual-s1-40000-40119.json"))
     resultfile.add_out_option(parser, "choose-player-s1")
     args = parser.parse_args()
-    from spider_solver.engine.fair import FAIR_PARAMS, FAIR_WEIGHTS, GAME_FIELDS, play_fair
-    from spider_solver.engine.game import Game
-    from spider_solver.grading import GRADE_SEED, Play, game_seeds, load_grader
+    from spider_solver.engine.fair import FAIR_PARAMS, FAIR_WEIGHTS
+    from spider_solver.grading import load_grader, play
     from spider_solver.rules import Deal, GameCode
 
     progress = casual(args)
     load_grader()
-    deals = []
-    for number in progress:
-        deal = Deal.from_code(GameCode(1, "classic", number))
-        deals.append((Game.from_deal(deal), game_seeds(deal, GRADE_SEED, GAMES),
-                      sum(max(len(column) - 1, 0) for column in deal.columns())))
+    deals = [Deal.from_code(GameCode(1, "classic", number)) for number in progress]
     rows = []
     for name, (changes, weight_changes) in CANDIDATES.items():
         params, weights = FAIR_PARAMS.copy(), FAIR_WEIGHTS.copy()
@@ -118,11 +113,8 @@ def main() -> int:
             weights[i] = v
         raws, wins = [], []
         began = time.process_time()
-        for game, seeds, down in deals:
-            res = np.zeros((GAMES, GAME_FIELDS), dtype=np.int64)
-            play_fair(game.start, game.start_key, game.tables, weights, params, seeds, res,
-                      np.zeros((GAMES, 0), dtype=np.int64))
-            played = Play(res[:, 0], res[:, 1], res[:, 2], res[:, 3], res[:, 4], 8, down, 0.0)
+        for deal in deals:
+            played, _ = play(deal, games=GAMES, player=(weights, params))
             raws.append(played.raw())
             wins.append(played.win_rate())
         cpu = (time.process_time() - began) / len(deals)

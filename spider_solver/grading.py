@@ -157,10 +157,13 @@ def player_of(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
 
 
 def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace: int = 0,
-         deal_on_empty: bool = False, seeds: np.ndarray | None = None) -> tuple[Play, np.ndarray]:
+         deal_on_empty: bool = False, seeds: np.ndarray | None = None,
+         player: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Play, np.ndarray]:
     """Let the fair player play ``games`` games of ``deal``; also the first ``trace``
     actions of each game (move codes, -1 past the end). ``seeds`` gives each game's
-    noise seed outright (tests: two deals played with the same noise)."""
+    noise seed outright (tests: two deals played with the same noise); ``player`` its
+    weights and parameters outright (default :func:`player_of`; benchmarks: candidate
+    players)."""
     from spider_solver.engine.cache import require_jit
     from spider_solver.engine.fair import (
         G_ACTIONS,
@@ -183,8 +186,8 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
     games = int(seeds.shape[0])
     results = np.zeros((games, GAME_FIELDS), dtype=np.int64)
     moves = np.zeros((games, trace), dtype=np.int64)
+    weights, params = player_of(deal.variant) if player is None else player
     began = time.perf_counter()
-    weights, params = player_of(deal.variant)
     play_fair(game.start, game.start_key, game.tables, weights, params, seeds, results, moves)
     seconds = time.perf_counter() - began
     down = sum(max(len(column) - 1, 0) for column in deal.columns())

@@ -110,18 +110,9 @@ def test_the_one_suit_player_has_parameters_of_its_own():
     """fair-6: in the standard 1-suit game the fair player looks no move ahead and values a
     face-down card at 20; at 2 and 4 suits, and in shrunken variants, it plays as before,
     and ``grading.play`` plays with what ``player_of`` gives."""
-    from spider_solver.engine.fair import (
-        FAIR_PARAMS,
-        FAIR_WEIGHTS,
-        GAME_FIELDS,
-        ONE_SUIT_PARAMS,
-        ONE_SUIT_WEIGHTS,
-        P_LOOKAHEAD,
-        play_fair,
-    )
+    from spider_solver.engine.fair import FAIR_PARAMS, FAIR_WEIGHTS, ONE_SUIT_PARAMS, ONE_SUIT_WEIGHTS, P_LOOKAHEAD
     from spider_solver.engine.fair_cost import FW_DOWN
-    from spider_solver.engine.game import Game
-    from spider_solver.grading import GRADE_SEED, game_seeds, player_of
+    from spider_solver.grading import player_of
 
     assert ONE_SUIT_PARAMS[P_LOOKAHEAD] == 0 and ONE_SUIT_WEIGHTS[FW_DOWN] == 20
     one = Deal.from_code("SP1-S1C-AAAAAAB")
@@ -130,12 +121,9 @@ def test_the_one_suit_player_has_parameters_of_its_own():
     for variant in (Variant(suits=2), Variant(suits=4), Variant(suits=1, ranks=3, runs=2, columns=3, layout=3)):
         weights, params = player_of(variant)
         assert weights is FAIR_WEIGHTS and params is FAIR_PARAMS
-    figures, moves = play(one, games=8, trace=600)
-    game = Game.from_deal(one)
-    seeds = game_seeds(one, GRADE_SEED, 8)
-    for (w, p), same in (((ONE_SUIT_WEIGHTS, ONE_SUIT_PARAMS), True), ((FAIR_WEIGHTS, FAIR_PARAMS), False)):
-        results, trace = np.zeros((8, GAME_FIELDS), dtype=np.int64), np.zeros((8, 600), dtype=np.int64)
-        play_fair(game.start, game.start_key, game.tables, w, p, seeds, results, trace)
+    _, moves = play(one, games=8, trace=600)
+    for player, same in (((ONE_SUIT_WEIGHTS, ONE_SUIT_PARAMS), True), ((FAIR_WEIGHTS, FAIR_PARAMS), False)):
+        _, trace = play(one, games=8, trace=600, player=player)
         assert bool((trace == moves).all()) is same
 
 
