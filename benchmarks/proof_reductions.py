@@ -1,6 +1,9 @@
-"""The exhaustive proof on the same positions with each move set: ``MODE_ALL`` (every
-legal action) against ``MODE_PROOF`` (today's: less the moves that only rename columns
-once the stock is empty). Prints a Markdown table and writes a result file.
+"""The exhaustive proof on the same positions three ways: ``all``, ``MODE_ALL`` (every
+legal action); ``renames``, ``MODE_PROOF`` without the search's reductions (every legal
+action less the moves that only rename columns once the stock is empty); ``proof``, what
+the solver runs: ``MODE_PROOF`` with the reductions (``search``, "Reductions": commuting
+moves in one order, the same cards never moved on again). Prints a Markdown table and
+writes a result file.
 
 Usage::
 
@@ -11,10 +14,11 @@ Usage::
 games are played again (the casual player is deterministic for a deal) and the positions
 its bisections searched without verifying them (proved unwinnable or unknown), with
 ``--deals-left`` deals left in the stock (default: any), are searched again, each on
-``--max-nodes`` nodes (no time limit), by each move set. Reported per position: deals
-left, empty columns, each search's outcome, nodes and largest level; per move set: the
-positions proved, won and still open, the nodes and keys on the positions both proved,
-and the seconds.
+``--max-nodes`` nodes (no time limit), each of the three ways. Reported per position:
+deals left, empty columns, each search's outcome, nodes and largest level; per way: the
+positions proved, won and still open, the nodes and keys on the positions all three
+proved, the seconds, and the process's largest size after its searches (what bounds
+the memory of any one search).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import sys
 import time
 from pathlib import Path
@@ -31,14 +36,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import resultfile  # noqa: E402
 from bench_analyze import _board, casual_play  # noqa: E402
 
-SEARCHES = ("all", "proof")
+SEARCHES = ("all", "renames", "proof")
 COLUMNS = [("code", "deal", ""), ("position", "position", "int"), ("deals_left", "deals left", "int"),
            ("empty", "empty columns", "int"),
            *[(name, f"{name}: outcome nodes", "") for name in SEARCHES],
            *[(name + "_peak", f"{name}: largest level", "int") for name in SEARCHES]]
 SUMMARY = [("search", "move set", ""), ("proved", "proved", "int"), ("won", "won", "int"),
-           ("open", "neither", "int"), ("nodes_common", "nodes on the positions both proved", "int"),
-           ("keys_common", "keys on the positions both proved", "int"), ("seconds", "seconds", ".1f")]
+           ("open", "neither", "int"), ("nodes_common", "nodes on the positions all proved", "int"),
+           ("keys_common", "keys on the positions all proved", "int"), ("seconds", "seconds", ".1f"),
+           ("max_rss_mb", "largest process size so far, MB", "int")]
 
 
 def main() -> None:
@@ -55,7 +61,8 @@ def main() -> None:
     from spider_solver.engine.types import MODE_ALL, MODE_PROOF
     from spider_solver.rules import Deal
 
-    modes = {"all": MODE_ALL, "proof": MODE_PROOF}
+    searches = {"all": (MODE_ALL, False), "renames": (MODE_PROOF, False), "proof": (MODE_PROOF, True)}
+    rss = dict.fromkeys(SEARCHES, 0)
     picks = []
     with open(args.rows) as handle:
         saved = json.load(handle)
@@ -80,8 +87,10 @@ def main() -> None:
                "empty": sum(not column for column in board.columns)}
         for name in SEARCHES:
             started = time.perf_counter()
-            attempt = beam(game, UNLIMITED, modes[name], Budget(args.max_nodes, None), max_levels=UNLIMITED)
+            mode, prune = searches[name]
+            attempt = beam(game, UNLIMITED, mode, Budget(args.max_nodes, None), max_levels=UNLIMITED, prune=prune)
             seconds[name] += time.perf_counter() - started
+            rss[name] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
             row[name] = f"{attempt.outcome} {attempt.nodes}"
             row[name + "_outcome"], row[name + "_nodes"] = str(attempt.outcome), attempt.nodes
             row[name + "_keys"], row[name + "_peak"] = attempt.tt_stored, attempt.peak_level
@@ -92,7 +101,8 @@ def main() -> None:
                 "won": sum(r[name + "_outcome"] == "won" for r in rows),
                 "open": sum(r[name + "_outcome"] not in ("exhausted", "won") for r in rows),
                 "nodes_common": sum(r[name + "_nodes"] for r in common),
-                "keys_common": sum(r[name + "_keys"] for r in common), "seconds": round(seconds[name], 1)}
+                "keys_common": sum(r[name + "_keys"] for r in common), "seconds": round(seconds[name], 1),
+                "max_rss_mb": rss[name]}
                for name in SEARCHES]
     tables = {"positions": resultfile.table(COLUMNS, rows), "summary": resultfile.table(SUMMARY, summary)}
     for tab in tables.values():

@@ -32,7 +32,7 @@ from spider_solver.engine.search import (
 )
 from spider_solver.engine.shorten import LineIndex, line_hit
 from spider_solver.engine.tt import TT_FORGOTTEN, TT_STORED, tt_new, tt_store
-from spider_solver.engine.types import MODE_SEARCH, STATE_BYTES, VP_DEALS
+from spider_solver.engine.types import MODE_PROOF, MODE_SEARCH, STATE_BYTES, VP_DEALS
 from spider_solver.outcomes import Reason
 
 #: How a beam chooses a level's positions when it is told nothing else: each stratum
@@ -187,20 +187,25 @@ class _Buffers:
     ``groups`` holds them again as plain tuples, the form step_level takes.
     """
 
-    def __init__(self, candidates: int, level: int) -> None:
+    def __init__(self, candidates: int, level: int, prune: bool) -> None:
         self.candidates = 0
         self.level = 0
+        #: The arrays only the reductions read (``arrive``, ``repeated``) get room only for them.
+        self.prune = prune
         self.grow(candidates, level)
 
     def grow(self, candidates: int, level: int) -> None:
         if candidates > self.candidates:
             self.candidates = candidates
+            extra = candidates if self.prune else 1
             self.cand = Candidates(
                 parent=np.empty(candidates, dtype=np.int64),
                 move=np.empty(candidates, dtype=np.int64),
                 key=np.empty(candidates, dtype=np.uint64),
                 score=np.empty(candidates, dtype=np.int64),
                 stratum=np.empty(candidates, dtype=np.int64),
+                arrive=np.empty(extra, dtype=np.int64),
+                repeated=np.empty(extra, dtype=np.int64),
             )
         if level > self.level:
             self.level = level
@@ -210,6 +215,7 @@ class _Buffers:
                 keys=np.empty(level, dtype=np.uint64),
                 parent=np.empty(level, dtype=np.int64),
                 move=np.empty(level, dtype=np.int64),
+                arrive=np.empty(level if self.prune else 1, dtype=np.int64),
             )
         self.groups = (tuple(self.cand), tuple(self.next))
 
@@ -217,7 +223,7 @@ class _Buffers:
 def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
          max_levels: int = MAX_LEVELS, watch: LineWatch | None = None,
          selection: tuple[int, ...] = STRATA_SELECTION, avoid: np.ndarray | None = None,
-         line_only: bool = False) -> Attempt:
+         line_only: bool = False, prune: bool | None = None) -> Attempt:
     """One beam search from the initial layout (``game.start``).
 
     ``selection`` is how a level's positions are chosen (see ``schedule.SELECTION``); the
@@ -234,8 +240,13 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     empties: the exhaustive search takes no ``avoid``, unless ``line_only`` says that it
     looks for a line and nothing more (its attempt is marked ``avoiding``; the driver takes
     only its win).
+
+    ``prune``: the exhaustive search's reductions (``search``, "Reductions": the same
+    positions at the same levels, fewer nodes); by default in ``MODE_PROOF``. A beam of
+    limited width never takes them.
     """
     exhaustive = width >= UNLIMITED
+    prune = exhaustive and (mode == MODE_PROOF if prune is None else prune)
     avoided = np.empty(0, dtype=np.uint64) if avoid is None else np.asarray(avoid, dtype=np.uint64)
     if avoided.size and exhaustive and not line_only:  # before the proof's table is made
         raise ValueError("the exhaustive search cannot avoid positions: it would prove nothing")
@@ -249,16 +260,17 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
     # step_level gets plain tuples: numba types them in C at each call, NamedTuples in Python.
     if mode != MODE_SEARCH:
         selection = STRATA_SELECTION  # the proof keeps every position whatever the policy
-    params = tuple(BeamParams(weights, mode, width, strata, np.array(selection, dtype=np.int64)))
+    params = tuple(BeamParams(weights, mode, width, strata, np.array(selection, dtype=np.int64), int(prune)))
     tables = tuple(game.tables)
     tt_arrays = tuple(tt)
     states = game.start.reshape(1, STATE_BYTES).copy()
     keys = np.array([game.start_key], dtype=np.uint64)
+    arrive = np.zeros(1, dtype=np.int64)  # the start was reached by no move
     tt_store(tt, keys[0])
     parents: list[np.ndarray] = []
     moves: list[np.ndarray] = []
     level_room = PROOF_LEVEL_ROOM if exhaustive else width * strata
-    buffers = _Buffers(CANDIDATES_PER_POSITION * level_room, level_room)
+    buffers = _Buffers(CANDIDATES_PER_POSITION * level_room, level_room, prune)
     cut = False
     try:
         while True:
@@ -280,7 +292,7 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
                 tt_store(tt, key)
             while True:
                 outcome, kept, nodes, truncated, won_parent, won_move = step_level(
-                    (states, keys), tables, params, tt_arrays, *buffers.groups, budget.left())
+                    (states, keys), arrive, tables, params, tt_arrays, *buffers.groups, budget.left())
                 attempt.nodes += nodes
                 budget.spend(nodes)
                 if outcome != STEP_OVERFLOW:
@@ -300,6 +312,7 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
             moves.append(buffers.next.move[:kept].astype(np.int32))
             states = buffers.next.states[:kept].copy()
             keys = buffers.next.keys[:kept].copy()
+            arrive = buffers.next.arrive[:kept].copy() if prune else arrive[:1]
             attempt.peak_level = max(attempt.peak_level, kept)
             attempt.levels = len(parents)
             if watch is not None:

@@ -18,6 +18,29 @@ With ``width`` larger than any level and ``MODE_PROOF`` (or ``MODE_ALL``) moves,
 breadth-first search of the whole game with duplicate detection: if the last
 level empties without a win and no level was cut, the deal is proved unwinnable.
 
+Reductions (``BeamParams.prune``, the exhaustive search only). Both leave out children
+whose positions the search reaches anyway at the same depth or has already reached, so
+every position the full search keeps is still kept, at the same level (the same keys,
+the same verdict, fewer nodes); ``tests/engine/test_tiny.py`` checks that against the
+full search and a brute force.
+
+* *Quiet* moves: a move of cards onto a card (not into an empty column) that leaves
+  cards in its source column and, if it completes a run, in its target: it changes no
+  column but its two and leaves the set of empty columns as it was, so that two quiet
+  moves on four different columns are legal in either order and reach the same position
+  (flipping a card and removing a run happen in the move's own columns; which moves
+  MODE_PROOF leaves out depends only on the empty columns). Of the two orders only the
+  one that plays the move of the lower source column first is searched: a position
+  reached by a quiet move from column s does not play a quiet move from a column below s
+  on two other columns. Any line can be reordered, one swap of such a pair at a time, to
+  one that never does so, of the same length and to the same position, so that the
+  position is still reached at its depth. The rule reads the move that reached the
+  position, so a position reached at its level by two different parents (or by no quiet
+  move) is expanded in full (``Candidates.repeated``).
+* No move straight back: a move that turned no card up, completed no run and left its
+  source column empty or ending in a card one rank above the cards moved is undone by
+  moving the same cards back, which gives the parent, already in the table.
+
 The kernels take their arrays in groups: the level as
 :class:`~spider_solver.engine.types.States`, the game's
 :class:`~spider_solver.engine.types.Tables`, the :class:`BeamParams`, the
@@ -39,6 +62,7 @@ from spider_solver.engine.types import (
     CLASS_PLAIN,
     H_DEALT,
     H_REMOVED,
+    INLINE,
     KERNEL,
     MAX_COLUMNS,
     MAX_MOVES,
@@ -47,12 +71,20 @@ from spider_solver.engine.types import (
     OFF_DEALT,
     TIER_CLASSED,
     TIER_PLAIN,
+    VP_RANKS,
     VP_RUNS,
     States,
     Tables,
+    column_bit,
+    decode_move,
+    encode_move,
     in_strata,
     move_class,
+    move_count,
+    move_dst,
+    move_src,
     plain_move,
+    rank_of,
     strata_below,
     stratum_bit,
 )
@@ -71,6 +103,9 @@ class BeamParams(NamedTuple):
     width: int  # positions kept per stratum and level
     strata: int  # deals + 1: stratum s holds the positions with s deals made
     select: np.ndarray  # int64[SELECT_SIZE]: the selection policy (SELECT_STRATA, SELECT_SHARED)
+    #: 1: the exhaustive search's reductions (commuting moves in one order, no move
+    #: straight back; see "Reductions"); 0: every move of ``mode``. Only for width UNLIMITED.
+    prune: int
 
 
 class Candidates(NamedTuple):
@@ -81,6 +116,10 @@ class Candidates(NamedTuple):
     key: np.ndarray  # uint64: its key
     score: np.ndarray  # int64: its evaluation (lower is better)
     stratum: np.ndarray  # int64: its deals made
+    #: int64: under ``BeamParams.prune``, how it was reached (``arrival``); else unused.
+    arrive: np.ndarray
+    #: int64 scratch: under ``BeamParams.prune``, the candidates whose key came before in the level.
+    repeated: np.ndarray
 
 
 class NextLevel(NamedTuple):
@@ -91,10 +130,11 @@ class NextLevel(NamedTuple):
     keys: np.ndarray  # uint64: their keys
     parent: np.ndarray  # int64: the index of each one's parent in the level
     move: np.ndarray  # int64: the move from the parent
+    arrive: np.ndarray  # int64: under ``BeamParams.prune``, how it was reached (``arrival``)
 
 
 @njit(cache=True)
-def expand_level(level, strata_mask, tier, tables, params, tt, cand, start, node_limit):
+def expand_level(level, arrive, strata_mask, tier, tables, params, tt, cand, start, node_limit):
     """Expand a level. Returns ``(candidates, nodes, won_parent, won_move)``.
 
     Only positions whose stratum (deals made) is set in ``strata_mask`` are
@@ -106,13 +146,102 @@ def expand_level(level, strata_mask, tier, tables, params, tt, cand, start, node
     has been stored in the table then, so the call can be repeated with larger
     buffers. ``won_parent`` is ``OUT_OF_NODES`` if ``node_limit`` children were
     made first: the node budget is exact, not rounded up to a whole level.
+    ``arrive[i]`` is how position i was reached (``arrival``), read under ``params.prune``.
     """
     work = (new_position(), new_parent(), np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64))
-    return _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limit, work)
+    return _expand(level, arrive, strata_mask, tier, tables, params, tt, cand, start, node_limit, work)
+
+
+#: ``arrival``'s fields above the move code. ARRIVE_QUIET: the commuting-moves rule
+#: applies to the position reached, and the fields at ARRIVE_BELOW_SHIFT (a column) and
+#: ARRIVE_COLUMNS_SHIFT (a mask of columns) say to which moves: a quiet move from a
+#: column below the first on none of the second (one arrival: its source, and its two
+#: columns). ARRIVE_RETURN: moving its cards back gives the parent. ARRIVE_ON_TOP: the
+#: move completed no run, so its cards are the last of its target column. A code
+#: without flags (e.g. 0, the start's, or a deal's) says nothing.
+ARRIVE_QUIET = np.int64(1) << 40
+ARRIVE_RETURN = np.int64(1) << 41
+ARRIVE_ON_TOP = np.int64(1) << 42
+ARRIVE_BELOW_SHIFT = 44
+ARRIVE_COLUMNS_SHIFT = 48
+ARRIVE_COLUMNS_MASK = (1 << MAX_COLUMNS) - 1
+assert ARRIVE_BELOW_SHIFT + 4 <= ARRIVE_COLUMNS_SHIFT and MAX_COLUMNS <= 15
+assert ARRIVE_COLUMNS_SHIFT + MAX_COLUMNS <= 63
+
+
+@njit(**INLINE)
+def quiet(lens, src, dst, count, ranks):
+    """True if the move of ``count`` cards from ``src`` onto the cards of ``dst`` is quiet
+    (see "Reductions"): ``dst`` is not empty, ``src`` keeps a card, and ``dst`` keeps one
+    even if the move completes a run of ``ranks`` cards."""
+    return lens[dst] > 0 and count < lens[src] and lens[dst] + count != ranks
+
+
+@njit(**INLINE)
+def _quiet_fields(below, columns):
+    return ARRIVE_QUIET | np.int64(below) << ARRIVE_BELOW_SHIFT | np.int64(columns) << ARRIVE_COLUMNS_SHIFT
+
+
+@njit(**INLINE)
+def arrival(pos, move, played, ranks):
+    """The code ``_expand`` gives the child that ``move`` (not the deal) makes from ``pos``:
+    the move, with ARRIVE_QUIET and its fields if it is quiet, ARRIVE_ON_TOP if it
+    completed no run (``played`` is False), and then ARRIVE_RETURN if moving the same cards
+    back gives ``pos`` again (no card turned up: the source is left empty or ending in a
+    face-up card one rank above the first card moved)."""
+    cols, lens, down, _, _ = pos
+    src, dst, count = decode_move(move)
+    code = np.int64(move)
+    if quiet(lens, src, dst, count, ranks):
+        code |= _quiet_fields(src, column_bit(src) | column_bit(dst))
+    left = lens[src] - count
+    if not played:
+        code |= ARRIVE_ON_TOP
+        if left == 0 or (left > down[src] and rank_of(cols[src, left - 1]) == rank_of(cols[src, left]) + 1):
+            code |= ARRIVE_RETURN
+    return code
+
+
+@njit(**INLINE)
+def merged(kept, other):
+    """The code of a position reached by two arrivals, ``kept`` (whose move, ARRIVE_RETURN
+    and ARRIVE_ON_TOP stay: each skips only positions already in the table) and ``other``:
+    the commuting-moves rule leaves out only what both arrivals' rules leave out."""
+    if kept & ARRIVE_QUIET == 0:
+        return kept
+    rest = kept & ~(ARRIVE_QUIET | (np.int64(15) << ARRIVE_BELOW_SHIFT)
+                    | (np.int64(ARRIVE_COLUMNS_MASK) << ARRIVE_COLUMNS_SHIFT))
+    if other & ARRIVE_QUIET == 0:
+        return rest
+    below = min((kept >> ARRIVE_BELOW_SHIFT) & 15, (other >> ARRIVE_BELOW_SHIFT) & 15)
+    columns = ((kept | other) >> ARRIVE_COLUMNS_SHIFT) & ARRIVE_COLUMNS_MASK
+    return rest | _quiet_fields(below, columns)
+
+
+@njit(**INLINE)
+def pruned(lens, move, arrived, ranks):
+    """True if the reductions leave out ``move`` (plain, not the deal) from a position
+    reached as ``arrived`` says (an ``arrival`` code, or a ``merged`` one): the same cards
+    moved on, or a quiet move the commuting-moves rule leaves out."""
+    src, dst, count = decode_move(move)
+    if arrived & ARRIVE_ON_TOP and src == move_dst(arrived) and count == move_count(arrived):
+        # The same cards moved on: back to their column, or on to a card where the parent
+        # could have put them in one move (a position of this level or an earlier one).
+        if dst == move_src(arrived):
+            return arrived & ARRIVE_RETURN != 0
+        if lens[dst] > 0:
+            return True
+    if arrived & ARRIVE_QUIET:
+        below = (arrived >> ARRIVE_BELOW_SHIFT) & 15
+        columns = (arrived >> ARRIVE_COLUMNS_SHIFT) & ARRIVE_COLUMNS_MASK
+        if src < below and (columns >> src) & 1 == 0 and (columns >> dst) & 1 == 0 \
+                and quiet(lens, src, dst, count, ranks):
+            return True
+    return False
 
 
 @njit(**KERNEL)
-def _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limit, work):
+def _expand(level, arrive, strata_mask, tier, tables, params, tt, cand, start, node_limit, work):
     """``expand_level`` in its working arrays ``work``: a kernel that does not count
     references (``KERNEL``), so that the helpers inlined into its loop cost no more
     than their arithmetic."""
@@ -123,6 +252,9 @@ def _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limi
     capacity = cand.parent.shape[0]
     runs = vp[VP_RUNS]
     search = params.mode == MODE_SEARCH
+    prune = params.prune != 0
+    ranks = vp[VP_RANKS]
+    lens = pos.lens
     hdr = pos.hdr
     key = pos.key
     n_cand = start
@@ -137,12 +269,15 @@ def _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limi
         n_moves = parent_moves(pos, vp, params.mode, moves, par)
         if n_cand + n_moves > capacity:
             return OVERFLOW, nodes, NO_WIN, 0
+        arrived = arrive[i] if prune else np.int64(0)
         for j in range(n_moves):
             if nodes >= node_limit:
                 return n_cand, nodes, OUT_OF_NODES, 0
             if search and (move_class(moves[j]) != CLASS_PLAIN) != (tier == TIER_CLASSED):
                 continue
             move = plain_move(moves[j])
+            if arrived != 0 and move != MOVE_DEAL and pruned(lens, move, arrived, ranks):
+                continue
             nodes += 1
             played, child_key, score = child(pos, tables, par, weights, total, parent_key, move)
             if played:
@@ -167,6 +302,8 @@ def _expand(level, strata_mask, tier, tables, params, tt, cand, start, node_limi
                 cand.key[n_cand] = child_key
                 cand.score[n_cand] = score
                 cand.stratum[n_cand] = child_stratum
+                if prune:
+                    cand.arrive[n_cand] = 0 if move == MOVE_DEAL else arrival(pos, move, played, ranks)
                 n_cand += 1
     return n_cand, nodes, NO_WIN, 0
 
@@ -284,6 +421,46 @@ def _keep(order, cand, start, counts, tt, selected, kept, cap, room, total):
 
 
 @njit(cache=True)
+def _keep_every(order, cand, n_cand, counts, tt, selected):
+    """The exhaustive search's selection under ``BeamParams.prune``: every new key of the
+    candidates ``0:n_cand``, in ``order``, as ``_keep`` keeps them with no cap. The
+    candidates whose key came before (another parent reached it in this level: every
+    candidate is new to the earlier levels) go to ``cand.repeated``. Returns
+    ``(kept, repeated)``."""
+    kept = np.int64(0)
+    repeated = np.int64(0)
+    for o in order:
+        if tt_store(tt, cand.key[o]):
+            selected[kept] = o
+            kept += 1
+            counts[cand.stratum[o]] += 1
+        else:
+            cand.repeated[repeated] = o
+            repeated += 1
+    return kept, repeated
+
+
+@njit(cache=True)
+def _arrivals(cand, nxt, kept, repeated):
+    """``nxt.arrive`` of the kept children: their candidate's ``arrival``, ``merged`` with
+    those of the ``repeated`` candidates of ``cand.repeated`` that reached the same key."""
+    again = cand.repeated[:repeated]
+    keys = cand.key[again]
+    order = np.argsort(keys)
+    keys = keys[order]
+    for k in range(kept):
+        idx = nxt.selected[k]
+        code = cand.arrive[idx]
+        if repeated and code & ARRIVE_QUIET:
+            key = cand.key[idx]
+            at = np.searchsorted(keys, key)
+            while at < repeated and keys[at] == key:
+                code = merged(code, cand.arrive[again[order[at]]])
+                at += 1
+        nxt.arrive[k] = code
+
+
+@njit(cache=True)
 def _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, select, order):
     """SELECT_SHARED: each stratum's floor first, in ``order``, then the shared room."""
     strata = counts.shape[0]
@@ -334,12 +511,13 @@ STEP_OVERFLOW = 3
 
 
 @njit(cache=True)
-def step_level(level, tables, params, tt, cand, nxt, node_limit):
+def step_level(level, arrive, tables, params, tt, cand, nxt, node_limit):
     """One whole level: expand, select (both tiers), materialize. One call per level.
 
     Returns ``(outcome, kept, nodes, truncated, won_parent, won_move)``. The kept
     children are ``nxt.states[:kept]`` / ``nxt.keys[:kept]``, made from parent
-    ``nxt.parent[k]`` by move ``nxt.move[k]``. ``STEP_OVERFLOW`` means a buffer
+    ``nxt.parent[k]`` by move ``nxt.move[k]``; under ``params.prune``, ``arrive`` holds
+    how each position of the level was reached, and ``nxt.arrive`` gets the children's. ``STEP_OVERFLOW`` means a buffer
     is too small for the plain tier; nothing was stored in the table, so the
     caller grows the buffers and calls again. If the classed tier runs out of
     room it stops early and the level counts as truncated.
@@ -363,7 +541,8 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
     # np.int64(constant): numba types a bare constant argument as a literal and compiles
     # the callee once more for it; the kernels here compile once for int64 arguments.
     n_cand, nodes, won_parent, won_move = expand_level(
-        level, np.int64(strata_below(strata)), np.int64(TIER_PLAIN), tables, params, tt, cand, np.int64(0), node_limit)
+        level, arrive, np.int64(strata_below(strata)), np.int64(TIER_PLAIN), tables, params, tt, cand, np.int64(0),
+        node_limit)
     if n_cand == OVERFLOW:
         return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
     if won_parent == OUT_OF_NODES:
@@ -372,7 +551,13 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
         return STEP_WON, 0, nodes, False, won_parent, won_move
     if min(n_cand, width * strata) > selected.shape[0] or min(n_cand, width * strata) > nxt.states.shape[0]:
         return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
-    kept, truncated = select_level(cand, np.int64(0), n_cand, width, counts, tt, selected, np.int64(0), params.select)
+    repeated = np.int64(0)
+    if params.prune:
+        truncated = False
+        kept, repeated = _keep_every(candidate_order(cand, np.int64(0), n_cand), cand, n_cand, counts, tt, selected)
+    else:
+        kept, truncated = select_level(cand, np.int64(0), n_cand, width, counts, tt, selected, np.int64(0),
+                                       params.select)
     if params.mode == MODE_SEARCH:
         # Classed moves only where the plain ones left a stratum short.
         mask = 0
@@ -383,7 +568,8 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
         if mask:
             start = n_cand
             n_cand, more, won_parent, won_move = expand_level(
-                level, np.int64(mask), np.int64(TIER_CLASSED), tables, params, tt, cand, start, node_limit - nodes)
+                level, arrive, np.int64(mask), np.int64(TIER_CLASSED), tables, params, tt, cand, start,
+                node_limit - nodes)
             nodes += more
             if won_parent == OUT_OF_NODES:
                 return STEP_OUT_OF_NODES, 0, nodes, False, NO_WIN, 0
@@ -403,4 +589,6 @@ def step_level(level, tables, params, tt, cand, nxt, node_limit):
     for k in range(kept):
         nxt.parent[k] = cand.parent[selected[k]]
         nxt.move[k] = cand.move[selected[k]]
+    if params.prune:
+        _arrivals(cand, nxt, kept, repeated)
     return STEP_OK, kept, nodes, truncated, NO_WIN, 0
