@@ -40,7 +40,8 @@ SEARCHES = ("all", "renames", "proof")
 COLUMNS = [("code", "deal", ""), ("position", "position", "int"), ("deals_left", "deals left", "int"),
            ("empty", "empty columns", "int"),
            *[(name, f"{name}: outcome nodes", "") for name in SEARCHES],
-           *[(name + "_peak", f"{name}: largest level", "int") for name in SEARCHES]]
+           *[(name + "_peak", f"{name}: largest level", "int") for name in SEARCHES],
+           *[(name + "_seconds", f"{name}: seconds", ".2f") for name in SEARCHES]]
 SUMMARY = [("search", "move set", ""), ("proved", "proved", "int"), ("won", "won", "int"),
            ("open", "neither", "int"), ("nodes_common", "nodes on the positions all proved", "int"),
            ("keys_common", "keys on the positions all proved", "int"), ("seconds", "seconds", ".1f"),
@@ -94,6 +95,7 @@ def main() -> None:
             row[name] = f"{attempt.outcome} {attempt.nodes}"
             row[name + "_outcome"], row[name + "_nodes"] = str(attempt.outcome), attempt.nodes
             row[name + "_keys"], row[name + "_peak"] = attempt.tt_stored, attempt.peak_level
+            row[name + "_seconds"] = round(time.perf_counter() - started, 3)
         rows.append(row)
         print(row, flush=True)
     common = [r for r in rows if all(r[n + "_outcome"] == "exhausted" for n in SEARCHES)]

@@ -190,7 +190,7 @@ class _Buffers:
     def __init__(self, candidates: int, level: int, prune: bool) -> None:
         self.candidates = 0
         self.level = 0
-        #: The arrays only the reductions read (``arrive``, ``repeated``) get room only for them.
+        #: The array only the reductions read (``arrive``) gets room only for them.
         self.prune = prune
         self.grow(candidates, level)
 
@@ -205,7 +205,6 @@ class _Buffers:
                 score=np.empty(candidates, dtype=np.int64),
                 stratum=np.empty(candidates, dtype=np.int64),
                 arrive=np.empty(extra, dtype=np.int64),
-                repeated=np.empty(extra, dtype=np.int64),
             )
         if level > self.level:
             self.level = level

@@ -35,11 +35,15 @@ full search and a brute force.
   on two other columns. Any line can be reordered, one swap of such a pair at a time, to
   one that never does so, of the same length and to the same position, so that the
   position is still reached at its depth. The rule reads the move that reached the
-  position, so a position reached at its level by two different parents (or by no quiet
-  move) is expanded in full (``Candidates.repeated``).
-* No move straight back: a move that turned no card up, completed no run and left its
-  source column empty or ending in a card one rank above the cards moved is undone by
-  moving the same cards back, which gives the parent, already in the table.
+  position; a position that several parents reach in its level leaves out only what
+  every one of their moves would (``merged``, in ``_keep_every``): the move the
+  reordered line comes by is among them.
+* The same cards moved on: a move that completed no run leaves its cards last in their
+  new column. Moving those same cards again, onto a card of a third column, gives what
+  the parent gives by moving them there at once (a position of this level or an earlier
+  one, so already in the table); moving them back, when the first move turned no card up
+  and left its source column empty or ending in a card one rank above them, gives the
+  parent itself.
 
 The kernels take their arrays in groups: the level as
 :class:`~spider_solver.engine.types.States`, the game's
@@ -77,7 +81,6 @@ from spider_solver.engine.types import (
     Tables,
     column_bit,
     decode_move,
-    encode_move,
     in_strata,
     move_class,
     move_count,
@@ -118,8 +121,6 @@ class Candidates(NamedTuple):
     stratum: np.ndarray  # int64: its deals made
     #: int64: under ``BeamParams.prune``, how it was reached (``arrival``); else unused.
     arrive: np.ndarray
-    #: int64 scratch: under ``BeamParams.prune``, the candidates whose key came before in the level.
-    repeated: np.ndarray
 
 
 class NextLevel(NamedTuple):
@@ -421,43 +422,40 @@ def _keep(order, cand, start, counts, tt, selected, kept, cap, room, total):
 
 
 @njit(cache=True)
-def _keep_every(order, cand, n_cand, counts, tt, selected):
+def _keep_every(order, cand, n_cand, counts, tt, selected, arrive):
     """The exhaustive search's selection under ``BeamParams.prune``: every new key of the
-    candidates ``0:n_cand``, in ``order``, as ``_keep`` keeps them with no cap. The
-    candidates whose key came before (another parent reached it in this level: every
-    candidate is new to the earlier levels) go to ``cand.repeated``. Returns
-    ``(kept, repeated)``."""
+    candidates ``0:n_cand``, in ``order``, as ``_keep`` keeps them with no cap; returns how
+    many. ``arrive[k]`` gets the kept child k's ``arrival``, ``merged`` with those of the
+    candidates with its key that come after it (other parents reached it in this level:
+    every candidate is new to the earlier levels), found through a table of this level's
+    kept keys."""
+    size = 16
+    while size < 2 * n_cand:
+        size *= 2
+    mask = size - 1
+    slots = np.zeros(size, dtype=np.uint64)  # 0: empty (a key 0 is kept as 1)
+    index = np.empty(size, dtype=np.int64)
     kept = np.int64(0)
-    repeated = np.int64(0)
     for o in order:
-        if tt_store(tt, cand.key[o]):
+        key = cand.key[o]
+        home = key if key != 0 else np.uint64(1)
+        at = np.int64(home & np.uint64(mask))
+        if tt_store(tt, key):
             selected[kept] = o
+            arrive[kept] = cand.arrive[o]
+            while slots[at] != 0:
+                at = (at + 1) & mask
+            slots[at] = home
+            index[at] = kept
             kept += 1
             counts[cand.stratum[o]] += 1
         else:
-            cand.repeated[repeated] = o
-            repeated += 1
-    return kept, repeated
-
-
-@njit(cache=True)
-def _arrivals(cand, nxt, kept, repeated):
-    """``nxt.arrive`` of the kept children: their candidate's ``arrival``, ``merged`` with
-    those of the ``repeated`` candidates of ``cand.repeated`` that reached the same key."""
-    again = cand.repeated[:repeated]
-    keys = cand.key[again]
-    order = np.argsort(keys)
-    keys = keys[order]
-    for k in range(kept):
-        idx = nxt.selected[k]
-        code = cand.arrive[idx]
-        if repeated and code & ARRIVE_QUIET:
-            key = cand.key[idx]
-            at = np.searchsorted(keys, key)
-            while at < repeated and keys[at] == key:
-                code = merged(code, cand.arrive[again[order[at]]])
-                at += 1
-        nxt.arrive[k] = code
+            while slots[at] != 0 and slots[at] != home:
+                at = (at + 1) & mask
+            if slots[at] == home:
+                k = index[at]
+                arrive[k] = merged(arrive[k], cand.arrive[o])
+    return kept
 
 
 @njit(cache=True)
@@ -551,10 +549,9 @@ def step_level(level, arrive, tables, params, tt, cand, nxt, node_limit):
         return STEP_WON, 0, nodes, False, won_parent, won_move
     if min(n_cand, width * strata) > selected.shape[0] or min(n_cand, width * strata) > nxt.states.shape[0]:
         return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
-    repeated = np.int64(0)
     if params.prune:
         truncated = False
-        kept, repeated = _keep_every(candidate_order(cand, np.int64(0), n_cand), cand, n_cand, counts, tt, selected)
+        kept = _keep_every(candidate_order(cand, np.int64(0), n_cand), cand, n_cand, counts, tt, selected, nxt.arrive)
     else:
         kept, truncated = select_level(cand, np.int64(0), n_cand, width, counts, tt, selected, np.int64(0),
                                        params.select)
@@ -589,6 +586,4 @@ def step_level(level, arrive, tables, params, tt, cand, nxt, node_limit):
     for k in range(kept):
         nxt.parent[k] = cand.parent[selected[k]]
         nxt.move[k] = cand.move[selected[k]]
-    if params.prune:
-        _arrivals(cand, nxt, kept, repeated)
     return STEP_OK, kept, nodes, truncated, NO_WIN, 0

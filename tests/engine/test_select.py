@@ -21,8 +21,7 @@ def candidates(strata: list[int], scores: list[int]) -> Candidates:
     n = len(scores)
     return Candidates(parent=np.zeros(n, dtype=np.int64), move=np.zeros(n, dtype=np.int64),
                       key=np.zeros(n, dtype=np.uint64), score=np.array(scores, dtype=np.int64),
-                      stratum=np.array(strata, dtype=np.int64), arrive=np.zeros(n, dtype=np.int64),
-                      repeated=np.zeros(n, dtype=np.int64))
+                      stratum=np.array(strata, dtype=np.int64), arrive=np.zeros(n, dtype=np.int64))
 
 
 @settings(max_examples=200)
