@@ -64,7 +64,7 @@ WARM_UP_CODE = "SP1-S1C-AAAAAAB"
 #: Kernels (numba compiles: one per function and signature) that :func:`warm_up` makes
 #: in an empty cache, and that the grader's warm-up makes (``fair=True``): the "m" of
 #: the progress "kernel n of m". tests/test_cli_verify.py checks them on a fresh compile.
-ENGINE_KERNELS = 119
+ENGINE_KERNELS = 104
 FAIR_KERNELS = 25
 
 
