@@ -12,7 +12,7 @@ to a win on the reference engine.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 import pytest
 
@@ -212,20 +212,35 @@ def test_solver_agrees_with_the_brute_force(name):
 def stock_empty_positions(deal: Deal, deal_on_empty: bool, rng: random.Random, count: int) -> list[list[str]]:
     """Up to ``count`` logs of random play that end with the stock empty and the game not won."""
     board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=None)
-    log: list[str] = []
     found: list[list[str]] = []
-    for _ in range(200):
-        actions = board.legal_moves()
-        if not actions or board.is_won():
-            break
-        action = rng.choice(actions)
-        log.append(board.notation(action))
-        board.push(action)
+    for log in random_play(board, rng, 200):
         if board.deals_left == 0 and not board.is_won():
-            found.append(list(log))
+            found.append(log)
             if len(found) == count:
                 break
     return found
+
+
+def board_after(deal: Deal, deal_on_empty: bool, log: Sequence[str]) -> Board:
+    """The position ``log`` reaches from the deal's initial layout."""
+    board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=None)
+    for token in log:
+        board.push_notation(token)
+    return board
+
+
+def random_play(board: Board, rng: random.Random, steps: int) -> Iterator[list[str]]:
+    """Plays up to ``steps`` random legal actions on ``board``, until stuck or won; yields
+    the log so far (a copy) after each."""
+    log: list[str] = []
+    for _ in range(steps):
+        actions = board.legal_moves()
+        if not actions or board.is_won():
+            return
+        action = rng.choice(actions)
+        log.append(board.notation(action))
+        board.push(action)
+        yield list(log)
 
 
 @pytest.mark.parametrize("name", ["2s-4r-3c", "4s-3r-4c", "4s-4r-4c"])
@@ -244,9 +259,7 @@ def test_the_proof_move_set_decides_as_every_move_does(name):
         deal = tiny(" ".join(str(card) for card in deck), CLASSIC if n % 2 else RELAXED, **size)
         deal_on_empty = n % 3 == 0
         for log in stock_empty_positions(deal, deal_on_empty, rng, 4):
-            board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=None)
-            for token in log:
-                board.push_notation(token)
+            board = board_after(deal, deal_on_empty, log)
             won = brute_force(deal, deal_on_empty, log)[0]
             attempts = {mode: beam(Game.from_board(board), UNLIMITED, mode, Budget(BUDGET), max_levels=UNLIMITED)
                         for mode in nodes}
@@ -269,14 +282,8 @@ def random_positions(deal: Deal, deal_on_empty: bool, rng: random.Random, count:
     logs = []
     for _ in range(count):
         board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=None)
-        log: list[str] = []
-        for _ in range(rng.randrange(30)):
-            actions = board.legal_moves()
-            if not actions or board.is_won():
-                break
-            action = rng.choice(actions)
-            log.append(board.notation(action))
-            board.push(action)
+        played = list(random_play(board, rng, rng.randrange(30)))
+        log = played[-1] if played else []
         if not board.is_won():
             logs.append(log)
     return logs
@@ -300,9 +307,7 @@ def test_the_proof_reductions_keep_every_position(name):
                     **size)
         deal_on_empty = n % 3 == 0
         for log in random_positions(deal, deal_on_empty, rng, 6):
-            board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=None)
-            for token in log:
-                board.push_notation(token)
+            board = board_after(deal, deal_on_empty, log)
             won = brute_force(deal, deal_on_empty, log)[0]
             game = Game.from_board(board, deal_on_empty=deal_on_empty)
             for mode in (MODE_ALL, MODE_PROOF):
