@@ -311,7 +311,8 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
             moves.append(buffers.next.move[:kept].astype(np.int32))
             states = buffers.next.states[:kept].copy()
             keys = buffers.next.keys[:kept].copy()
-            arrive = buffers.next.arrive[:kept].copy() if prune else arrive[:1]
+            if prune:
+                arrive = buffers.next.arrive[:kept].copy()
             attempt.peak_level = max(attempt.peak_level, kept)
             attempt.levels = len(parents)
             if watch is not None:

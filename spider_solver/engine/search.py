@@ -106,8 +106,8 @@ class BeamParams(NamedTuple):
     width: int  # positions kept per stratum and level
     strata: int  # deals + 1: stratum s holds the positions with s deals made
     select: np.ndarray  # int64[SELECT_SIZE]: the selection policy (SELECT_STRATA, SELECT_SHARED)
-    #: 1: the exhaustive search's reductions (commuting moves in one order, no move
-    #: straight back; see "Reductions"); 0: every move of ``mode``. Only for width UNLIMITED.
+    #: 1: the exhaustive search's reductions (commuting moves in one order, the same cards
+    #: never moved on again; see "Reductions"); 0: every move of ``mode``. Only for width UNLIMITED.
     prune: int
 
 
@@ -164,9 +164,13 @@ ARRIVE_QUIET = np.int64(1) << 40
 ARRIVE_RETURN = np.int64(1) << 41
 ARRIVE_ON_TOP = np.int64(1) << 42
 ARRIVE_BELOW_SHIFT = 44
+ARRIVE_BELOW_MASK = 15
 ARRIVE_COLUMNS_SHIFT = 48
 ARRIVE_COLUMNS_MASK = (1 << MAX_COLUMNS) - 1
-assert ARRIVE_BELOW_SHIFT + 4 <= ARRIVE_COLUMNS_SHIFT and MAX_COLUMNS <= 15
+#: Both fields, to clear them.
+ARRIVE_FIELDS = ARRIVE_QUIET | np.int64(ARRIVE_BELOW_MASK) << ARRIVE_BELOW_SHIFT \
+    | np.int64(ARRIVE_COLUMNS_MASK) << ARRIVE_COLUMNS_SHIFT
+assert ARRIVE_BELOW_SHIFT + 4 <= ARRIVE_COLUMNS_SHIFT and MAX_COLUMNS <= ARRIVE_BELOW_MASK
 assert ARRIVE_COLUMNS_SHIFT + MAX_COLUMNS <= 63
 
 
@@ -210,11 +214,10 @@ def merged(kept, other):
     the commuting-moves rule leaves out only what both arrivals' rules leave out."""
     if kept & ARRIVE_QUIET == 0:
         return kept
-    rest = kept & ~(ARRIVE_QUIET | (np.int64(15) << ARRIVE_BELOW_SHIFT)
-                    | (np.int64(ARRIVE_COLUMNS_MASK) << ARRIVE_COLUMNS_SHIFT))
+    rest = kept & ~ARRIVE_FIELDS
     if other & ARRIVE_QUIET == 0:
         return rest
-    below = min((kept >> ARRIVE_BELOW_SHIFT) & 15, (other >> ARRIVE_BELOW_SHIFT) & 15)
+    below = min((kept >> ARRIVE_BELOW_SHIFT) & ARRIVE_BELOW_MASK, (other >> ARRIVE_BELOW_SHIFT) & ARRIVE_BELOW_MASK)
     columns = ((kept | other) >> ARRIVE_COLUMNS_SHIFT) & ARRIVE_COLUMNS_MASK
     return rest | _quiet_fields(below, columns)
 
@@ -233,7 +236,7 @@ def pruned(lens, move, arrived, ranks):
         if lens[dst] > 0:
             return True
     if arrived & ARRIVE_QUIET:
-        below = (arrived >> ARRIVE_BELOW_SHIFT) & 15
+        below = (arrived >> ARRIVE_BELOW_SHIFT) & ARRIVE_BELOW_MASK
         columns = (arrived >> ARRIVE_COLUMNS_SHIFT) & ARRIVE_COLUMNS_MASK
         if src < below and (columns >> src) & 1 == 0 and (columns >> dst) & 1 == 0 \
                 and quiet(lens, src, dst, count, ranks):
