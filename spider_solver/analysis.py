@@ -44,11 +44,12 @@ winnable one is winnable), so there is one step where it changes. ``lost_at`` is
 0-based index in the log of the action that made that step: the position before
 it is proved winnable by a line (``lost_at_line``, replayed to a win), the one after
 it proved unwinnable. It is found by bisecting the effective history (about
-log2 of its length searches), within the same budget as the rest. It is None when
-the position is not unwinnable, when the searches leave more than one action between
-the last position shown winnable and the first proved unwinnable (never a guess), and
-when the deal cannot be won at all (its initial layout is proved unwinnable, so no
-action lost it).
+log2 of its length searches), within the same budget as the rest: each search at most
+a quarter of it, half with exactly one deal left (``LOST_AT_SHARE``,
+``LOST_AT_LAST_DEAL_SHARE``). It is None when the position is not unwinnable, when
+the searches leave more than one action between the last position shown winnable
+and the first proved unwinnable (never a guess), and when the deal cannot be won at
+all (its initial layout is proved unwinnable, so no action lost it).
 
 What the bisection did establish is the ``bracket`` (:class:`Bracket`), given for every
 unwinnable position with actions in effect: the last position of the effective history
@@ -103,8 +104,12 @@ EARLY_PROOF_NODES = 2_000_000
 #: search's budget (at least EARLY_PROOF_NODES): there the beams cannot settle a lost
 #: position (benchmarks/HISTORY.md, "Games in progress: analysis constants").
 EARLY_PROOF_SHARE = 2
-#: Each search of the ``lost_at`` bisection gets at most this fraction of the budget.
+#: Each search of the ``lost_at`` bisection gets at most this fraction of the budget...
 LOST_AT_SHARE = 4
+#: ... but with exactly one deal left, this one: there the positions the beams can win take
+#: more nodes than a quarter of the budget, and a proof rarely concludes
+#: (benchmarks/HISTORY.md, "Games in progress: analysis constants").
+LOST_AT_LAST_DEAL_SHARE = 2
 
 #: Where an answer came from: a search, the known line, or nothing to do (the log won).
 Source = Literal["search", "known-line", "won"]
@@ -563,10 +568,11 @@ def _find_lost_at(session: _Session, effective: list[tuple[int, str]],
     last position shown winnable, ``high`` the first proved unwinnable. Each search
     goes to the middle of the widest stretch of ``low..high`` between positions already
     searched (``_next_probe``): an unknown splits a stretch without ending the search.
-    Each search gets at most ``1 / LOST_AT_SHARE`` of the budget, so that one position
-    that cannot be settled leaves room for the others. A position shown winnable moves
-    ``low`` on to the last position of the history that its winning line passes through
-    (``_KnownLine``: no search). Returns the bracket and the probes.
+    Each search gets at most ``1 / LOST_AT_SHARE`` of the budget (``_probe_share``: half
+    with one deal left), so that one position that cannot be settled leaves room for the
+    others. A position shown winnable moves ``low`` on to the last position of the
+    history that its winning line passes through (``_KnownLine``: no search). Returns
+    the bracket and the probes.
     """
     moves = [action for _, action in effective]
     low, high = -1, len(moves)  # low: shown winnable (-1: none yet); high: proved unwinnable
@@ -580,8 +586,8 @@ def _find_lost_at(session: _Session, effective: list[tuple[int, str]],
         if middle is None:
             break
         before, clock = session.nodes, time.perf_counter()
-        status, reason, line, source = session.search(session.board_after(moves[:middle]), moves[:middle], 0,
-                                                      LOST_AT_SHARE)
+        board = session.board_after(moves[:middle])
+        status, reason, line, source = session.search(board, moves[:middle], 0, _probe_share(board))
         probes.append({"position": middle, "status": str(status), "reason": str(reason), "source": source,
                        "nodes": session.nodes - before, "seconds": round(time.perf_counter() - clock, 4)})
         if status is Status.VERIFIED:
@@ -601,6 +607,12 @@ def _find_lost_at(session: _Session, effective: list[tuple[int, str]],
     return Bracket(winnable=winnable, winnable_after=_after(effective, winnable),
                    line=low_line if winnable is not None else (), unwinnable=high,
                    unwinnable_after=_after(effective, high)), tuple(probes)
+
+
+def _probe_share(board: Board) -> int:
+    """The fraction of the budget (1 / share) a bisection's search of ``board`` may spend:
+    ``LOST_AT_LAST_DEAL_SHARE`` with exactly one deal left, ``LOST_AT_SHARE`` otherwise."""
+    return LOST_AT_LAST_DEAL_SHARE if board.deals_left == 1 else LOST_AT_SHARE
 
 
 def _after(effective: list[tuple[int, str]], position: int | None) -> int | None:
@@ -643,6 +655,6 @@ def _last_on_line(session: _Session, moves: list[str], known: _KnownLine, first:
 
 
 __all__ = [
-    "EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES", "EARLY_PROOF_SHARE", "LOST_AT_SHARE", "Analysis", "Bracket",
-    "analyze", "analyze_without_search", "hint_from_line",
+    "EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES", "EARLY_PROOF_SHARE", "LOST_AT_LAST_DEAL_SHARE", "LOST_AT_SHARE",
+    "Analysis", "Bracket", "analyze", "analyze_without_search", "hint_from_line",
 ]

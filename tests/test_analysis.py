@@ -15,7 +15,15 @@ import random
 
 import pytest
 
-from spider_solver.analysis import Analysis, _next_probe, analyze, hint_from_line
+from spider_solver.analysis import (
+    LOST_AT_LAST_DEAL_SHARE,
+    LOST_AT_SHARE,
+    Analysis,
+    _next_probe,
+    _probe_share,
+    analyze,
+    hint_from_line,
+)
 from spider_solver.errors import InvalidBudgetError
 from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import Board, Deal, Undo, Variant, parse_action, replay
@@ -184,6 +192,28 @@ def test_a_small_budget_still_gives_a_bracket():
             # The full budget's step lies inside the small budget's bracket.
             assert full.bracket is not None and full.bracket.width == 1
             assert bracket.winnable <= full.bracket.winnable < full.bracket.unwinnable <= bracket.unwinnable
+
+
+def test_each_search_of_the_bisection_spends_at_most_its_share_by_deals_left():
+    # A 2-suit log lost before the last deal: its bisection searches positions with
+    # several deals left and with exactly one, none of which this budget settles.
+    deal = Deal.from_code("SP1-S2C-AAAAAAA")
+    log = stuck_log(deal, 0)
+    boards = [Board(deal, undo_limit=0)]
+    for _, action in effective_history(deal, log, False, 100):
+        boards.append(boards[-1].copy())
+        boards[-1].push_notation(action)
+    assert {_probe_share(board) for board in boards if board.deals_left == 1} == {LOST_AT_LAST_DEAL_SHARE}
+    assert {_probe_share(board) for board in boards if board.deals_left != 1} == {LOST_AT_SHARE}
+    assert LOST_AT_LAST_DEAL_SHARE < LOST_AT_SHARE
+    nodes = 400_000
+    analysis = analyze(deal, log, max_nodes=nodes, max_seconds=None)
+    searched = [probe for probe in analysis.probes if probe["source"] == "search" or probe["status"] == "unknown"]
+    for probe in searched:
+        assert probe["nodes"] <= nodes // _probe_share(boards[probe["position"]]), probe
+    # The larger share is spent: an unknown with one deal left took more than a quarter.
+    assert any(boards[probe["position"]].deals_left == 1 and probe["status"] == "unknown"
+               and probe["nodes"] > nodes // LOST_AT_SHARE for probe in searched), searched
 
 
 def test_lost_at_counts_the_undos_in_the_log():
