@@ -48,7 +48,9 @@ loaded the compiled engine.
 
 Report on deals the engine was not tuned on: the evaluation was tuned on deals
 10000-10199 (benchmarks/tune.py), the analysis constants (EARLY_PROOF_*, LOST_AT_SHARE)
-on deals 10000-10019; the reporting set of this script is deals 200-299.
+on deals 10000-10019, LOST_AT_LAST_DEAL_SHARE and the proof's reductions on the casual
+player's games of deals 400-429; the reporting set of this script is deals 200-299, and
+500 on for the casual player's lost games.
 """
 
 from __future__ import annotations
