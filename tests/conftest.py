@@ -33,7 +33,8 @@ def engine() -> None:
     """Compile (first run) or load the search engine, in this process.
 
     Requested before any test starts worker processes: workers started with a cold
-    numba cache would each compile the kernels for themselves.
+    numba cache would each compile the kernels for themselves. Under pytest-xdist
+    (``-n auto``) each of its workers does this once, side by side on a cold cache.
     """
     from spider_solver.engine import warm_up
 

@@ -88,7 +88,7 @@ def test_readme_opens_with_the_two_commands():
     """One command installs and runs the main job, one installs and runs the tests."""
     main, tests, *_ = readme_commands()
     assert main == "pip install -e . && spider-solve --suits 4 --count 1000"
-    assert tests == "pip install -e '.[test,cluster,service]' && python -m pytest -q"
+    assert tests == "pip install -e '.[test,cluster,service]' && python -m pytest -q -n auto"
 
 
 def test_ci_runs_the_readmes_test_command():
