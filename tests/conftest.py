@@ -11,7 +11,10 @@ Only tests that request the ``engine`` fixture (directly, or through
 ``pytestmark = pytest.mark.usefixtures("engine")``) compile or load the kernels.
 """
 
+import contextlib
+import fcntl
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -29,16 +32,35 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(scope="session")
-def engine() -> None:
+def engine(tmp_path_factory) -> None:
     """Compile (first run) or load the search engine, in this process.
 
     Requested before any test starts worker processes: workers started with a cold
-    numba cache would each compile the kernels for themselves. Under pytest-xdist
-    (``-n auto``) each of its workers does this once, side by side on a cold cache.
+    numba cache would each compile the kernels for themselves. On a cold cache the
+    engine and the grader compile side by side, once a run: under pytest-xdist
+    (``-n auto``) the first worker to get here compiles both while the others wait for
+    it (:func:`one_process_at_a_time`), then each loads the engine.
     """
-    from spider_solver.engine import warm_up
+    from spider_solver.engine import load_stages, warm_up
+    from spider_solver.grading import grader_stage
+    from spider_solver.verify import engine_stage
 
+    with one_process_at_a_time(tmp_path_factory, "compile"):
+        load_stages([engine_stage(), grader_stage()], say=lambda message: None, here=False)
     warm_up()
+
+
+@contextlib.contextmanager
+def one_process_at_a_time(tmp_path_factory, name: str) -> Iterator[None]:
+    """Held by one process of this run at a time: pytest-xdist's workers share the parent
+    of their base temporary directories (a run without workers holds it alone)."""
+    path = tmp_path_factory.getbasetemp().parent / f"{name}.lock"
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @pytest.fixture
