@@ -41,19 +41,19 @@ def engine(tmp_path_factory) -> None:
     (``-n auto``) the first worker to get here compiles both while the others wait for
     it (:func:`one_process_at_a_time`), then each loads the engine.
     """
-    from spider_solver.engine import load_stages, warm_up
-    from spider_solver.grading import grader_stage
-    from spider_solver.verify import engine_stage
+    from spider_solver.batch.task import prepare_engine_and_grader
+    from spider_solver.engine import warm_up
 
     with one_process_at_a_time(tmp_path_factory, "compile"):
-        load_stages([engine_stage(), grader_stage()], say=lambda message: None, here=False)
+        prepare_engine_and_grader(lambda message: None)  # the batch's compile, silent here
     warm_up()
 
 
 @contextlib.contextmanager
 def one_process_at_a_time(tmp_path_factory, name: str) -> Iterator[None]:
-    """Held by one process of this run at a time: pytest-xdist's workers share the parent
-    of their base temporary directories (a run without workers holds it alone)."""
+    """Held by one process at a time among those sharing the parent of their base
+    temporary directories: pytest-xdist's workers of one run (and any other run of the
+    same user at the same time)."""
     path = tmp_path_factory.getbasetemp().parent / f"{name}.lock"
     with open(path, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
