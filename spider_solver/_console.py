@@ -71,6 +71,12 @@ class _Messages:
             except (OSError, ValueError):
                 self._drop()
 
+    def isatty(self) -> bool:
+        """False once messages are dropped, or when standard error was closed at start."""
+        from spider_solver.terminal import is_terminal  # not at start: the entry point loads nothing more
+
+        return not self._dropping and is_terminal(self._stream)
+
     def _drop(self) -> None:
         """Drop this message and every later one; what the stream's buffer holds goes to
         the null device (it would fail again as Python exits)."""

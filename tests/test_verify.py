@@ -471,7 +471,7 @@ def test_a_compile_on_a_terminal_shows_kernel_n_of_m_and_the_seconds(monkeypatch
     import spider_solver.engine
     from spider_solver.engine import CompileProgress, Stage
 
-    monkeypatch.setattr(spider_solver.engine, "_is_terminal", lambda stream: True)
+    monkeypatch.setattr(spider_solver.engine, "is_terminal", lambda stream: True)
     said: list[str] = []
     progress = CompileProgress([Stage(compiles_a_while, False, "the search engine", "", 50),
                                 Stage(compiles_a_while, True, "the grader", "", 5)], said.append)

@@ -23,7 +23,7 @@ from typing import TextIO
 
 from spider_solver.batch.inflight import StatusLine, tracked
 from spider_solver.batch.pools import job_result, keep_busy, local_pool
-from spider_solver.batch.report import cpu_seconds, estimate, is_terminal, progress_bar
+from spider_solver.batch.report import cpu_seconds, estimate, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
 from spider_solver.catalog import Catalog
@@ -36,6 +36,7 @@ from spider_solver.limits import (
     improve_nodes,
 )
 from spider_solver.rules.variant import SUIT_COUNTS
+from spider_solver.terminal import is_terminal
 
 
 @dataclass(frozen=True)

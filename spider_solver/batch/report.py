@@ -13,6 +13,7 @@ from spider_solver.errors import SpiderError
 from spider_solver.outcomes import Status
 from spider_solver.record import SolveRecord
 from spider_solver.rules import GameCode
+from spider_solver.terminal import is_terminal
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -70,14 +71,6 @@ def progress_bar(total: int, stream: TextIO, *, quiet: bool) -> Any:
 
     return tqdm(total=total, file=stream, unit="deal", disable=quiet or not is_terminal(stream),
                 dynamic_ncols=True, smoothing=0.1, mininterval=0.5)
-
-
-def is_terminal(stream: TextIO) -> bool:
-    """Whether ``stream`` is a terminal (progress is drawn only there)."""
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 @dataclass
@@ -187,5 +180,5 @@ class Report:
         return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
 
-__all__ = ["Report", "cpu_seconds", "estimate", "format_seconds", "is_terminal", "percentile", "progress_bar",
+__all__ = ["Report", "cpu_seconds", "estimate", "format_seconds", "percentile", "progress_bar",
            "short_seconds", "suit_counts"]

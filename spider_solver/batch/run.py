@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from spider_solver.batch.grading import write_grade
 from spider_solver.batch.inflight import StatusLine, tracked
 from spider_solver.batch.pools import LATER, Pool, cluster_pool, job_result, keep_busy, local_pool, probe
-from spider_solver.batch.report import Report, estimate, is_terminal, progress_bar
+from spider_solver.batch.report import Report, estimate, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
 from spider_solver.catalog import Catalog, Plan
@@ -35,6 +35,7 @@ from spider_solver.limits import (
 )
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import GameCode, Variant
+from spider_solver.terminal import is_terminal
 
 #: A plan of this many deals or more takes seconds (a million: about 15), and says so first.
 LARGE_PLAN = 100_000

@@ -191,10 +191,11 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
     import os
 
     from spider_solver.batch.grading import grade_all
-    from spider_solver.batch.report import is_terminal, progress_bar
+    from spider_solver.batch.report import progress_bar
     from spider_solver.catalog import Catalog
     from spider_solver.grading import GRADER_VERSION
     from spider_solver.rules import Variant, parse_rule
+    from spider_solver.terminal import is_terminal
 
     if suits is not None and rule is not None:
         rule = Variant(suits=int(suits), rule=parse_rule(rule)).rule

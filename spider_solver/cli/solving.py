@@ -10,6 +10,7 @@ from spider_solver.cli.group import cli, echo_json, end_at_once, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, budget_options, deal_options
 from spider_solver.cli.play import load_deal
 from spider_solver.outcomes import EXIT_BY_STATUS, UNKNOWN_BECAUSE, ExitStatus, Reason, Status, what_was_tried
+from spider_solver.terminal import is_terminal
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
@@ -56,7 +57,7 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
         max_nodes=max_nodes,
         max_seconds=max_seconds,
         deal_on_empty=deal_on_empty,
-        progress=not quiet and (sys.stderr.isatty() if progress is None else progress),
+        progress=not quiet and (is_terminal(sys.stderr) if progress is None else progress),
     )
     if result.reason is Reason.INTERRUPTED:
         click.echo("interrupted", err=True)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spider_solver.stops import held
+from spider_solver.terminal import is_terminal
 
 with held():  # the first import of numba (engine.cache imports it), which a Ctrl-C must not cut
     from spider_solver.engine import cache as _cache
@@ -163,7 +164,7 @@ class CompileProgress:
         self.ended = [False] * len(self.stages)
         self.began = time.monotonic()
         self.drawn = 0.0
-        self.terminal = _is_terminal(sys.stderr)
+        self.terminal = is_terminal(sys.stderr)
 
     def compiled(self, index: int) -> None:
         """Stage ``index`` compiled one more kernel."""
@@ -196,13 +197,6 @@ class CompileProgress:
         if self.terminal and (force or now - self.drawn >= self.EVERY):
             self.drawn = now
             _write("\r\x1b[K" + self.line())
-
-
-def _is_terminal(stream) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 def _write(text: str) -> None:

@@ -1,0 +1,20 @@
+"""Whether a stream is a terminal: progress is drawn only there.
+
+This module depends on nothing, so that every layer (the engine included) can use it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def is_terminal(stream: Any) -> bool:
+    """True if ``stream`` is a terminal; False for a file, a pipe, a closed stream or none
+    (``2>&-`` leaves ``sys.stderr`` None)."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+__all__ = ["is_terminal"]
