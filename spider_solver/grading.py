@@ -199,7 +199,7 @@ def play(deal: Deal, *, seed: int = GRADE_SEED, games: int | None = None, trace:
 
 
 #: What a command says before the fair player's kernel compiles (once an install).
-COMPILE_MESSAGE = "compiling the grader once for this install (about a minute); later runs start at once..."
+COMPILE_MESSAGE = "compiling the grader once for this install (a minute or two); later runs start at once..."
 
 
 def grader_stage():

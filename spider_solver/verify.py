@@ -214,7 +214,7 @@ def check_solution(code: str, solution: Sequence[str], *, moves: int | None, sco
 
 
 #: What the engine's first-use message says.
-COMPILE_MESSAGE = "compiling the search engine once for this install (about a minute); later runs start at once..."
+COMPILE_MESSAGE = "compiling the search engine once for this install (a minute or two); later runs start at once..."
 
 
 def engine_stage():

@@ -489,6 +489,35 @@ def test_a_compile_on_a_terminal_shows_kernel_n_of_m_and_the_seconds(monkeypatch
     assert said == []  # on a terminal the line says it all
 
 
+def test_a_compile_in_a_log_says_how_far_it_is_every_few_seconds(monkeypatch):
+    """In a pipe or a log the line is said every LOG_EVERY seconds, not redrawn: a log of a
+    first run does not sit silent for the minutes the compiles take."""
+    import spider_solver.engine
+    from spider_solver.engine import CompileProgress, Stage
+
+    monkeypatch.setattr(spider_solver.engine, "is_terminal", lambda stream: False)
+    said: list[str] = []
+    progress = CompileProgress([Stage(compiles_a_while, False, "the search engine", "", 50),
+                                Stage(compiles_a_while, True, "the grader", "", 5)], said.append)
+    progress.compiled(0)
+    progress.draw()
+    assert said == []  # too soon
+    progress.began -= progress.LOG_EVERY
+    progress.draw()
+    progress.draw()
+    assert len(said) == 1
+    assert re.fullmatch(r"compiling the search engine: kernel 1 of 50, the grader: kernel 0 of 5, [0-9]+ s", said[0])
+    progress.drawn -= progress.LOG_EVERY
+    progress.end(1)
+    progress.draw()
+    assert said[1].startswith("compiled the grader: 0 kernels in ")
+    assert said[2].startswith("compiling the search engine: kernel 1 of 50, the grader: kernel 0 of 5 (done), ")
+    progress.end(0)
+    progress.drawn -= progress.LOG_EVERY
+    progress.draw()  # every stage ended: nothing more to say
+    assert len(said) == 4 and said[3].startswith("compiled the search engine: 1 kernels in ")
+
+
 def test_an_unwinnable_deal_carries_its_proofs_counters():
     """A deal proved unwinnable keeps the counters of the exhaustive search that proved it
     (``SolveRecord.proof``), and a batch worker sends back those figures and no others."""

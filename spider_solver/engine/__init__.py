@@ -152,10 +152,14 @@ def entry_kernels(*, fair: bool = False) -> list:
 class CompileProgress:
     """The progress of the compiles of ``stages`` on standard error: on a terminal, one
     line redrawn at least every second ("compiling the search engine: kernel 12 of 50,
-    23 s"); elsewhere (a pipe, a log), through ``say``, one line as each stage ends."""
+    23 s"); elsewhere (a pipe, a log), through ``say``, the same line every
+    ``LOG_EVERY`` seconds and one line as each stage ends, so that a log never sits
+    silent for the minutes a first compile takes."""
 
     #: Seconds between two redraws of the terminal line.
     EVERY = 1.0
+    #: Seconds between two progress lines in a pipe or a log.
+    LOG_EVERY = 20.0
 
     def __init__(self, stages: Sequence[Stage], say: Callable[[str], None]) -> None:
         self.stages = list(stages)
@@ -192,11 +196,17 @@ class CompileProgress:
         return f"compiling {', '.join(parts)}, {self.elapsed():.0f} s"
 
     def draw(self, *, force: bool = False) -> None:
-        """Redraw the terminal line if a second has passed (or ``force``)."""
+        """Redraw the terminal line if a second has passed (or ``force``); in a pipe or a
+        log, say the line if ``LOG_EVERY`` seconds have passed since the compile began or
+        since the last one."""
         now = time.monotonic()
-        if self.terminal and (force or now - self.drawn >= self.EVERY):
+        if self.terminal:
+            if force or now - self.drawn >= self.EVERY:
+                self.drawn = now
+                _write("\r\x1b[K" + self.line())
+        elif now - max(self.drawn, self.began) >= self.LOG_EVERY and not all(self.ended):
             self.drawn = now
-            _write("\r\x1b[K" + self.line())
+            self.say(self.line())
 
 
 def _write(text: str) -> None:

@@ -125,14 +125,14 @@ def test_grade_with_nothing_to_do_says_why_unless_quiet(catalog, tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("compiled", [False, True])
 def test_grade_says_when_it_compiles_the_grader_first(catalog, monkeypatch, compiled):
-    """The grader's kernel compiles on its first use (about a minute): the command says so
+    """The grader's kernel compiles on its first use (a minute or two): the command says so
     before the wait, and only then."""
     import spider_solver.engine
 
     monkeypatch.setattr(spider_solver.engine, "is_compiled", lambda fair=False: compiled)
     result = invoke("grade", "--catalog", str(catalog))
     assert result.exit_code == 0, result.output
-    said = "compiling the grader once for this install (about a minute); later runs start at once..."
+    said = "compiling the grader once for this install (a minute or two); later runs start at once..."
     assert (said in result.stderr) is not compiled
     nothing = invoke("grade", "--catalog", str(catalog))  # nothing to grade: nothing to compile
     assert nothing.exit_code == 0 and "compiling" not in nothing.stderr

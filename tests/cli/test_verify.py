@@ -268,13 +268,14 @@ def test_quiet_silences_the_bar_and_the_messages(monkeypatch):
 @pytest.mark.slow
 def test_a_first_run_says_what_it_compiles_and_counts_the_kernels(tmp_path):
     """A fresh install (an empty cache): with standard error not a terminal, verify says
-    that it compiles the engine, and then how many kernels it compiled in how long:
-    ENGINE_KERNELS, the "m" of a terminal's "kernel n of m". A second run says nothing."""
+    that it compiles the engine, how far it is every LOG_EVERY seconds, and then how many
+    kernels it compiled in how long: ENGINE_KERNELS, the "m" of "kernel n of m". A second
+    run says nothing."""
     import os
     import subprocess
     import sys
 
-    from spider_solver.engine import ENGINE_KERNELS
+    from spider_solver.engine import ENGINE_KERNELS, CompileProgress
     from spider_solver.verify import COMPILE_MESSAGE
 
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
@@ -283,7 +284,13 @@ def test_a_first_run_says_what_it_compiles_and_counts_the_kernels(tmp_path):
     assert [done.returncode for done in runs] == [0, 0], runs[0].stderr
     first = runs[0].stderr.splitlines()
     assert first[0] == COMPILE_MESSAGE
-    assert re.fullmatch(rf"compiled the search engine: {ENGINE_KERNELS} kernels in [0-9]+ s", first[1])
+    assert re.fullmatch(rf"compiled the search engine: {ENGINE_KERNELS} kernels in [0-9]+ s", first[-1])
+    between = first[1:-1]
+    assert all(re.fullmatch(rf"compiling the search engine: kernel [0-9]+ of {ENGINE_KERNELS}, [0-9]+ s", line)
+               for line in between), between
+    every = int(CompileProgress.LOG_EVERY)
+    compiled = int(first[-1].split(" in ")[1].removesuffix(" s"))
+    assert abs(len(between) - compiled // every) <= 1, between  # one every LOG_EVERY seconds
     assert runs[1].stderr == ""
     seconds = re.compile(r", [0-9.]+ s\)")
     assert seconds.sub(" s)", runs[0].stdout) == seconds.sub(" s)", runs[1].stdout)  # the same line and nodes
