@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,8 @@ from spider_solver.terminal import is_terminal
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
-    """Nearest-rank percentile of a non-empty list."""
+    """Nearest-rank percentile of a non-empty list (the summaries' p90; their medians are
+    ``statistics.median``, the mean of the two middle values of an even count)."""
     ordered = sorted(values)
     return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
 
@@ -150,11 +152,11 @@ class Report:
         verified = self.statuses[Status.VERIFIED]
         share = f"{100.0 * verified / done:.1f}%" if done else "-"
         if self.seconds:
-            timing = (f"median {percentile(self.seconds, 0.5):.3f}  "
+            timing = (f"median {statistics.median(self.seconds):.3f}  "
                       f"p90 {percentile(self.seconds, 0.9):.3f}  max {max(self.seconds):.3f}")
         else:
             timing = "-"
-        length = f"median {percentile(self.lengths, 0.5):g}" if self.lengths else "-"
+        length = f"median {statistics.median(self.lengths):g}" if self.lengths else "-"
         rate = f"  ({done / self.wall:.2f} deals/s)" if self.wall > 0 and done else ""
         rows = [
             ("deals", f"{done}" + (f"  ({', '.join(notes)})" if notes else "")),
@@ -167,7 +169,7 @@ class Report:
         if self.grade_seconds:
             shares = "  ".join(f"{g}: {self.grades[g]}" for g in range(1, 6))
             rows.append(("graded", f"{len(self.grade_seconds)}  ({shares}); median "
-                                   f"{percentile(self.grade_seconds, 0.5):.3f} s per deal"))
+                                   f"{statistics.median(self.grade_seconds):.3f} s per deal"))
         if self.ungraded:
             rows.append(("ungraded", f"{self.ungraded}  (spider-solve grade grades them)"))
         rows += [
