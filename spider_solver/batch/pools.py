@@ -11,6 +11,7 @@ run loses at most those.
 
 from __future__ import annotations
 
+import importlib.util
 import multiprocessing
 import os
 import signal
@@ -217,9 +218,7 @@ def cluster_pool(address: str, workers: int | None) -> Pool:
     try:
         import distributed
     except ImportError:
-        raise SchedulerError(
-            f"--scheduler {address!r} needs dask.distributed: pip install 'spider-solver[cluster]'"
-        ) from None
+        raise _needs_distributed(address) from None
     try:
         client = distributed.Client(address, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
     except (OSError, ValueError, TimeoutError) as error:
@@ -242,11 +241,19 @@ GREETING_SECONDS = SCHEDULER_TIMEOUT
 MAX_GREETING_BYTES = 1 << 20
 
 
+def _needs_distributed(address: str) -> SchedulerError:
+    return SchedulerError(f"--scheduler {address[:80]!r} needs dask.distributed: pip install 'spider-solver[cluster]'")
+
+
 def probe(address: str) -> None:
-    """Fail fast, with a plain message, when the address is not one of a Dask scheduler,
-    nothing listens there, or what listens is not a Dask scheduler (a dashboard's HTTP
-    port says nothing; another server says something that is not a Dask message): the
-    Dask client would wait on the first, and read the second as a message of exabytes."""
+    """Fail fast, with a plain message, when dask.distributed is not installed (said
+    first: whatever the address, the batch could not use it), the address is not one of
+    a Dask scheduler, nothing listens there, or what listens is not a Dask scheduler (a
+    dashboard's HTTP port says nothing; another server says something that is not a Dask
+    message): the Dask client would wait on the first, and read the second as a message
+    of exabytes."""
+    if importlib.util.find_spec("distributed") is None:
+        raise _needs_distributed(address)
     text = address.strip()
     if "://" in text:
         protocol, _, rest = text.partition("://")

@@ -131,6 +131,19 @@ def test_zero_seconds_means_no_time_limit(tmp_path, monkeypatch):
     assert seen[2].variant.rule == "classic"  # one suit: one rule
 
 
+def test_a_scheduler_without_dask_installed_says_what_to_install_first(tmp_path, monkeypatch):
+    """Without the cluster extra the batch could use no scheduler: that is said before any
+    address is tried, not "cannot reach the scheduler"."""
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "distributed" else find_spec(name, *a))
+    with pytest.raises(SchedulerError, match=r"^--scheduler 'tcp://127\.0\.0\.1:1' needs dask\.distributed: "
+                                             r"pip install 'spider-solver\[cluster\]'$"):
+        run_batch(options(tmp_path, scheduler="tcp://127.0.0.1:1", quiet=True))
+    assert not (tmp_path / "catalog.sqlite").exists()
+
+
 def test_unreachable_scheduler_fails_before_the_catalog_is_made(tmp_path):
     with pytest.raises(SchedulerError, match=r"cannot reach the scheduler 'tcp://127\.0\.0\.1:1'"):
         run_batch(options(tmp_path, scheduler="tcp://127.0.0.1:1", quiet=True))
