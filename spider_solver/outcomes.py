@@ -98,7 +98,10 @@ def what_was_tried(attempts: Sequence[Mapping], nodes: int, max_nodes: int) -> s
             how = f"{'it' if one else 'the last'} {_BEAM_ENDED[outcomes[-1]]}"
         else:
             how = f"{'it' if one else 'each'} " + " or ".join(_BEAM_ENDED.get(e, e) for e in sorted(set(outcomes)))
-        parts.append(f"{'a beam' if one else 'beams'} of width {widths} found no winning line ({how})")
+        if one and not beams[0].get("nodes") and outcomes[0] in ("nodes", "seconds", "interrupted"):
+            parts.append(f"a beam of width {widths} {_BEAM_ENDED[outcomes[0]]} before it searched a position")
+        else:
+            parts.append(f"{'a beam' if one else 'beams'} of width {widths} found no winning line ({how})")
     if proofs:
         for proof in proofs:
             outcome = str(proof["outcome"])

@@ -37,3 +37,7 @@ def test_a_proof_that_ran_out_of_nodes_and_no_proof_at_all():
         "a beam of width 64 found no winning line (it was cut short by the time budget); no proof was tried; "
         "5,000 of 60,000,000 nodes spent")
     assert what_was_tried([], 0, 60_000_000) == "nothing was searched; 0 of 60,000,000 nodes spent"
+    # --max-seconds 0.001: the beam started and was stopped before its first node
+    assert what_was_tried([beam(64, "seconds", nodes=0)], 0, 60_000_000) == (
+        "a beam of width 64 was cut short by the time budget before it searched a position; no proof was tried; "
+        "0 of 60,000,000 nodes spent")
