@@ -39,6 +39,7 @@ def game_options(func: Callable) -> Callable:
                      help="Catalog whose verified line of the deal gives hints without a search.  "
                           "[default: spider-catalog.sqlite, if there is one]"),
         click.option("--json", "as_json", is_flag=True, help="Print the whole analysis as JSON."),
+        click.option("-q", "--quiet", is_flag=True, help="No messages but errors and the answer."),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
@@ -72,11 +73,15 @@ def stored_line(deal: Deal, catalog: str | None) -> tuple[str, ...] | None:
 def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str,
                  deck_rule: str, log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool,
                  max_nodes: int, max_seconds: float | None, catalog: str | None, *, find_lost_at: bool,
-                 as_json: bool = False):
+                 as_json: bool = False, quiet: bool = False):
     """Load the deal, the log and the stored line; analyse; exit 2 on a refused action
     (with ``as_json``, after printing the analysis, whose replay names the action)."""
     from spider_solver.analysis import Analysis, analyze
     from spider_solver.verify import load_engine
+
+    def say(message: str) -> None:  # always given: a compile then runs apart, and Ctrl-C stops it at once
+        if not quiet:
+            click.echo(message, err=True)
 
     code, texts = read_log(code, actions, deck_text, log_file)
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
@@ -87,7 +92,7 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
     analysis = analyze(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit, max_nodes=max_nodes,
                        max_seconds=max_seconds, known_line=lambda: stored_line(deal, catalog),
                        find_lost_at=find_lost_at,
-                       before_search=lambda: load_engine(lambda message: click.echo(message, err=True)))
+                       before_search=lambda: load_engine(say))
     refused = analysis.replay.error
     if refused is not None:
         try:
@@ -145,7 +150,7 @@ def bracket_words(bracket) -> str:
 @game_options
 def hint(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
          log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool, max_nodes: int,
-         max_seconds: float | None, catalog: str | None, as_json: bool) -> None:
+         max_seconds: float | None, catalog: str | None, as_json: bool, quiet: bool) -> None:
     """Print the next action of a winning line from the position a game log reaches.
 
     The deal is a game CODE (or --deck with --suits and --rule); ACTIONS are the
@@ -162,7 +167,7 @@ def hint(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck
     """
     _, analysis = run_analysis(code, actions, deck_text, deck_suits, deck_rule, log_file, deal_on_empty,
                                undo_limit, unlimited_undo, max_nodes, max_seconds, catalog, find_lost_at=False,
-                               as_json=as_json)
+                               as_json=as_json, quiet=quiet)
     if as_json:
         echo_json(analysis.to_dict())
     elif analysis.hint is not None:
@@ -178,7 +183,7 @@ def hint(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck
 @game_options
 def analyze(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
             log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool, max_nodes: int,
-            max_seconds: float | None, catalog: str | None, as_json: bool) -> None:
+            max_seconds: float | None, catalog: str | None, as_json: bool, quiet: bool) -> None:
     """Replay a game log and say whether the game can still be won, and if not, where it was lost.
 
     Prints the replay, the status of the position reached, and the hint and the
@@ -198,7 +203,7 @@ def analyze(code: str | None, actions: tuple[str, ...], deck_text: str | None, d
     """
     deal, analysis = run_analysis(code, actions, deck_text, deck_suits, deck_rule, log_file, deal_on_empty,
                                   undo_limit, unlimited_undo, max_nodes, max_seconds, catalog, find_lost_at=True,
-                                  as_json=as_json)
+                                  as_json=as_json, quiet=quiet)
     if as_json:
         echo_json(analysis.to_dict())
         sys.exit(exit_status(analysis))

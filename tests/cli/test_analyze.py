@@ -7,6 +7,7 @@ winnable, 3 unknown, 2 bad input or a refused action in the log.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -48,6 +49,23 @@ def test_hint_prints_the_next_action_alone(solved):
     hint = result.stdout.strip()
     assert result.stdout == hint + "\n" and " " not in hint
     assert replay(Deal.from_code(CODE), [*log, hint]).error is None  # the hint is legal
+
+
+@pytest.mark.parametrize("command", ["hint", "analyze"])
+def test_quiet_drops_the_note_that_the_engine_compiles_and_keeps_the_answer(solved, monkeypatch, command):
+    import spider_solver.engine
+    from spider_solver.verify import COMPILE_MESSAGE
+
+    monkeypatch.setattr(spider_solver.engine, "is_compiled", lambda fair=False: False)  # as on a first run
+    log = solved.solution[:10]
+    said = run(command, CODE, *log)
+    quiet = run(command, CODE, *log, "-q")
+    assert said.exit_code == quiet.exit_code == 0, (said.output, quiet.output)
+    assert COMPILE_MESSAGE in said.stderr and quiet.stderr == ""
+    def answer(out: str) -> list[str]:  # the lines of the answer less their seconds
+        return [re.sub(r"[0-9.]+ s\b", "N s", line) for line in out.splitlines()]
+
+    assert answer(quiet.stdout) == answer(said.stdout) and quiet.stdout
 
 
 def test_hint_json_is_the_whole_analysis(solved):
