@@ -2,7 +2,9 @@
 
 RULES.md stays at the repository root as the rules contract and is a page of the site as
 it is; the files of data/ that it and the pages link to (test vectors, schemas) are
-copied beside it, so those links work on the site as in the repository. The service's
+copied beside it. The pages of docs/ link to those files by their paths in the
+repository (``../RULES.md``), so that the links work where the pages are read as files;
+on the site the links are pointed at the copies (``on_page_markdown``). The service's
 OpenAPI document is generated from the application itself, so it cannot drift from it.
 The docstrings cite names with Sphinx roles (``:class:`Deal```), which the API reference
 shows as the name in code alone.
@@ -11,6 +13,8 @@ shows as the name in code alone.
 from __future__ import annotations
 
 import json
+import os
+import posixpath
 import re
 from pathlib import Path
 
@@ -23,6 +27,12 @@ DATA = ("deal_vectors.json", "replay_vectors.json", "best_target_vectors.json")
 #: Files of the package that the site publishes beside them: (path in the repository, name on the site).
 PACKAGE_FILES = (("spider_solver/catalog/schema.sql", "catalog-schema.sql"),
                  ("spider_solver/export.schema.json", "export.schema.json"))
+
+#: Every file the site takes from outside docs/: its path in the repository, and on the site.
+PUBLISHED = {"RULES.md": "RULES.md", **{f"data/{name}": f"data/{name}" for name in DATA},
+             **dict(PACKAGE_FILES)}
+#: A Markdown link's target: the path, and the anchor if any.
+LINK = re.compile(r"\]\(([^)\s#]+)(#[^)\s]*)?\)")
 
 #: A Sphinx role before a name in code, as the docstrings render: ``:class:<code>~a.b.C</code>``.
 ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj):<code>(~?)([^<]*)</code>")
@@ -41,6 +51,25 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     document = json.dumps(create_app().openapi(), indent=2, ensure_ascii=False) + "\n"
     files.append(File.generated(config, "openapi.json", content=document))
     return files
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Point a link to a file of ``PUBLISHED``, written by its path in the repository, at
+    the file's place on the site, relative to the page's."""
+    root = Path(config.config_file_path).parent
+    source = Path(page.file.abs_src_path or "").parent
+    here = posixpath.dirname(page.file.src_uri)
+
+    def on_site(match: re.Match[str]) -> str:
+        target = match[1]
+        if "://" in target:
+            return match[0]
+        in_repository = os.path.relpath(os.path.normpath(source / target), root).replace(os.sep, "/")
+        if in_repository not in PUBLISHED:
+            return match[0]
+        return f"]({posixpath.relpath(PUBLISHED[in_repository], here or '.')}{match[2] or ''})"
+
+    return LINK.sub(on_site, markdown)
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:

@@ -127,7 +127,7 @@ DEFAULT_REASON: dict[Status, Reason] = {Status.VERIFIED: Reason.WON, Status.UNWI
 
 
 class ExitStatus(IntEnum):
-    """The exit status of every ``spider-solve`` command (README, "Exit statuses")."""
+    """The exit status of every ``spider-solve`` command (docs/commands/exit-statuses.md)."""
 
     #: Success: the log wins, the deal is verified, the batch or check ran clean.
     OK = 0

@@ -4,7 +4,7 @@ The search engine (:mod:`spider_solver.engine`) only reports what it found: a li
 why it stopped, its counters. This module decides what that proves. A line is
 replayed on the reference rules engine from the deal's initial layout, and only a
 line that plays to a win makes the deal ``verified``; an exhaustive search that found
-nothing makes it ``unwinnable``; everything else is ``unknown`` (README, "Three honest
+nothing makes it ``unwinnable``; everything else is ``unknown`` (docs/commands/verify.md, "Three honest
 outcomes"). :func:`check_solution` applies the same replay to a line stored in a
 catalog.
 """

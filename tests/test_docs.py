@@ -7,6 +7,9 @@
   it, where ``...`` stands for any text (doctest's ELLIPSIS). Each command is run and its
   output compared, so an example cannot drift from the program.
 - The README opens with the two set-up commands, and CI's script runs its test command.
+- Every relative link of the README, RULES.md and docs/ names a file of the repository,
+  so that the pages read as files lead somewhere (the site's hook points the links at
+  its copies; ``mkdocs build --strict`` in CI checks the site's links).
 """
 
 from __future__ import annotations
@@ -44,6 +47,25 @@ def console_examples():
 
 
 EXAMPLES = console_examples()
+
+
+#: A Markdown link's target (the path, without its anchor).
+LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)\s]*)?\)")
+#: Links to what only the site has: the OpenAPI document it writes from the application.
+SITE_ONLY = {("docs/service.md", "openapi.json")}
+
+
+def test_every_relative_link_names_a_file_of_the_repository():
+    broken = []
+    for path in [*DOCUMENTS, ROOT / "RULES.md"]:
+        name = path.relative_to(ROOT).as_posix()
+        for target in LINK.findall(path.read_text(encoding="utf-8")):
+            if "://" in target or target.startswith("mailto:") or (name, target) in SITE_ONLY:
+                continue
+            if not (path.parent / target).resolve().exists():
+                broken.append(f"{name}: {target}")
+    assert broken == []
+    assert sum(len(LINK.findall(path.read_text(encoding="utf-8"))) for path in DOCUMENTS) > 100  # links were read
 
 
 def test_the_documents_have_console_examples():

@@ -63,7 +63,7 @@ class Options:
     max_seconds: float | None = DEFAULT_MAX_SECONDS
     scheduler: str | None = None
     quiet: bool = False
-    #: Grade each verified deal (README, "Difficulty"); ``--no-grade`` turns it off.
+    #: Grade each verified deal (docs/commands/difficulty.md); ``--no-grade`` turns it off.
     grade: bool = True
 
 

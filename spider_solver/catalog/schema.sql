@@ -34,13 +34,13 @@ CREATE TABLE results (
     seconds        REAL    NOT NULL,                    -- search time
     max_nodes      INTEGER NOT NULL,                    -- node budget of the search
     max_seconds    REAL,                                -- time budget; NULL for none
-    reason         TEXT    NOT NULL                     -- why the search stopped (README, "Three honest outcomes")
+    reason         TEXT    NOT NULL                     -- why the search stopped (docs/commands/verify.md, "Three honest outcomes")
                    CHECK (reason IN ('won', 'exhausted', 'nodes', 'seconds', 'interrupted', 'widths', 'levels', 'proof-gave-up', 'rejected')),
     solver_version TEXT    NOT NULL,                    -- spider-solver version of the worker
     solved_at      TEXT    NOT NULL,                    -- UTC, ISO 8601: 2026-01-31T12:00:00Z
     difficulty     INTEGER CHECK (difficulty BETWEEN 1 AND 5),  -- 1 very easy .. 5 very hard; NULL: not graded
     difficulty_raw REAL    CHECK (difficulty_raw BETWEEN 0 AND 100),  -- the fair player's figure behind it
-    grader_version TEXT,                                -- the grader that gave it (README, "Difficulty")
+    grader_version TEXT,                                -- the grader that gave it (docs/commands/difficulty.md)
     par            INTEGER,                             -- score of the shortest known line; NULL unless verified
     improve_nodes  INTEGER CHECK (improve_nodes >= 0),  -- nodes `improve` spent on this line; NULL: none
     improve_seconds REAL   CHECK (improve_seconds >= 0),  -- seconds `improve` took on this deal, all its passes

@@ -56,7 +56,7 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
 
     Endpoints under /v1: health, deals/{code}, verify, replay, analyze,
     catalog/deals and catalog/random; the OpenAPI document is at /openapi.json and
-    interactive docs at /docs (README, "The service"). Searches run in --solvers
+    interactive docs at /docs (docs/service.md). Searches run in --solvers
     processes; the catalog answers settled deals without a search and records new
     results, and new verified deals are graded in the background. --workers N
     serves with N processes (replays and lookups use the cores; the searches stay

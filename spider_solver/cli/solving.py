@@ -39,7 +39,7 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
     Exit status: 0 verified, 1 unwinnable (the whole game was searched),
     3 unknown (the budget ran out), 2 bad input, 130 interrupted.
 
-    With --grade, a verified deal is also graded (README, "Difficulty"): the grade,
+    With --grade, a verified deal is also graded (docs/commands/difficulty.md): the grade,
     its name and the fair player's raw figure (in JSON: "difficulty",
     "difficulty_raw", "grader_version"; null unless graded).
     """

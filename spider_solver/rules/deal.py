@@ -171,7 +171,7 @@ def check_composition(cards: tuple[Card, ...], variant: Variant) -> None:
             details.append("extra " + _count_cards(extra))
         counts = ""
         if len(cards) != variant.cards:
-            counts = f" ({len(cards)} cards, expected {variant.cards})"
+            counts = f" ({len(cards)} card{'' if len(cards) == 1 else 's'}, expected {variant.cards})"
         raise InvalidDealError(f"invalid deal for {variant}{counts}: " + "; ".join(details))
 
 

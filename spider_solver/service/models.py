@@ -9,8 +9,8 @@ drift apart.
 The document is the contract of a request's form (docs/service.md, "The contract"):
 every check the server makes of a request's form is in it, spelt so that every regex
 dialect that reads it (ECMA-262 for clients, Python's for schemathesis, Rust's for
-pydantic) agrees, and nothing it allows is refused for its form. Limits (README, "The
-service"): a request body of at most :data:`MAX_BODY_BYTES`; at most :data:`MAX_ACTIONS`
+pydantic) agrees, and nothing it allows is refused for its form. Limits (docs/service.md, "Errors and
+limits"): a request body of at most :data:`MAX_BODY_BYTES`; at most :data:`MAX_ACTIONS`
 actions in a log given as a list, :data:`MAX_LOG_TEXT` characters when it is one
 string; budgets up to the server's caps, which :func:`document` writes into the
 document; pages of at most :data:`MAX_PAGE` rows.

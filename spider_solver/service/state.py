@@ -37,7 +37,7 @@ QUEUE_PER_SOLVER = 4
 
 @dataclass(frozen=True)
 class Settings:
-    """What ``spider-solve serve`` was told (README, "The service")."""
+    """What ``spider-solve serve`` was told (docs/service.md)."""
 
     #: The catalog file; None serves without one (catalog endpoints answer 404).
     catalog: str | None = None
