@@ -4,9 +4,13 @@ Usage::
 
     python benchmarks/proof_alone.py CODE AT "ACTION ACTION ..." [--level 3000000]
                                      [--tt-bits 27] [--max-nodes 150000000]
+                                     [--casual] [--reductions]
 
 The position is the deal's default verified line cut after ``AT`` actions, then the
-given actions. Prints the deals left and cards in play, then the search's outcome
+given actions; with ``--casual``, the casual player's game of the deal (as
+``bench_analyze.py --player casual`` plays it) cut after ``AT`` actions. The search is
+``MODE_ALL`` (every legal action); with ``--reductions``, the solver's proof
+(``MODE_PROOF`` and the search's reductions). Prints the deals left and cards in play, then the search's outcome
 (``exhausted``: proved unwinnable; ``won``; ``cut``: a level outgrew ``--level``;
 ``nodes``), nodes, levels, the largest level, the keys stored and peak memory. Used for
 the positions no default proof settles (benchmarks/HISTORY.md, "Games in progress: proofs").
@@ -21,6 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def main() -> None:
@@ -31,25 +36,35 @@ def main() -> None:
     parser.add_argument("--level", type=int, default=3_000_000)
     parser.add_argument("--tt-bits", type=int, default=27)
     parser.add_argument("--max-nodes", type=int, default=150_000_000)
+    parser.add_argument("--casual", action="store_true")
+    parser.add_argument("--reductions", action="store_true")
     args = parser.parse_args()
     import spider_solver.engine.beam as beams
     from spider_solver.budget import Budget
     from spider_solver.engine.game import Game
-    from spider_solver.engine.types import MODE_ALL
+    from spider_solver.engine.types import MODE_ALL, MODE_PROOF
     from spider_solver.rules import Board, Deal
     from spider_solver.verify import solve
 
     deal = Deal.from_code(args.code)
     board = Board(deal, undo_limit=None)
-    for action in [*solve(deal).solution[: args.at], *args.actions.split()]:
+    if args.casual:
+        import random
+
+        from bench_analyze import casual_play
+
+        line = casual_play(deal, random.Random(f"bench_analyze {deal.code}"))
+    else:
+        line = list(solve(deal).solution)
+    for action in [*line[: args.at], *args.actions.split()]:
         board.push_notation(action)
     print(f"{deal.code} after {args.at} + {args.actions.split()}: {board.deals_left} deals left, "
           f"{sum(len(column) for column in board.columns)} cards in play, {sum(board.down)} face down")
     beams.MAX_PROOF_LEVEL = beams.MAX_PROOF_LEVEL_CAP = args.level
     beams.PROOF_TT_BITS = beams.MAX_TT_BITS = args.tt_bits
     started = time.perf_counter()
-    attempt = beams.beam(Game.from_board(board), beams.UNLIMITED, MODE_ALL, Budget(args.max_nodes),
-                         max_levels=beams.UNLIMITED)
+    attempt = beams.beam(Game.from_board(board), beams.UNLIMITED, MODE_PROOF if args.reductions else MODE_ALL,
+                         Budget(args.max_nodes), max_levels=beams.UNLIMITED, prune=args.reductions)
     print(f"{attempt.outcome}: {attempt.nodes} nodes, {attempt.levels} levels, largest {attempt.peak_level}, "
           f"{attempt.tt_stored} keys, {time.perf_counter() - started:.1f} s, "
           f"peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
