@@ -66,6 +66,13 @@ def real_number(value: object) -> float | None:
 _PRINTABLE_BITS = 14_000
 
 
+def not_utf8(error: UnicodeDecodeError) -> str:
+    """Where ``bytes.decode("utf-8")`` failed, in the words of every message that refuses
+    such input (a log file, a request body): "not UTF-8 text (byte 0xff at byte offset 10)"."""
+    data = error.object
+    return f"not UTF-8 text (byte 0x{data[error.start]:02x} at byte offset {error.start})"
+
+
 class SpiderError(ValueError):
     """Base class of the errors below."""
 

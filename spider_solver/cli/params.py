@@ -189,7 +189,7 @@ def _one_log_file(ctx: click.Context, param: click.Parameter, value: tuple[Any, 
 
 #: ``--file`` of the commands that replay a game log (replay, hint, analyze).
 log_file_option = click.option(
-    "--file", "log_file", type=click.File("r", encoding="utf-8"), multiple=True, callback=_one_log_file,
+    "--file", "log_file", type=click.File("rb"), multiple=True, callback=_one_log_file,
     help="Read the actions from a file ('-' for standard input), after those on the line.")
 
 

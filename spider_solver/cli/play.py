@@ -10,6 +10,7 @@ from click.core import ParameterSource
 
 from spider_solver.cli.group import cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options, log_file_option
+from spider_solver.errors import not_utf8
 from spider_solver.limits import MAX_LOG_FILE_CHARS
 from spider_solver.outcomes import ExitStatus
 from spider_solver.rules import Deal
@@ -42,13 +43,17 @@ def read_log(code: str | None, actions: tuple[str, ...], deck_text: str | None, 
         actions, code = (code, *actions), None
     texts = list(actions)
     if log_file is not None:
-        try:
-            text = log_file.read(MAX_LOG_FILE_CHARS + 1)
-        except UnicodeDecodeError as error:
-            raise click.BadParameter(
-                f"{log_file.name!r} is not UTF-8 text (byte {error.start} cannot be read)", param_hint="'--file'"
-            ) from None
-        if len(text) > MAX_LOG_FILE_CHARS:  # /dev/zero, or the wrong file: do not read on for ever
+        # Bytes, decoded here: a decoding error then says where in the file it is (a text
+        # stream's says where in the chunk it was decoding). A character is 4 bytes at most,
+        # so more bytes than 4 * MAX_LOG_FILE_CHARS are more characters than it.
+        data = log_file.read(4 * MAX_LOG_FILE_CHARS + 1)
+        text = ""
+        if len(data) <= 4 * MAX_LOG_FILE_CHARS:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise click.BadParameter(f"{log_file.name!r} is {not_utf8(error)}", param_hint="'--file'") from None
+        if len(data) > 4 * MAX_LOG_FILE_CHARS or len(text) > MAX_LOG_FILE_CHARS:  # /dev/zero, the wrong file
             raise click.BadParameter(f"{log_file.name!r} is over {MAX_LOG_FILE_CHARS:,} characters, far longer "
                                      "than a game's log: is it the right file?", param_hint="'--file'")
         texts.append(text.removeprefix("\ufeff"))  # the mark some editors put first

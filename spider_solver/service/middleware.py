@@ -19,7 +19,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from spider_solver.errors import quote
+from spider_solver.errors import not_utf8, quote
 from spider_solver.service.errors import error_response, internal_error
 
 #: Seconds a request's whole body may take to arrive (256 KiB at 13 KB a second); a
@@ -285,7 +285,7 @@ def json_problem(body: bytes) -> str | None:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as error:
-        return f"it is not UTF-8 text (byte 0x{body[error.start]:02x} at byte offset {error.start})"
+        return f"it is {not_utf8(error)}"
     try:
         json.loads(text)
     except json.JSONDecodeError as error:

@@ -311,8 +311,11 @@ def test_replay_a_file_that_is_not_utf8(tmp_path):
     log.write_bytes(b"D \xff\xfe D")
     result = run("replay", CODE, "--file", str(log))
     assert result.exit_code == 2
-    assert "is not UTF-8 text (byte 2 cannot be read)" in result.stderr
+    assert "is not UTF-8 text (byte 0xff at byte offset 2)" in result.stderr
     assert_no_traceback(result)
+    log.write_bytes(b"D " * 10_000 + b"\xe9 D")  # past the first chunk a text stream decodes
+    result = run("replay", CODE, "--file", str(log))
+    assert result.exit_code == 2 and "is not UTF-8 text (byte 0xe9 at byte offset 20000)" in result.stderr
 
 
 def column_10_empties_deal():
