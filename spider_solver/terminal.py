@@ -1,4 +1,5 @@
-"""Whether a stream is a terminal: progress is drawn only there.
+"""Whether a stream is a terminal (progress is drawn only there), and the ``say`` that
+says nothing.
 
 This module depends on nothing, so that every layer (the engine included) can use it.
 """
@@ -17,4 +18,10 @@ def is_terminal(stream: Any) -> bool:
         return False
 
 
-__all__ = ["is_terminal"]
+def silent(message: str) -> None:
+    """The ``say`` of a quiet command (``-q``): it drops every message. A compile given it
+    still runs apart, so that Ctrl-C stops it at once, and draws no progress line on a
+    terminal either (``engine.CompileProgress``)."""
+
+
+__all__ = ["is_terminal", "silent"]

@@ -49,7 +49,8 @@ def console_examples():
 EXAMPLES = console_examples()
 
 
-#: A Markdown link's target (the path, without its anchor).
+#: A Markdown link's target (the path, without its anchor): the links docs/hooks.py's LINK
+#: rewrites for the site (the hooks need MkDocs, which the tests do not install).
 LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)\s]*)?\)")
 #: Links to what only the site has: the OpenAPI document it writes from the application.
 SITE_ONLY = {("docs/service.md", "openapi.json")}

@@ -489,6 +489,24 @@ def test_a_compile_on_a_terminal_shows_kernel_n_of_m_and_the_seconds(monkeypatch
     assert said == []  # on a terminal the line says it all
 
 
+def test_a_quiet_compile_draws_no_line_even_on_a_terminal(monkeypatch, capsys):
+    """``-q`` (say = terminal.silent): no message and no progress line, terminal or not."""
+    import spider_solver.engine
+    from spider_solver.engine import CompileProgress, Stage
+    from spider_solver.terminal import silent
+
+    monkeypatch.setattr(spider_solver.engine, "is_terminal", lambda stream: True)
+    progress = CompileProgress([Stage(compiles_a_while, False, "the search engine", "", 50)], silent)
+    progress.compiled(0)
+    progress.began -= progress.LOG_EVERY
+    progress.draw(force=True)
+    progress.end(0)
+    assert capsys.readouterr().err == ""
+    shown = CompileProgress([Stage(compiles_a_while, False, "the search engine", "", 50)], lambda message: None)
+    shown.draw(force=True)  # the same with a say of its own: the line is drawn
+    assert "compiling the search engine: kernel 0 of 50" in capsys.readouterr().err
+
+
 def test_a_compile_in_a_log_says_how_far_it_is_every_few_seconds(monkeypatch):
     """In a pipe or a log the line is said every LOG_EVERY seconds, not redrawn: a log of a
     first run does not sit silent for the minutes the compiles take."""

@@ -252,7 +252,11 @@ def probe(address: str) -> None:
     dashboard's HTTP port says nothing; another server says something that is not a Dask
     message): the Dask client would wait on the first, and read the second as a message
     of exabytes."""
-    if importlib.util.find_spec("distributed") is None:
+    try:
+        installed = importlib.util.find_spec("distributed") is not None
+    except ValueError:  # a module of that name already loaded without a spec
+        installed = "distributed" in sys.modules
+    if not installed:
         raise _needs_distributed(address)
     text = address.strip()
     if "://" in text:

@@ -35,7 +35,7 @@ from spider_solver.limits import (
 )
 from spider_solver.outcomes import ExitStatus, Reason, Status
 from spider_solver.rules import GameCode, Variant
-from spider_solver.terminal import is_terminal
+from spider_solver.terminal import is_terminal, silent
 
 #: A plan of this many deals or more takes seconds (a million: about 15), and says so first.
 LARGE_PLAN = 100_000
@@ -129,7 +129,7 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
             else:
                 if pool is None:
                     if task.prepare is not None:
-                        stop.run_now(task.prepare, say)  # a compile of a minute: a stop need not wait for it
+                        stop.run_now(task.prepare, silent if options.quiet else say)  # a compile: a stop need not wait
                     if not stop:
                         pool = local_pool(min(options.workers or _all_cores(), len(plan.codes) + len(ungraded)),
                                           warm=task.warm, meters=True)

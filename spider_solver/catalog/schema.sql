@@ -20,7 +20,7 @@
 -- the `spider-solve improve` pass on the stored line, so that a rerun at the same or a
 -- smaller node budget skips it; a new line comes without a record (docs: improve).
 
--- One row per game code: the best result found so far (see "replace rule" in the README).
+-- One row per game code: the best result found so far (docs/commands/batch.md, "The replace rule").
 CREATE TABLE results (
     code           TEXT    PRIMARY KEY,                 -- canonical game code, SP1-S4C-AAAAAAD
     suits          INTEGER NOT NULL CHECK (suits IN (1, 2, 4)),
@@ -34,7 +34,7 @@ CREATE TABLE results (
     seconds        REAL    NOT NULL,                    -- search time
     max_nodes      INTEGER NOT NULL,                    -- node budget of the search
     max_seconds    REAL,                                -- time budget; NULL for none
-    reason         TEXT    NOT NULL                     -- why the search stopped (docs/commands/verify.md, "Three honest outcomes")
+    reason         TEXT    NOT NULL                     -- why the search stopped (docs/commands/verify.md)
                    CHECK (reason IN ('won', 'exhausted', 'nodes', 'seconds', 'interrupted', 'widths', 'levels', 'proof-gave-up', 'rejected')),
     solver_version TEXT    NOT NULL,                    -- spider-solver version of the worker
     solved_at      TEXT    NOT NULL,                    -- UTC, ISO 8601: 2026-01-31T12:00:00Z

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from spider_solver.cli.group import cli, echo_json, end_at_once, plural
+from spider_solver.cli.group import cli, echo_json, end_at_once, messages, plural
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
     UNDO_LIMIT,
@@ -79,10 +79,7 @@ def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | No
     from spider_solver.analysis import Analysis, analyze
     from spider_solver.verify import load_engine
 
-    def say(message: str) -> None:  # always given: a compile then runs apart, and Ctrl-C stops it at once
-        if not quiet:
-            click.echo(message, err=True)
-
+    say = messages(quiet)  # always a function: a compile then runs apart, and Ctrl-C stops it at once
     code, texts = read_log(code, actions, deck_text, log_file)
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
     end_at_once()  # its catalog is closed once read (stored_line); no workers

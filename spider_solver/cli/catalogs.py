@@ -195,7 +195,7 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
     from spider_solver.catalog import Catalog
     from spider_solver.grading import GRADER_VERSION
     from spider_solver.rules import Variant, parse_rule
-    from spider_solver.terminal import is_terminal
+    from spider_solver.terminal import is_terminal, silent
 
     if suits is not None and rule is not None:
         rule = Variant(suits=int(suits), rule=parse_rule(rule)).rule
@@ -210,12 +210,11 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
         bar = progress_bar(len(codes), sys.stderr, quiet=quiet or not codes)
 
         def say(message: str) -> None:
-            if not quiet:
-                bar.write(message, file=sys.stderr)
+            bar.write(message, file=sys.stderr)
 
         try:
             grading = grade_all(db, codes, workers=workers or os.cpu_count() or 1, bar=bar,
-                                say=say,
+                                say=silent if quiet else say,
                                 terminal=is_terminal(sys.stderr) and not quiet)
         finally:
             bar.close()

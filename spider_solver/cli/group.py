@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -35,7 +35,20 @@ from spider_solver.errors import SpiderError
 from spider_solver.limits import DEFAULT_CATALOG, DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus
 from spider_solver.stops import STOPS
+from spider_solver.terminal import silent
 from spider_solver.version import __version__
+
+
+def messages(quiet: bool) -> Callable[[str], None]:
+    """The ``say`` of a command: each message a line on standard error, or with ``-q``
+    :func:`~spider_solver.terminal.silent` (no message, no progress line)."""
+    if quiet:
+        return silent
+
+    def say(message: str) -> None:
+        click.echo(message, err=True)
+
+    return say
 
 
 def error_line(message: str) -> None:

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from spider_solver.cli.group import cli, echo_json, end_at_once, plural
+from spider_solver.cli.group import cli, echo_json, end_at_once, messages, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, budget_options, deal_options
 from spider_solver.cli.play import load_deal
 from spider_solver.outcomes import EXIT_BY_STATUS, UNKNOWN_BECAUSE, ExitStatus, Reason, Status, what_was_tried
@@ -45,10 +45,7 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
     """
     from spider_solver.verify import load_engine, solve
 
-    def say(message: str) -> None:
-        if not quiet:
-            click.echo(message, err=True)
-
+    say = messages(quiet)
     deal = load_deal(code, deck_text, deck_suits, deck_rule)
     end_at_once()  # no catalog, no workers
     load_engine(say)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spider_solver.stops import held
-from spider_solver.terminal import is_terminal
+from spider_solver.terminal import is_terminal, silent
 
 with held():  # the first import of numba (engine.cache imports it), which a Ctrl-C must not cut
     from spider_solver.engine import cache as _cache
@@ -95,7 +95,8 @@ def load_stages(stages: Sequence[Stage], *, say: Callable[[str], None] | None = 
     at once (:func:`compile_apart`); the stages compile side by side when the machine has
     a core for each, and their progress (kernel n of m, seconds) is shown on standard
     error: one line refreshed every second on a terminal, else a line as each stage
-    starts and one as it ends (:class:`CompileProgress`). ``here=False`` only sees that
+    starts, the same line every ``CompileProgress.LOG_EVERY`` seconds and one as it ends
+    (:class:`CompileProgress`); with ``say`` :func:`~spider_solver.terminal.silent`, none. ``here=False`` only sees that
     the cache holds them, for a process whose workers run them.
 
     Loading cached kernels (a few tenths of a second) holds a Ctrl-C or SIGTERM until it
@@ -168,7 +169,7 @@ class CompileProgress:
         self.ended = [False] * len(self.stages)
         self.began = time.monotonic()
         self.drawn = 0.0
-        self.terminal = is_terminal(sys.stderr)
+        self.terminal = is_terminal(sys.stderr) and say is not silent
 
     def compiled(self, index: int) -> None:
         """Stage ``index`` compiled one more kernel."""

@@ -1,6 +1,6 @@
 """The deal-verification service: an HTTP API (FastAPI on uvicorn) that frontends call.
 
 Needs the ``service`` extra (``pip install 'spider-solver[service]'``). The endpoints,
-limits and errors are in the README ("The service") and in the OpenAPI document the
+limits and errors are in docs/service.md and in the OpenAPI document the
 server publishes at ``/openapi.json`` (interactive at ``/docs``).
 """
