@@ -14,6 +14,7 @@ Only tests that request the ``engine`` fixture (directly, or through
 import contextlib
 import fcntl
 import os
+import signal
 from collections.abc import Iterator
 
 import pytest
@@ -29,6 +30,16 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=500, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_configure(config) -> None:
+    """Ctrl-C as a terminal gives it, whatever started the run: a shell without job control
+    starts a background command (``cmd &`` in a script) with SIGINT ignored, which every
+    process of the run, and every child a test starts, inherits; the tests of Ctrl-C then
+    fail, and one waited for ever on a KeyboardInterrupt that never came. Subprocesses
+    inherit the handler's reset to the default as well (``SIG_DFL`` once they exec)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
