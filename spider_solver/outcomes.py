@@ -94,13 +94,14 @@ def what_was_tried(attempts: Sequence[Mapping], nodes: int, max_nodes: int) -> s
         widths = ", ".join(f"{a['width']:,}" for a in beams)
         outcomes = [str(a["outcome"]) for a in beams]
         one = len(beams) == 1
-        if outcomes[-1] in ("nodes", "seconds", "interrupted"):
-            how = f"{'it' if one else 'the last'} {_BEAM_ENDED[outcomes[-1]]}"
-        else:
-            how = f"{'it' if one else 'each'} " + " or ".join(_BEAM_ENDED.get(e, e) for e in sorted(set(outcomes)))
-        if one and not beams[0].get("nodes") and outcomes[0] in ("nodes", "seconds", "interrupted"):
+        stopped = outcomes[-1] in ("nodes", "seconds", "interrupted")  # by the budget or Ctrl-C
+        if one and stopped and not beams[0].get("nodes"):
             parts.append(f"a beam of width {widths} {_BEAM_ENDED[outcomes[0]]} before it searched a position")
         else:
+            if stopped:
+                how = f"{'it' if one else 'the last'} {_BEAM_ENDED[outcomes[-1]]}"
+            else:
+                how = f"{'it' if one else 'each'} " + " or ".join(_BEAM_ENDED.get(e, e) for e in sorted(set(outcomes)))
             parts.append(f"{'a beam' if one else 'beams'} of width {widths} found no winning line ({how})")
     if proofs:
         for proof in proofs:

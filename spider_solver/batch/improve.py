@@ -36,7 +36,7 @@ from spider_solver.limits import (
     improve_nodes,
 )
 from spider_solver.rules.variant import SUIT_COUNTS
-from spider_solver.terminal import is_terminal
+from spider_solver.terminal import is_terminal, silent
 
 
 @dataclass(frozen=True)
@@ -107,9 +107,10 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
     report = ImproveReport()
     stop = StopRequest()
 
-    def say(text: str) -> None:
-        if not options.quiet:
-            tqdm.write(text, file=stream)
+    def write(text: str) -> None:
+        tqdm.write(text, file=stream)
+
+    say = silent if options.quiet else write  # silent: a compile draws no progress line either
 
     with Catalog(options.catalog, create=False) as catalog, catch_signals(stop):
         catalog.stop_check = stop.raise_if_asked

@@ -213,12 +213,9 @@ def local_pool(workers: int, *, warm: Callable[[], None] | None = None, meters: 
 
 
 def cluster_pool(address: str, workers: int | None) -> Pool:
-    """Connect to the Dask scheduler at ``address`` (which :func:`probe` has checked);
-    SchedulerError if that fails."""
-    try:
-        import distributed
-    except ImportError:
-        raise _needs_distributed(address) from None
+    """Connect to the Dask scheduler at ``address`` (which :func:`probe` has checked, and
+    found dask.distributed installed); SchedulerError if that fails."""
+    import distributed
     try:
         client = distributed.Client(address, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
     except (OSError, ValueError, TimeoutError) as error:
@@ -241,10 +238,6 @@ GREETING_SECONDS = SCHEDULER_TIMEOUT
 MAX_GREETING_BYTES = 1 << 20
 
 
-def _needs_distributed(address: str) -> SchedulerError:
-    return SchedulerError(f"--scheduler {address[:80]!r} needs dask.distributed: pip install 'spider-solver[cluster]'")
-
-
 def probe(address: str) -> None:
     """Fail fast, with a plain message, when dask.distributed is not installed (said
     first: whatever the address, the batch could not use it), the address is not one of
@@ -257,7 +250,8 @@ def probe(address: str) -> None:
     except ValueError:  # a module of that name already loaded without a spec
         installed = "distributed" in sys.modules
     if not installed:
-        raise _needs_distributed(address)
+        raise SchedulerError(f"--scheduler {address[:80]!r} needs dask.distributed: "
+                             "pip install 'spider-solver[cluster]'")
     text = address.strip()
     if "://" in text:
         protocol, _, rest = text.partition("://")

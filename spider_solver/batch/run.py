@@ -97,12 +97,10 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
     write_error: CatalogError | None = None
     plan_cut = False  # a stop during the plan (or the wait for the lock to make it): nothing planned
 
-    def say(text: str) -> None:
-        if not options.quiet:
-            tqdm.write(text, file=stream)
-
     def warn(text: str) -> None:
         tqdm.write(text, file=stream)
+
+    say = silent if options.quiet else warn  # silent: a compile draws no progress line either
 
     if options.scheduler:
         probe(options.scheduler)  # before the catalog is made: a refused run leaves no file
@@ -129,7 +127,7 @@ def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | No
             else:
                 if pool is None:
                     if task.prepare is not None:
-                        stop.run_now(task.prepare, silent if options.quiet else say)  # a compile: a stop need not wait
+                        stop.run_now(task.prepare, say)  # a compile of a minute: a stop need not wait for it
                     if not stop:
                         pool = local_pool(min(options.workers or _all_cores(), len(plan.codes) + len(ungraded)),
                                           warm=task.warm, meters=True)

@@ -209,12 +209,12 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
                        err=True)
         bar = progress_bar(len(codes), sys.stderr, quiet=quiet or not codes)
 
-        def say(message: str) -> None:
+        def write(message: str) -> None:
             bar.write(message, file=sys.stderr)
 
         try:
             grading = grade_all(db, codes, workers=workers or os.cpu_count() or 1, bar=bar,
-                                say=silent if quiet else say,
+                                say=silent if quiet else write,
                                 terminal=is_terminal(sys.stderr) and not quiet)
         finally:
             bar.close()

@@ -46,16 +46,19 @@ def read_log(code: str | None, actions: tuple[str, ...], deck_text: str | None, 
         # Bytes, decoded here: a decoding error then says where in the file it is (a text
         # stream's says where in the chunk it was decoding). A character is 4 bytes at most,
         # so more bytes than 4 * MAX_LOG_FILE_CHARS are more characters than it.
+        def refused(why: str) -> click.BadParameter:
+            return click.BadParameter(f"{log_file.name!r} is {why}", param_hint="'--file'")
+
+        too_long = f"over {MAX_LOG_FILE_CHARS:,} characters, far longer than a game's log: is it the right file?"
         data = log_file.read(4 * MAX_LOG_FILE_CHARS + 1)
-        text = ""
-        if len(data) <= 4 * MAX_LOG_FILE_CHARS:
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise click.BadParameter(f"{log_file.name!r} is {not_utf8(error)}", param_hint="'--file'") from None
-        if len(data) > 4 * MAX_LOG_FILE_CHARS or len(text) > MAX_LOG_FILE_CHARS:  # /dev/zero, the wrong file
-            raise click.BadParameter(f"{log_file.name!r} is over {MAX_LOG_FILE_CHARS:,} characters, far longer "
-                                     "than a game's log: is it the right file?", param_hint="'--file'")
+        if len(data) > 4 * MAX_LOG_FILE_CHARS:  # /dev/zero, the wrong file: do not read on for ever
+            raise refused(too_long)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise refused(not_utf8(error)) from None
+        if len(text) > MAX_LOG_FILE_CHARS:
+            raise refused(too_long)
         texts.append(text.removeprefix("\ufeff"))  # the mark some editors put first
     return code, texts
 

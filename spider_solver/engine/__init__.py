@@ -96,8 +96,9 @@ def load_stages(stages: Sequence[Stage], *, say: Callable[[str], None] | None = 
     a core for each, and their progress (kernel n of m, seconds) is shown on standard
     error: one line refreshed every second on a terminal, else a line as each stage
     starts, the same line every ``CompileProgress.LOG_EVERY`` seconds and one as it ends
-    (:class:`CompileProgress`); with ``say`` :func:`~spider_solver.terminal.silent`, none. ``here=False`` only sees that
-    the cache holds them, for a process whose workers run them.
+    (:class:`CompileProgress`); with ``say`` :func:`~spider_solver.terminal.silent`,
+    none. ``here=False`` only sees that the cache holds them, for a process whose
+    workers run them.
 
     Loading cached kernels (a few tenths of a second) holds a Ctrl-C or SIGTERM until it
     is done (:func:`spider_solver.stops.held`): numba loads them through llvmlite's
