@@ -29,12 +29,13 @@ import sys
 from pathlib import Path
 
 from spider_solver.rules.board import Board
-from spider_solver.rules.codes import GameCode, splitmix64
+from spider_solver.rules.codes import GameCode
 from spider_solver.rules.deal import Deal
 from spider_solver.rules.notation import Move
 from spider_solver.rules.variant import CLASSIC, RELAXED
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # vector_file, beside this script
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # vector_file and greedy_line, beside this script
+from greedy_line import greedy_line  # noqa: E402
 from vector_file import write_or_check  # noqa: E402
 
 PATH = Path(__file__).with_name("best_target_vectors.json")
@@ -160,30 +161,6 @@ def queries(board: Board) -> list[dict]:
     return found
 
 
-def policy_score(board: Board, action) -> int:
-    """How much the greedy line likes an action: turn cards up and empty columns, build in suit, deal last."""
-    if not isinstance(action, Move):
-        return 0
-    assert action.count is not None
-    src, dst = board.columns[action.src - 1], board.columns[action.dst - 1]
-    if not dst and action.count == len(src):
-        return -1  # a whole column onto an empty one changes nothing
-    score = 1
-    if action.count == len(src) or board.down[action.src - 1] == len(src) - action.count:
-        score += 4  # empties the column or turns a card up
-    if dst and dst[-1].suit == src[-action.count].suit:
-        score += 2
-    if not dst:
-        score -= 1
-    return score
-
-
-def key(board: Board) -> tuple:
-    """The cards of a position, without its score and counter: a line never comes back to one."""
-    position = board.position()
-    return position.columns, position.down, position.dealt
-
-
 class ScanBoard(Board):
     """A board that remembers its placement help until the position changes: only to search faster.
 
@@ -210,33 +187,7 @@ class ScanBoard(Board):
 
 def line(code: GameCode):
     """Yield (actions so far, board) along the greedy line of ``code``, from its first position."""
-    board = ScanBoard(Deal.from_code(code))
-    rng = splitmix64(code.number)
-    seen = {key(board)}
-    actions: list[str] = []
-    yield actions, board
-    for _ in range(MAX_ACTIONS):
-        if board.is_won():
-            return
-        options = []
-        for action in board.legal_moves():
-            score = policy_score(board, action)
-            if score < 0:
-                continue
-            board.push(action)
-            fresh = key(board) not in seen
-            board.pop()
-            if fresh:
-                options.append((score, action))
-        if not options:
-            return
-        best = max(score for score, _ in options)
-        choices = [action for score, action in options if score == best]
-        action = choices[next(rng) % len(choices)]
-        actions.append(board.notation(action))
-        board.push(action)
-        seen.add(key(board))
-        yield actions, board
+    return greedy_line(ScanBoard(Deal.from_code(code)), code.number, MAX_ACTIONS)
 
 
 def build() -> dict:

@@ -46,7 +46,8 @@ from spider_solver.rules.notation import Action, DealRow, Move, Undo
 from spider_solver.rules.replay import replay
 from spider_solver.rules.variant import CLASSIC, RELAXED
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # vector_file, beside this script
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # vector_file and greedy_line, beside this script
+from greedy_line import greedy_line, key, policy_score  # noqa: E402
 from vector_file import write_or_check  # noqa: E402
 
 PATH = Path(__file__).with_name("replay_vectors.json")
@@ -224,58 +225,9 @@ def step_cases(board: Board, before, action: Action, played: str, token: str, em
 # -- lines of play ----------------------------------------------------------------------
 
 
-def policy_score(board: Board, action: Action) -> int:
-    """How much the greedy line likes an action: turn cards up and empty columns, build in suit, deal last."""
-    if not isinstance(action, Move):
-        return 0
-    assert action.count is not None
-    src, dst = board.columns[action.src - 1], board.columns[action.dst - 1]
-    if not dst and action.count == len(src):
-        return -1  # a whole column onto an empty one changes nothing
-    score = 1
-    if action.count == len(src) or board.down[action.src - 1] == len(src) - action.count:
-        score += 4  # empties the column or turns a card up
-    if dst and dst[-1].suit == src[-action.count].suit:
-        score += 2
-    if not dst:
-        score -= 1
-    return score
-
-
-def key(board: Board) -> tuple:
-    """The cards of a position, without its score and counter: a line never comes back to one."""
-    position = board.position()
-    return position.columns, position.down, position.dealt
-
-
 def line(deal: Deal, number: int, length: int, *, deal_on_empty: bool = False) -> Iterator[tuple[list[str], Board]]:
     """Yield (canonical actions so far, board) along the greedy line of ``deal``, from its first position."""
-    board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=None)
-    rng = splitmix64(number)
-    seen = {key(board)}
-    actions: list[str] = []
-    yield actions, board
-    for _ in range(length):
-        if board.is_won():
-            return
-        options = []
-        for action in board.legal_moves():
-            score = policy_score(board, action)
-            if score < 0:
-                continue
-            board.push(action)
-            fresh = key(board) not in seen
-            board.pop()
-            if fresh:
-                options.append((score, action))
-        if not options:
-            return
-        best = max(score for score, _ in options)
-        choices = [action for score, action in options if score == best]
-        action = choices[next(rng) % len(choices)]
-        actions.append(board.play(action))
-        seen.add(key(board))
-        yield actions, board
+    return greedy_line(Board(deal, deal_on_empty=deal_on_empty, undo_limit=None), number, length)
 
 
 def loosen(deal: Deal, tokens: list[str], number: int, *, deal_on_empty: bool) -> list[str]:
