@@ -219,6 +219,38 @@ def test_a_verified_game_is_won_by_following_hint_alone(desktop, artefacts):
     assert int(page.inner_text("#moves")) == expected["moves"] == len(log)
 
 
+def test_the_address_resumes_its_game_and_says_why_when_it_cannot(desktop):
+    """A reload resumes the game of the address; a log the rules refuse gives the deal
+    from its first position, a code that cannot be played a new game, each with the reason."""
+    code = DEALS[0]
+    page = desktop.page
+    board = Board(code)
+    legal = next(action for action in board.legal_moves() if isinstance(action, Move))
+    desktop.open(f"{code}/{board.notation(legal)},D")
+    assert desktop.code() == code and desktop.moves() == 2 and desktop.message() == f"Game {code} resumed."
+    page.reload()
+    page.wait_for_selector(".card.up")
+    desktop.wait_idle()
+    assert desktop.log() == [board.notation(legal), "D"] and desktop.moves() == 2
+    refused = next(Move(s, d, 1) for s in range(1, 11) for d in range(1, 11)
+                   if s != d and not board.is_legal(Move(s, d, 1)))
+    page.goto("about:blank")  # a new address, not a change of the fragment alone
+    desktop.open(f"{code}/{refused.src}>{refused.dst},D")
+    page.wait_for_selector("#message.rule")
+    assert desktop.code() == code and desktop.moves() == 0 and desktop.log() == []
+    assert desktop.message().startswith("The address's game could not be resumed: action 1 (index 0: ")
+    assert desktop.message().endswith(f"{code} starts from its first position.")
+    page.goto("about:blank")
+    desktop.open("SP1-S1C-NOTACODE")
+    page.wait_for_function("document.querySelector('#message').textContent.includes('A new game instead')")
+    assert desktop.message().startswith("The address's game could not be resumed: ")
+    assert desktop.code() in DEALS
+    # The browser logs the two 422 answers (the refused log, the code); nothing else went wrong.
+    assert desktop.errors == ["Failed to load resource: the server responded with a status of 422 "
+                              "(Unprocessable Entity)"] * 2
+    desktop.errors.clear()
+
+
 def test_a_refused_drag_shows_the_rule_and_undo_restart_deal_and_keys_work(desktop):
     code = DEALS[0]
     page = desktop.page

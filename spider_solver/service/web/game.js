@@ -448,6 +448,27 @@ async function start(code, record, log) {
   document.body.dataset.games = String(Number(document.body.dataset.games || 0) + 1); // games started
 }
 
+/** The game of the page's address, its code then its log. A log the rules refuse gives the
+ *  deal from its first position, a code that cannot be played a new game; the message says why. */
+async function resume(code, log, settings) {
+  let deal = null;
+  try {
+    deal = await api.deal(code);
+    await start(deal.code, deal.catalog, log);
+    say(`Game ${game.code} resumed.`);
+  } catch (error) {
+    if (error?.name === "AbortError") return;
+    const why = error instanceof ApiError ? error.message : `the server could not be reached (${error?.message || error})`;
+    if (deal && error instanceof ApiError && error.type === "refused-action") {
+      await start(deal.code, deal.catalog, []);
+      say(`The address's game could not be resumed: ${why}. ${deal.code} starts from its first position.`, "rule");
+      return;
+    }
+    await newGame(settings);
+    if (game.code) say(`The address's game could not be resumed: ${why}. A new game instead: ${game.code}.`);
+  }
+}
+
 function openNewGame() {
   const dialog = $("new-game");
   dialog.showModal();
@@ -639,8 +660,7 @@ function init() {
   const [code, actions] = hash.includes("/") ? [hash.slice(0, hash.indexOf("/")), hash.slice(hash.indexOf("/") + 1)]
     : [hash, ""];
   if (code) {
-    api.deal(code).then((deal) => start(deal.code, deal.catalog, actions ? actions.split(",") : []))
-      .then(() => say(`Game ${game.code} resumed.`), (error) => { report(error); newGame(settings); });
+    resume(code, actions ? actions.split(",") : [], settings);
   } else {
     newGame({ suits: settings.suits, rule: settings.rule, difficulty: settings.difficulty });
   }
