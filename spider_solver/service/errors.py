@@ -82,6 +82,8 @@ _PATTERN_WORDS = {
 }
 #: Fields that hold a game code: a value off the pattern gets the parser's own words.
 _CODES = frozenset({"code", "after"})
+#: What a code field's value off the code's form is refused as.
+_OFF_CODE = frozenset({"string_pattern_mismatch", "string_too_long"})
 
 
 def _field(where: str) -> str:
@@ -91,8 +93,8 @@ def _field(where: str) -> str:
 
 
 def _code_error(item: dict[str, Any]) -> str | None:
-    """The game code parser's refusal of a code field's value off the pattern."""
-    if item.get("type") != "string_pattern_mismatch" or _field(_where(item.get("loc", ()))) not in _CODES:
+    """The game code parser's refusal of a code field's value off the pattern or too long."""
+    if item.get("type") not in _OFF_CODE or _field(_where(item.get("loc", ()))) not in _CODES:
         return None
     try:
         GameCode.parse(str(item.get("input")))

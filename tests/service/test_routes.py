@@ -13,6 +13,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -125,10 +126,13 @@ def test_deal_not_in_the_catalog_has_no_entry(client):
     assert body["catalog"] is None and body["code"] == "SP1-S4C-AAAAAHQ" and len(body["deck"]) == 104
 
 
-@pytest.mark.parametrize("code", ["XYZ", "SP1-S3C-AAAAAAA", "SP1-S4C-AAAAAA1", "SP1-S4C-AAAAAAAAAAAAAAAAAA"])
+@pytest.mark.parametrize("code", ["XYZ", "SP1-S3C-AAAAAAA", "SP1-S4C-AAAAAA1", "SP1-S4C-AAAAAAAAAAAAAAAAAA",
+                                  "SP1-S4C-AAAA/AAD", "SP1-S4C-AAAAAAD/", "A" * 50])
 def test_bad_code_is_422(client, code):
-    message = error_of(client.get(f"/v1/deals/{code}"), 422, "invalid-code")
+    """Off the pattern, too long, or with a "/" (sent as %2F: a code, not another path)."""
+    message = error_of(client.get(f"/v1/deals/{quote(code, safe='')}"), 422, "invalid-code")
     assert code[:10] in message
+    assert code[:10] in error_of(client.post("/v1/verify", json={"code": code}), 422, "invalid-code")
 
 
 @pytest.mark.parametrize("code", ["\u017fP1-\u017f1C-AAAAAAA", "SP1-S1C-\u0131AAAAAA", "sp1-s1c-aaaaaa\u0131"])
@@ -151,8 +155,10 @@ def test_code_in_lower_case_with_spaces_is_the_same_deal(client):
     assert client.get("/v1/deals/%20sp1-s4c-aaaaahq%20").json()["code"] == "SP1-S4C-AAAAAHQ"
 
 
-def test_overlong_code_is_refused_unread(client):
-    error_of(client.get("/v1/deals/" + "A" * 5000), 422, "invalid-request")
+def test_overlong_code_is_refused_with_its_start_alone(client):
+    """A code of 5,000 characters is refused as a code, quoting its first 40 characters."""
+    message = error_of(client.get("/v1/deals/" + "A" * 5000), 422, "invalid-code")
+    assert message == f"invalid game code '{'A' * 40}'...: expected three parts like SP1-S4C-AAAAAAD"
 
 
 # --------------------------------------------------------------------------- #

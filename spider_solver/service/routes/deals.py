@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path
+from starlette.convertors import Convertor, register_url_convertor
 
 from spider_solver.catalog import Catalog
 from spider_solver.errors import CatalogError
@@ -22,6 +23,22 @@ log = logging.getLogger("spider_solver.service")
 router = APIRouter(tags=["deals"])
 
 
+class _AnyText(Convertor[str]):
+    """The rest of the path, whatever it holds: a code with a "/" (sent as %2F) or a line
+    break in it is a code off the pattern (422 ``invalid-code``), not another path (404)."""
+
+    regex = r"[\s\S]+"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("any_text", _AnyText())
+
+
 @lru_cache(maxsize=4096)
 def layout_of(code: str) -> dict[str, Any]:
     """A deal's initial layout, as ``spider-solve show --json`` prints it (deals never
@@ -29,7 +46,7 @@ def layout_of(code: str) -> dict[str, Any]:
     return deal_json(state.deal_by_code(code))
 
 
-@router.get("/v1/deals/{code}", response_model=DealView, responses=responses(422, 503))
+@router.get("/v1/deals/{code:any_text}", response_model=DealView, responses=responses(422, 503))
 async def get_deal(code: Annotated[str, Path(max_length=MAX_TOKEN, pattern=CODE_PATTERN, examples=["SP1-S4C-AAAAAAD"])],
                    catalog: Annotated[Catalog | None, Depends(state.optional_catalog)]) -> Any:
     """A deal's initial layout and deck (as ``spider-solve show --json``) and, if the
