@@ -220,10 +220,13 @@ def record_model(name: str, doc: str, *, stored: bool, **extra: Any) -> type[Bas
     fields: dict[str, Any] = {}
     for spec in FIELDS:
         kind: Any = list[ActionText] if spec.name == "solution" else spec.type
-        if spec.nullable and not (stored and spec.name in _STORED):
+        description = spec.description
+        if stored and spec.name in _STORED:  # never null: the record's "; null for ..." is not its
+            description = description.partition("; null ")[0] + "."
+        elif spec.nullable:
             kind = kind | None
         bounds: dict[str, Any] = {_BOUNDS[key]: value for key, value in spec.bounds.items()}
-        fields[spec.name] = (kind, Field(description=spec.description, **bounds))
+        fields[spec.name] = (kind, Field(description=description, **bounds))
     return create_model(name, __doc__=doc, **fields, **extra)
 
 

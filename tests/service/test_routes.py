@@ -108,6 +108,23 @@ def test_openapi_document_and_docs(client):
     assert client.get("/docs").status_code == 200
 
 
+def test_openapi_documents_every_error_a_body_can_meet_and_no_null_a_row_cannot_have(client):
+    """A POST's body can be malformed (400), late (408), too large (413), not JSON (415),
+    invalid (422) or still arriving when the server stops (503 stopping); a catalog row's
+    code, deal number and time are never null, and their descriptions do not say they may be."""
+    document = client.get("/openapi.json").json()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if method == "post":
+                assert {"400", "408", "413", "415", "422", "503"} <= set(operation["responses"]), path
+    row = document["components"]["schemas"]["CatalogDeal"]
+    for name in ("code", "deal", "solved_at"):
+        assert name in row["required"] and "anyOf" not in row["properties"][name], name
+        assert "null" not in row["properties"][name]["description"], row["properties"][name]
+    answer = document["components"]["schemas"]["VerifyResponse"]["properties"]
+    assert {"type": "null"} in answer["code"]["anyOf"] and "null for an explicit deck" in answer["code"]["description"]
+
+
 # --------------------------------------------------------------------------- #
 # GET /v1/deals/{code}
 # --------------------------------------------------------------------------- #

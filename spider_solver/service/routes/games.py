@@ -55,7 +55,7 @@ def replay_fields(result: ReplayResult, code: str | None) -> dict[str, Any]:
     return {"code": code} | {name: getattr(result, name) for name in _REPLAY_FIELDS}
 
 
-@router.post("/v1/replay", response_model=ReplayResponse, responses=responses(415, 422))
+@router.post("/v1/replay", response_model=ReplayResponse, responses=responses(415, 422, 503))
 async def replay_log(body: GameRequest) -> Any:
     """Replay a game log (moves, deals, undos) and score it as the app does. A refused
     action is a 422 error naming its index and the rule."""

@@ -69,7 +69,7 @@ def position_of(deal: Deal, tokens: tuple[str, ...], body: PositionRequest) -> d
     }
 
 
-@router.post("/v1/position", response_model=PositionResponse, responses=responses(415, 422))
+@router.post("/v1/position", response_model=PositionResponse, responses=responses(415, 422, 503))
 async def position(body: PositionRequest) -> Any:
     """The position a game log reaches, for drawing and playing on: the face-up cards and
     face-down counts of the columns, the groups that can move with their targets and best
