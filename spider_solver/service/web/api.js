@@ -134,6 +134,8 @@ export class SpiderApi {
 
   /** POST /v1/analyze: can the position still be won? status (verified, unwinnable,
    *  unknown), hint, line, and with ``lostAt`` where the game was lost (lostBracket).
+   *  ``lostAt`` is false unless asked for (the API's ``lost_at`` defaults to true): a hint
+   *  should not wait for the bisection of the history.
    *  May search: up to the server's caps, or ``maxSeconds``/``maxNodes``; pass a signal
    *  to let the player cancel it. */
   analyze({ code, actions = [], undoLimit = 100, dealOnEmpty = false, lostAt = false, maxSeconds, maxNodes } = {},
