@@ -7,8 +7,8 @@ answering catalog and replay requests while it runs. Identical requests in fligh
 share one search: the second waits for the first one's answer. At most ``capacity``
 distinct searches are in flight (running or waiting for a process); one more is
 refused with :class:`Busy` (503 with ``Retry-After``: :meth:`Searches.retry_after`, the
-expected time until a search in flight ends, from their budgets and the node rate the
-solver processes have achieved). :meth:`Searches.stop` ends
+expected time until a search in flight ends, from how long searches have taken lately,
+their budgets and the node rate the solver processes have achieved). :meth:`Searches.stop` ends
 the searches in flight at once (the server's SIGTERM and Ctrl-C): whoever waits for
 them gets :class:`Stopping`.
 
@@ -101,7 +101,7 @@ def _ready() -> bool:
     return True
 
 
-#: Weight of the latest search in the node rate's running mean.
+#: Weight of the latest search in the running means of the node rate and of a search's seconds.
 RATE_WEIGHT = 0.3
 #: Searches shorter than this (seconds) say little of the rate: the engine's set-up dominates.
 RATE_MIN_SECONDS = 0.2
@@ -136,6 +136,8 @@ class Searches:
         self._flights: dict[Hashable, Flight] = {}
         #: Nodes a second the solver processes have achieved lately (None before any search).
         self.node_rate: float | None = None
+        #: Seconds a search has taken lately, from its process to its answer (None before any).
+        self.typical: float | None = None
         self.stopping = False
         #: Searches started since the server started (shared ones count once).
         self.started = 0
@@ -151,28 +153,37 @@ class Searches:
 
     def retry_after(self, now: float | None = None) -> int:
         """Seconds after which a slot is expected to be free: when the first of the running
-        searches is expected to end, each taking its node budget at :attr:`node_rate`, or
-        its seconds if they come first (with no rate measured yet, its seconds; with neither,
-        :data:`MAX_RETRY_AFTER`). At least 1 and at most :data:`MAX_RETRY_AFTER`."""
+        searches is expected to end. A search is expected to take what searches have taken
+        lately (:attr:`typical`: most end long before their budget); one that has run longer,
+        its whole budget: its node budget at :attr:`node_rate`, or its seconds if they come
+        first (with no rate measured yet, its seconds; with neither, :data:`MAX_RETRY_AFTER`).
+        At least 1 and at most :data:`MAX_RETRY_AFTER`."""
         now = time.monotonic() if now is None else now
         ends = []
         for flight in self._flights.values():
             if flight.started is None:
                 continue
+            elapsed = now - flight.started
             by_nodes = math.inf if not self.node_rate else flight.max_nodes / self.node_rate
             expected = min(by_nodes, math.inf if flight.max_seconds is None else flight.max_seconds)
-            ends.append(expected - (now - flight.started))
+            if self.typical is not None and elapsed < self.typical:
+                expected = min(expected, self.typical)
+            ends.append(expected - elapsed)
         wait = min(ends, default=math.inf)
         return int(min(MAX_RETRY_AFTER, max(1, math.ceil(wait) if math.isfinite(wait) else MAX_RETRY_AFTER)))
 
     def _measured(self, key: Hashable, future: asyncio.Future) -> None:
         """A search ended: the next one waiting gets its process, and its effort the rate."""
         flight = self._flights.pop(key, None)
+        now = time.monotonic()
         waiting = next((other for other in self._flights.values() if other.started is None), None)
         if waiting is not None:
-            waiting.started = time.monotonic()
+            waiting.started = now
         if flight is None or future.cancelled() or future.exception() is not None:
             return
+        if flight.started is not None:
+            took = now - flight.started
+            self.typical = took if self.typical is None else RATE_WEIGHT * took + (1 - RATE_WEIGHT) * self.typical
         effort = _effort(future.result())
         if effort is not None and effort[1] >= RATE_MIN_SECONDS:
             rate = effort[0] / effort[1]

@@ -8,6 +8,7 @@ of 1-suit deals, a few hundredths of a second each.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -969,13 +970,13 @@ def slow_search(seconds: float, nodes: int) -> dict:
 
 
 def test_retry_after_is_the_expected_wait_of_the_searches_in_flight():
-    """Not a constant: the time the running search is expected to take still, from its
-    budget and the node rate the solvers achieved (its seconds before any is known)."""
+    """Not a constant: measured by real solver processes, the seconds a search took and the
+    node rate feed the advice (before either is known, the running search's seconds)."""
     import asyncio
 
     from spider_solver.service.searches import Busy, Searches
 
-    async def scenario() -> list[int]:
+    async def scenario() -> tuple[list[int], float]:
         searches = Searches(solvers=1, queue=0, max_seconds=120.0)
         searches.start()
         advised = []
@@ -984,22 +985,47 @@ def test_retry_after_is_the_expected_wait_of_the_searches_in_flight():
             await asyncio.sleep(0.1)
             with pytest.raises(Busy) as busy:
                 await searches.run("b", slow_search, 0, 0, budget=(1, 1.0))
-            advised.append(busy.value.retry_after)  # no rate yet: its 20 s
+            advised.append(busy.value.retry_after)  # nothing known yet: its 20 s
             await first
             assert searches.node_rate == pytest.approx(2_000_000)
+            typical = searches.typical
+            assert typical is not None and 0.5 <= typical < 20
             second = asyncio.ensure_future(searches.run("c", slow_search, 3.0, 6_000_000,
                                                         budget=(6_000_000, 120.0)))
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.05)
             with pytest.raises(Busy) as busy:
                 await searches.run("b", slow_search, 0, 0, budget=(1, 1.0))
-            advised.append(busy.value.retry_after)  # 6,000,000 nodes at 2,000,000 a second, 0.5 s gone
+            advised.append(busy.value.retry_after)  # as long as the first took, at most its 3 s by the rate
             await second
         finally:
             searches.stop()
-        return advised
+        return advised, typical
 
-    no_rate, by_rate = asyncio.run(scenario())
-    assert 19 <= no_rate <= 20 and 2 <= by_rate <= 3
+    (no_history, by_history), typical = asyncio.run(scenario())
+    assert 19 <= no_history <= 20 and 1 <= by_history <= math.ceil(min(3.0, typical))
+
+
+def test_retry_after_expects_what_searches_took_lately_then_the_whole_budget():
+    """The formula, at given moments: a running search is expected to take what searches
+    have taken lately while it has run less than that, then its whole budget (its nodes at
+    the node rate, or its seconds); at least 1 second."""
+    from spider_solver.service.searches import Flight, Searches
+
+    searches = Searches(solvers=1, queue=0, max_seconds=30.0)
+    try:
+        searches._flights["x"] = Flight(future=None, max_nodes=60_000_000, max_seconds=30.0, started=100.0)
+        assert searches.retry_after(now=101.0) == 29  # nothing known: its seconds
+        searches.node_rate = 5_000_000
+        assert searches.retry_after(now=101.0) == 11  # its 60M nodes take 12 s
+        searches.typical = 0.4
+        assert searches.retry_after(now=100.1) == 1  # searches end in 0.4 s: 0.3 s to go, said as 1
+        searches.typical = 4.0
+        assert searches.retry_after(now=101.0) == 3
+        assert searches.retry_after(now=105.0) == 7  # past the 4 s: its budget, 12 s in all
+        searches._flights["y"] = Flight(future=None, max_nodes=60_000_000, max_seconds=30.0, started=None)
+        assert searches.retry_after(now=105.0) == 7  # a search waiting for a process frees no slot first
+    finally:
+        searches.stop()
 
 
 def die() -> None:
