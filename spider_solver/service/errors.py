@@ -96,10 +96,13 @@ def _code_error(item: dict[str, Any]) -> str | None:
     """The game code parser's refusal of a code field's value off the pattern or too long."""
     if item.get("type") not in _OFF_CODE or _field(_where(item.get("loc", ()))) not in _CODES:
         return None
+    text = str(item.get("input"))
     try:
-        GameCode.parse(str(item.get("input")))
+        GameCode.parse(text)
     except InvalidCodeError as error:
         return str(error)
+    if item.get("type") == "string_too_long":  # a code padded with spaces: still no code
+        return f"invalid game code {quote(text)}: longer than {MAX_TOKEN} characters"
     return None
 
 

@@ -222,7 +222,7 @@ def record_model(name: str, doc: str, *, stored: bool, **extra: Any) -> type[Bas
         kind: Any = list[ActionText] if spec.name == "solution" else spec.type
         description = spec.description
         if stored and spec.name in _STORED:  # never null: the record's "; null for ..." is not its
-            description = description.partition("; null ")[0] + "."
+            description = description.partition("; null ")[0].rstrip(".") + "."
         elif spec.nullable:
             kind = kind | None
         bounds: dict[str, Any] = {_BOUNDS[key]: value for key, value in spec.bounds.items()}

@@ -136,7 +136,8 @@ class Searches:
         self._flights: dict[Hashable, Flight] = {}
         #: Nodes a second the solver processes have achieved lately (None before any search).
         self.node_rate: float | None = None
-        #: Seconds a search has taken lately, from its process to its answer (None before any).
+        #: Seconds a search has taken lately, from when it got a process to its answer, as the
+        #: server counts it (a grading job ahead of it in the process counts too; None before any).
         self.typical: float | None = None
         self.stopping = False
         #: Searches started since the server started (shared ones count once).
@@ -154,10 +155,11 @@ class Searches:
     def retry_after(self, now: float | None = None) -> int:
         """Seconds after which a slot is expected to be free: when the first of the running
         searches is expected to end. A search is expected to take what searches have taken
-        lately (:attr:`typical`: most end long before their budget); one that has run longer,
-        its whole budget: its node budget at :attr:`node_rate`, or its seconds if they come
-        first (with no rate measured yet, its seconds; with neither, :data:`MAX_RETRY_AFTER`).
-        At least 1 and at most :data:`MAX_RETRY_AFTER`."""
+        lately (:attr:`typical`: most end long before their budget), or its budget if that is
+        shorter; one that has run longer, its whole budget: its node budget at
+        :attr:`node_rate`, or its seconds if they come first (with no rate measured yet, its
+        seconds; with neither, :data:`MAX_RETRY_AFTER`). At least 1 and at most
+        :data:`MAX_RETRY_AFTER`."""
         now = time.monotonic() if now is None else now
         ends = []
         for flight in self._flights.values():

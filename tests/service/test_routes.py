@@ -8,7 +8,6 @@ of 1-suit deals, a few hundredths of a second each.
 from __future__ import annotations
 
 import json
-import math
 import os
 import sqlite3
 import threading
@@ -145,9 +144,10 @@ def test_deal_not_in_the_catalog_has_no_entry(client):
 
 
 @pytest.mark.parametrize("code", ["XYZ", "SP1-S3C-AAAAAAA", "SP1-S4C-AAAAAA1", "SP1-S4C-AAAAAAAAAAAAAAAAAA",
-                                  "SP1-S4C-AAAA/AAD", "SP1-S4C-AAAAAAD/", "A" * 50])
+                                  "SP1-S4C-AAAA/AAD", "SP1-S4C-AAAAAAD/", "A" * 50, " " * 30 + "SP1-S4C-AAAAAAD"])
 def test_bad_code_is_422(client, code):
-    """Off the pattern, too long, or with a "/" (sent as %2F: a code, not another path)."""
+    """Off the pattern, too long (padded with spaces too), or with a "/" (sent as %2F: a
+    code, not another path)."""
     message = error_of(client.get(f"/v1/deals/{quote(code, safe='')}"), 422, "invalid-code")
     assert code[:10] in message
     assert code[:10] in error_of(client.post("/v1/verify", json={"code": code}), 422, "invalid-code")
@@ -970,13 +970,13 @@ def slow_search(seconds: float, nodes: int) -> dict:
 
 
 def test_retry_after_is_the_expected_wait_of_the_searches_in_flight():
-    """Not a constant: measured by real solver processes, the seconds a search took and the
-    node rate feed the advice (before either is known, the running search's seconds)."""
+    """Real solver processes: before anything is measured the advice is the running search's
+    seconds; then its seconds and node rate are measured (the formula's test is below)."""
     import asyncio
 
     from spider_solver.service.searches import Busy, Searches
 
-    async def scenario() -> tuple[list[int], float]:
+    async def scenario() -> list[int]:
         searches = Searches(solvers=1, queue=0, max_seconds=120.0)
         searches.start()
         advised = []
@@ -988,21 +988,12 @@ def test_retry_after_is_the_expected_wait_of_the_searches_in_flight():
             advised.append(busy.value.retry_after)  # nothing known yet: its 20 s
             await first
             assert searches.node_rate == pytest.approx(2_000_000)
-            typical = searches.typical
-            assert typical is not None and 0.5 <= typical < 20
-            second = asyncio.ensure_future(searches.run("c", slow_search, 3.0, 6_000_000,
-                                                        budget=(6_000_000, 120.0)))
-            await asyncio.sleep(0.05)
-            with pytest.raises(Busy) as busy:
-                await searches.run("b", slow_search, 0, 0, budget=(1, 1.0))
-            advised.append(busy.value.retry_after)  # as long as the first took, at most its 3 s by the rate
-            await second
+            assert searches.typical is not None and 0.5 <= searches.typical < 20
         finally:
             searches.stop()
-        return advised, typical
+        return advised
 
-    (no_history, by_history), typical = asyncio.run(scenario())
-    assert 19 <= no_history <= 20 and 1 <= by_history <= math.ceil(min(3.0, typical))
+    assert 19 <= asyncio.run(scenario())[0] <= 20
 
 
 def test_retry_after_expects_what_searches_took_lately_then_the_whole_budget():

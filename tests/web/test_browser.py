@@ -221,7 +221,8 @@ def test_a_verified_game_is_won_by_following_hint_alone(desktop, artefacts):
 
 def test_the_address_resumes_its_game_and_says_why_when_it_cannot(desktop):
     """A reload resumes the game of the address; a log the rules refuse gives the deal
-    from its first position, a code that cannot be played a new game, each with the reason."""
+    from its first position, a code the server refuses a new game, each with the reason; a
+    server that cannot be reached is said, and the address kept."""
     code = DEALS[0]
     page = desktop.page
     board = Board(code)
@@ -242,12 +243,20 @@ def test_the_address_resumes_its_game_and_says_why_when_it_cannot(desktop):
     assert desktop.message().endswith(f"{code} starts from its first position.")
     page.goto("about:blank")
     desktop.open("SP1-S1C-NOTACODE")
-    page.wait_for_function("document.querySelector('#message').textContent.includes('A new game instead')")
+    page.wait_for_selector("#message:has-text('A new game instead')")  # not wait_for_function: the CSP forbids eval
     assert desktop.message().startswith("The address's game could not be resumed: ")
     assert desktop.code() in DEALS
-    # The browser logs the two 422 answers (the refused log, the code); nothing else went wrong.
+    # The server unreachable once the deal is known: said, and the address kept for a reload.
+    page.goto("about:blank")
+    page.route("**/v1/position", lambda route: route.abort())
+    address = f"{code}/{board.notation(legal)}"
+    page.goto(f"{desktop.url}/play#{address}")
+    page.wait_for_selector("#message:has-text('The server could not be reached')")
+    assert unquote(urlparse(page.url).fragment) == address
+    page.unroute("**/v1/position")
+    # The browser logs the two 422 answers (the refused log, the code) and the aborted request.
     assert desktop.errors == ["Failed to load resource: the server responded with a status of 422 "
-                              "(Unprocessable Entity)"] * 2
+                              "(Unprocessable Entity)"] * 2 + ["Failed to load resource: net::ERR_FAILED"]
     desktop.errors.clear()
 
 

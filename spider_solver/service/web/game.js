@@ -418,6 +418,7 @@ async function goBack(thenPlay) {
 
 let generation = 0; // the latest "New game": an earlier one's answers arriving late are dropped
 
+/** Start a game (the given code, else a random verified deal of the settings); true once started. */
 async function newGame({ code, suits, rule, difficulty } = {}) {
   cancel();
   clearHint();
@@ -430,12 +431,14 @@ async function newGame({ code, suits, rule, difficulty } = {}) {
       code = record.code;
     }
     const deal = await api.deal(code.trim());
-    if (mine !== generation) return;
+    if (mine !== generation) return false;
     await start(deal.code, record || deal.catalog, []);
     say(`New game ${deal.code}` + (game.record?.status === "verified" ? ": a verified deal, known to be winnable." : "."));
+    return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) say("No verified deal in the catalog matches: try other settings, or type a game code.");
     else report(error);
+    return false;
   }
 }
 
@@ -449,23 +452,31 @@ async function start(code, record, log) {
 }
 
 /** The game of the page's address, its code then its log. A log the rules refuse gives the
- *  deal from its first position, a code that cannot be played a new game; the message says why. */
+ *  deal from its first position, a code the server refuses a new game, each with the reason;
+ *  any other failure (the server unreachable) is reported and the address left as it is. */
 async function resume(code, log, settings) {
-  let deal = null;
+  let deal;
   try {
     deal = await api.deal(code);
+  } catch (error) {
+    if (!(error instanceof ApiError)) return report(error);
+    if (await newGame(settings)) {
+      say(`The address's game could not be resumed: ${error.message}. A new game instead: ${game.code}.`);
+    }
+    return;
+  }
+  try {
     await start(deal.code, deal.catalog, log);
     say(`Game ${game.code} resumed.`);
   } catch (error) {
-    if (error?.name === "AbortError") return;
-    const why = error instanceof ApiError ? error.message : `the server could not be reached (${error?.message || error})`;
-    if (deal && error instanceof ApiError && error.type === "refused-action") {
+    if (!(error instanceof ApiError && error.type === "refused-action")) return report(error);
+    try {
       await start(deal.code, deal.catalog, []);
-      say(`The address's game could not be resumed: ${why}. ${deal.code} starts from its first position.`, "rule");
-      return;
+    } catch (again) {
+      return report(again);
     }
-    await newGame(settings);
-    if (game.code) say(`The address's game could not be resumed: ${why}. A new game instead: ${game.code}.`);
+    say(`The address's game could not be resumed: ${error.message}. ${deal.code} starts from its first position.`,
+        "rule");
   }
 }
 
