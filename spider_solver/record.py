@@ -18,12 +18,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
-from spider_solver.errors import SpiderError, quote, real_number, whole_number
+from spider_solver.errors import InvalidActionError, InvalidVariantError, SpiderError, quote, real_number, whole_number
 from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
-from spider_solver.rules import GameCode
+from spider_solver.rules import GameCode, Undo, parse_action, parse_rule, parse_suits
+from spider_solver.rules.variant import MAX_COLUMNS
 from spider_solver.version import __version__
 
 #: The largest integer an SQLite column holds: the bound of every count and figure.
@@ -194,6 +196,9 @@ class SolveRecord:
         solution may be one string of actions, a missing move count is the line's
         length), checked as :meth:`check` checks it: :class:`InvalidRecordError` names
         what is wrong. ``suits``, ``rule``, ``deal`` and ``par`` are read from the code."""
+        if not isinstance(data, Mapping):
+            raise InvalidRecordError(f"a record's plain-data form is a mapping of its fields (as to_dict gives "
+                                     f"it), not {type(data).__name__}")
         code = data.get("code")
         shown = "a result" if code is None else repr(str(code))[:60]
         try:
@@ -214,7 +219,10 @@ class SolveRecord:
         solution = data.get("solution") or ()
         if isinstance(solution, str):
             solution = solution.split()
-        solution = tuple(str(action) for action in solution)
+        elif not isinstance(solution, list | tuple):
+            raise InvalidRecordError(f"invalid solution {quote(solution)} for {shown}: expected a list of actions "
+                                     "in notation")
+        solution = tuple(solution)  # each action is checked by check(), never made text here
         moves, score = data.get("moves"), data.get("score")
         if status is not Status.VERIFIED:  # a line, moves or a score mean nothing without a win
             solution, moves, score = (), None, None
@@ -226,14 +234,16 @@ class SolveRecord:
             nodes=data.get("nodes") or 0, seconds=data.get("seconds") or 0.0, max_nodes=data.get("max_nodes"),  # type: ignore[arg-type]  # check() refuses None
             max_seconds=data.get("max_seconds"), reason=reason,
             solver_version=str(data.get("solver_version") or __version__),
-            solved_at=None if data.get("solved_at") is None else str(data["solved_at"]), **extra,
+            solved_at=data.get("solved_at"), **extra,
         )
         return record.check()
 
     def check(self) -> SolveRecord:
         """This record with its figures as plain Python numbers, once checked: a verified
-        record has a line and a score and its move count is the line's length; counts and
-        seconds are numbers in range; the grade and ``improve``'s record are all three
+        record has a line of actions in notation (D, F>T or F>T/N: never an undo) and a
+        score, and its move count is the line's length; counts and seconds are numbers in
+        range (a time budget above 0); ``solved_at`` is text; an explicit deck's suit count
+        and rule are ones the rules know; the grade and ``improve``'s record are all three
         fields or none, and only on a verified record. :class:`InvalidRecordError` names
         what is wrong. Whether the line wins is not replayed here: that is
         :func:`spider_solver.verify.solve`'s replay, and ``spider-solve check``'s."""
@@ -241,6 +251,10 @@ class SolveRecord:
         if self.status is Status.VERIFIED:
             if not self.solution or self.score is None:
                 raise InvalidRecordError(f"verified result for {shown} has no solution or no score")
+            wrong = next((action for action in self.solution if not _line_action(action)), None)
+            if wrong is not None:
+                raise InvalidRecordError(f"invalid action {quote(wrong)} in the line of {shown}: expected D, F>T "
+                                         "or F>T/N in notation")
             if self.moves is not None and whole_number(self.moves) != len(self.solution):
                 raise InvalidRecordError(f"invalid moves {quote(self.moves)} for {shown}: its line has "
                                          f"{len(self.solution)} actions")
@@ -250,8 +264,17 @@ class SolveRecord:
             "nodes": _figure(self.nodes, "nodes", shown, whole=True),
             "seconds": _figure(self.seconds, "seconds", shown),
             "max_nodes": _figure(self.max_nodes, "max_nodes", shown, whole=True, low=1),
-            "max_seconds": None if self.max_seconds is None else _figure(self.max_seconds, "max_seconds", shown),
+            "max_seconds": None if self.max_seconds is None else _figure(self.max_seconds, "max_seconds", shown,
+                                                                         above=True),
         }
+        if self.solved_at is not None and not isinstance(self.solved_at, str):
+            raise InvalidRecordError(f"invalid solved_at {quote(self.solved_at)} for {shown}: expected a time in "
+                                     "ISO 8601 text, e.g. 2026-01-31T12:00:00Z")
+        if self.code is None:  # an explicit deck: its suit count and rule are its own
+            try:
+                values |= {"suits": parse_suits(self.suits), "rule": str(parse_rule(self.rule))}
+            except InvalidVariantError as error:
+                raise InvalidRecordError(f"{error} for {shown}") from None
         if self.status is Status.VERIFIED:
             values["moves"] = len(self.solution)
             values["score"] = _figure(self.score, "score", shown, whole=True)
@@ -267,16 +290,31 @@ class SolveRecord:
         return replace(self, **values)
 
 
-def _figure(value: object, name: str, shown: str, *, whole: bool = False, low: float = 0) -> Any:
+def _figure(value: object, name: str, shown: str, *, whole: bool = False, low: float = 0, above: bool = False) -> Any:
     """A record's count or seconds, checked: a whole number (``whole``) or a finite
-    number, from ``low`` up to :data:`FIGURE_MAX`; :class:`InvalidRecordError` naming
-    the field otherwise."""
+    number, from ``low`` (or ``above`` it) up to :data:`FIGURE_MAX`;
+    :class:`InvalidRecordError` naming the field otherwise."""
     number = whole_number(value) if whole else real_number(value)
-    if number is None or not low <= number <= FIGURE_MAX:
+    if number is None or not (low < number if above else low <= number) or number > FIGURE_MAX:
         kind = "a whole number" if whole else "a number of seconds"
-        raise InvalidRecordError(f"invalid {name} {quote(value)} for {shown}: expected {kind} from {low:g} "
-                                 f"to {FIGURE_MAX:,}")
+        raise InvalidRecordError(f"invalid {name} {quote(value)} for {shown}: expected {kind} "
+                                 f"{'above' if above else 'from'} {low:g} {'and at most' if above else 'to'} "
+                                 f"{FIGURE_MAX:,}")
     return number
+
+
+def _line_action(action: object) -> bool:
+    """Whether ``action`` is an action of a line in notation: D, F>T or F>T/N (never an undo)."""
+    return isinstance(action, str) and _line_text(action)
+
+
+@lru_cache(maxsize=4096)
+def _line_text(text: str) -> bool:
+    """:func:`_line_action` of a text, remembered: every line is made of a few hundred tokens."""
+    try:
+        return not isinstance(parse_action(text, columns=MAX_COLUMNS), Undo)
+    except InvalidActionError:
+        return False
 
 
 def checked_grade(grade: Mapping[str, Any], status: Status, shown: str) -> dict[str, Any]:

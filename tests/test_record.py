@@ -64,6 +64,14 @@ def test_status_and_reason_must_agree(status, reason, message):
     ({"difficulty": 6, "difficulty_raw": 1.0, "grader_version": "g"}, r"invalid difficulty 6 .*from 1 to 5"),
     ({"difficulty": 2, "difficulty_raw": 101.0, "grader_version": "g"}, r"invalid difficulty_raw 101.0"),
     ({"improve_nodes": 5}, r"improve record .* needs improve_nodes, improve_seconds and improve_version"),
+    ({"max_seconds": 0}, r"invalid max_seconds 0 .*expected a number of seconds above 0"),
+    ({"solution": [1, 2]}, r"invalid action 1 in the line of 'SP1-S2R-AAAAAAD': expected D, F>T or F>T/N"),
+    ({"solution": ["1>2", "U"]}, r"invalid action 'U' in the line"),
+    ({"solution": ["9-4", "D"]}, r"invalid action '9-4' in the line"),
+    ({"solution": 5}, r"invalid solution 5 for 'SP1-S2R-AAAAAAD': expected a list of actions"),
+    ({"solved_at": 5}, r"invalid solved_at 5 .*ISO 8601"),
+    ({"code": None, "suits": "x"}, r"unknown suit count 'x': expected 1, 2 or 4 for a result"),
+    ({"code": None, "rule": 7}, r"unknown rule 7: expected classic \(C\) or relaxed \(R\) for a result"),
 ])
 def test_check_names_what_is_wrong(change, message):
     data = verified().to_dict() | change
@@ -94,6 +102,12 @@ def test_check_gives_plain_numbers():
 
     record = SolveRecord.from_dict(verified().to_dict() | {"nodes": np.int64(10), "seconds": np.float32(0.5)})
     assert type(record.nodes) is int and type(record.seconds) is float
+
+
+@pytest.mark.parametrize("data", [None, [1, 2], "SP1-S2R-AAAAAAD"])
+def test_the_reader_refuses_what_is_not_a_mapping_by_name(data):
+    with pytest.raises(InvalidRecordError, match=r"plain-data form is a mapping of its fields .*, not "):
+        SolveRecord.from_dict(data)
 
 
 def test_the_errors_are_the_projects_own():

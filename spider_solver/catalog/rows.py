@@ -17,6 +17,8 @@ def as_record(result: SolveRecord | Mapping[str, Any], *, solver_version: str | 
     """``result`` as a checked record that can be stored: a record, or its plain-data form
     (:meth:`SolveRecord.from_dict`). ``solver_version`` and ``solved_at`` fill in what the
     result does not say (the time defaults to now). :class:`CatalogError` says what is wrong."""
+    if not isinstance(result, SolveRecord | Mapping):
+        raise CatalogError(f"a result to record is a SolveRecord or its plain-data form, not {type(result).__name__}")
     data = dict(result.to_dict() if isinstance(result, SolveRecord) else result)
     if not data.get("code"):
         raise CatalogError("a result without a game code (an explicit deck) cannot be recorded: "

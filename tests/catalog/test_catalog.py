@@ -281,6 +281,15 @@ def test_record_keeps_only_verified_solutions_and_checks_input(catalog):
         catalog.record({"code": CODE, "status": "solved", "max_nodes": 5})
     with pytest.raises(CatalogError, match="no solution"):
         catalog.record({"code": CODE, "status": "verified", "solution": [], "max_nodes": 5})
+    # A 'line' that is no line in notation never replaces the stored one (a shorter line would).
+    stored = verified(3, **BUDGET)
+    catalog.record(stored)
+    with pytest.raises(CatalogError, match=r"invalid action 1 in the line of 'SP1-S4C-AAAAAAD'"):
+        catalog.record(stored.to_dict() | {"solution": [1, 2], "moves": 2})
+    assert catalog.get(CODE).solution == stored.solution
+    for wrong in (None, "SP1-S4C-AAAAAAD", [stored.to_dict()]):
+        with pytest.raises(CatalogError, match=r"a result to record is a SolveRecord or its plain-data form, not "):
+            catalog.record(wrong)
     assert catalog.count() == 1
 
 
