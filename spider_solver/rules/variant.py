@@ -94,6 +94,11 @@ class Variant:
                 f"invalid size: {quote(self.runs)} runs of {self.ranks} ranks make {quote(self.cards)} cards; "
                 f"the game has at most {MAX_CARDS}"
             )
+        if self.cards < self.columns:
+            raise InvalidVariantError(
+                f"invalid size: {quote(self.runs)} runs of {self.ranks} ranks make {quote(self.cards)} cards, "
+                f"fewer than the {self.columns} columns"
+            )
         if not self.columns <= self.layout <= self.cards:
             raise InvalidVariantError(
                 f"invalid layout {quote(self.layout)}: expected {self.columns} to {self.cards} cards"

@@ -127,6 +127,8 @@ def test_bad_variants_are_refused(kwargs, words):
         (dict(suits=4, ranks=13, runs=16, columns=11, layout=5), "invalid columns 11: expected 1 to 10"),
         (dict(suits=4, ranks=13, runs=16, columns=10, layout=5),
          "invalid size: 16 runs of 13 ranks make 208 cards; the game has at most 104"),
+        (dict(suits=4, ranks=2, runs=4, columns=10, layout=8),  # no layout has a card a column
+         "invalid size: 4 runs of 2 ranks make 8 cards, fewer than the 10 columns"),
         (dict(suits=4, ranks=13, runs=8, columns=10, layout=5), "invalid layout 5: expected 10 to 104 cards"),
         (dict(suits=4, ranks=13, runs=8, columns=10, layout=55),
          "invalid layout 55: the 49 stock cards do not make whole deals of 10"),
