@@ -158,13 +158,17 @@ def improve(
     from spider_solver.budget import Budget
     from spider_solver.engine.game import Game, move_code
     from spider_solver.engine.rephase import improve_moves
-    from spider_solver.errors import IllegalActionError
-    from spider_solver.rules import Board
+    from spider_solver.errors import IllegalActionError, InvalidActionError
+    from spider_solver.rules import Board, parse_actions
 
     deal = coerce_deal(deal)
     if max_nodes is None:
         max_nodes = improve_nodes(deal.variant.suits)
     max_nodes, max_seconds = check_budget(max_nodes, max_seconds)
+    try:  # notation first: a token that is no action is InvalidActionError, an illegal one IllegalActionError
+        parse_actions(solution, columns=deal.variant.columns)
+    except InvalidActionError as error:
+        raise InvalidActionError(f"the line to improve is refused: {error}") from None
     given = replay(deal, solution, deal_on_empty=deal_on_empty, undo_limit=0)
     if given.error is not None:
         raise IllegalActionError(f"the line to improve is refused: {given.error}")

@@ -131,12 +131,14 @@ def test_improve_refuses_a_missing_catalog(tmp_path):
 
 
 def test_improve_refuses_a_line_that_does_not_win_and_keeps_a_line_it_cannot_beat():
-    from spider_solver.errors import IllegalActionError
+    from spider_solver.errors import IllegalActionError, InvalidActionError
     from spider_solver.verify import improve
 
     line = long_line()
     with pytest.raises(IllegalActionError, match="does not win"):
         improve(CODE, line[:-1], max_nodes=1000)
+    with pytest.raises(InvalidActionError, match=r"^the line to improve is refused: invalid action '9-4': expected D"):
+        improve(CODE, [*line[:3], "9-4"], max_nodes=1000)
     with pytest.raises(IllegalActionError, match=r"refused: action 6 \(index 5: 'D'\) refused: cannot deal"):
         improve(CODE, ("D", "D", "D", "D", "D", "D"), max_nodes=1000)
     kept = improve(CODE, line, max_nodes=1)  # no budget: the line given (shortening costs no nodes)
