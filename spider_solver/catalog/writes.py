@@ -22,6 +22,7 @@ from spider_solver.catalog.rows import as_record, row_values
 from spider_solver.errors import CatalogError
 from spider_solver.outcomes import Status
 from spider_solver.record import InvalidRecordError, SolveRecord, checked_grade
+from spider_solver.rules import GameCode
 
 
 class Writes(Connection):
@@ -55,7 +56,9 @@ class Writes(Connection):
 
     def set_grade(self, code: str, grade: Mapping[str, Any]) -> bool:
         """Store the grade of a verified row (one transaction); status, solution and every
-        other column stay as they were. False if the row is not verified (or absent)."""
+        other column stay as they were. False if the row is not verified (or absent). The
+        code is read as :meth:`get` reads it (:class:`~spider_solver.errors.InvalidCodeError`)."""
+        code = str(GameCode.parse(code))
         try:
             values = checked_grade(grade, Status.VERIFIED, repr(code))
         except InvalidRecordError as error:
@@ -79,6 +82,7 @@ class Writes(Connection):
         row records the pass (``improve_nodes``: its node budget, or the nodes it spent if it
         stopped early; ``improve_seconds`` adds up; ``improve_version``). Returns True if the
         line was replaced. The grade stays (it belongs to the deal)."""
+        code = str(GameCode.parse(code))
         solution = " ".join(str(action) for action in result["solution"])
         stopped = bool(result.get("stopped"))
         spent = int(result["nodes"]) if stopped else int(result["max_nodes"])

@@ -22,7 +22,7 @@ from spider_solver.catalog.schema import (
     V3_COLUMNS,
     statements,
 )
-from spider_solver.errors import CatalogError
+from spider_solver.errors import CatalogError, InvalidCodeError
 from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import MAX_DEAL, GameCode, Variant
 from spider_solver.verify import SolveResult
@@ -608,6 +608,10 @@ def test_a_grade_goes_only_on_a_verified_row(tmp_path):
                 db.set_grade(CODE, GRADE | {"difficulty": bad})
         with pytest.raises(CatalogError, match="together"):
             db.set_grade(CODE, {"difficulty": 2})
+        # The code is read as get() reads it: any spelling of the code, and a bad one refused.
+        assert db.set_grade(" " + CODE.lower(), GRADE | {"difficulty": 3}) and db.get(CODE).difficulty == 3
+        with pytest.raises(InvalidCodeError, match="invalid game code 'nope'"):
+            db.set_grade("nope", GRADE)
 
 
 def test_a_shorter_line_keeps_the_grade_and_regrading_keeps_the_line(tmp_path):
