@@ -243,7 +243,8 @@ def analyze(
     texts), replayed as RULES.md §12 Replay says, with the options ``deal_on_empty``
     (RULES.md §6 Deals) and ``undo_limit`` (RULES.md §8.2 Undo). ``known_line`` is a
     winning line of the deal from its initial layout (the catalog's solution): when
-    the position reached lies on it, the hint comes from it without a search. It may
+    the position reached lies on it, the hint comes from it without a search; a line
+    that does not parse or does not win the deal is not used (the search answers). It may
     be a function that returns the line (or None), called only once the log is
     replayed without a refused action and without a win: a refused log is then
     answered before the line is looked up. ``find_lost_at=False`` skips the search
