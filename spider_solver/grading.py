@@ -267,12 +267,13 @@ def grade_of(raw: float, variant: Variant) -> int:
 def grade(deal: Deal | GameCode | str, *, seed: int = GRADE_SEED, deal_on_empty: bool = False) -> Grade:
     """The difficulty of ``deal`` for a person: grade 1..5 and the raw figure behind it.
 
-    ``seed`` (a whole number) varies the fair player's noise; the catalog's grades use
-    :data:`GRADE_SEED`. ``deal_on_empty`` is RULES.md §6 Deals' option, a bool."""
+    ``seed`` (a whole number from 0 to 2**64 - 1: the noise's seeds are 64 bits) varies the
+    fair player's noise; the catalog's grades use :data:`GRADE_SEED`. ``deal_on_empty`` is
+    RULES.md §6 Deals' option, a bool."""
     check_play_options(deal_on_empty, None)
     number = whole_number(seed)
-    if number is None:
-        raise InvalidOptionError(f"invalid seed {quote(seed)}: expected a whole number")
+    if number is None or not 0 <= number <= MASK64:
+        raise InvalidOptionError(f"invalid seed {quote(seed)}: expected a whole number from 0 to 2**64 - 1")
     if not isinstance(deal, Deal):
         deal = Deal.from_code(deal)
     figures, _ = play(deal, seed=number, deal_on_empty=deal_on_empty)

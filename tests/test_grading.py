@@ -233,7 +233,9 @@ def test_grade_checks_its_options_and_two_grades_of_a_deal_are_equal():
     assert first == grade(code) and grade(code, seed=np.int64(7)) == grade(code, seed=7)
     for options, words in [({"deal_on_empty": 1}, "invalid deal_on_empty 1"),
                            ({"deal_on_empty": "yes"}, "invalid deal_on_empty 'yes'"),
-                           ({"seed": None}, "invalid seed None"), ({"seed": 1.5}, "invalid seed 1.5")]:
+                           ({"seed": None}, "invalid seed None"), ({"seed": 1.5}, "invalid seed 1.5"),
+                           ({"seed": -1}, r"invalid seed -1: expected a whole number from 0 to 2\*\*64 - 1"),
+                           ({"seed": 2**64}, "invalid seed 18446744073709551616")]:
         with pytest.raises(ValueError, match=words):
             grade(code, **options)
 
