@@ -3,7 +3,9 @@
 All of them are :class:`ValueError` subclasses, so code that only wants to know
 "was the input bad?" can catch ``ValueError``; so are the few that are not about the
 input (a catalog that cannot be written, :class:`EngineUnavailableError`), which the
-command line reports the same way, with status 2. Messages are lower case, quote the
+command line reports the same way, with status 2. A value of another type than the
+documented one (a number for a game log, a list for a code) may raise :class:`TypeError`
+instead, as Python's own functions do. Messages are lower case, quote the
 offending input with ``!r`` and then say what was expected; the command line
 prints them as they are, without a traceback. A long input is quoted by a bounded
 prefix (:func:`quote`), so that a message stays one short line whatever was typed.
