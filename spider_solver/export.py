@@ -23,12 +23,13 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
+from spider_solver.errors import InvalidOptionError, quote
 from spider_solver.record import FIELD_NAMES, SolveRecord
 from spider_solver.rules import Deal
 
@@ -44,27 +45,34 @@ def schema_text() -> str:
     return resources.files("spider_solver").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
 
 
-def write_export(entries: Iterable[SolveRecord], stream: TextIO, fmt: Format = "json") -> int:
-    """Write ``entries`` to ``stream`` in ``fmt``; returns how many were written."""
+def write_export(entries: Iterable[SolveRecord | Mapping[str, Any]], stream: TextIO, fmt: Format = "json") -> int:
+    """Write ``entries`` (records, or their plain-data form, read by
+    :meth:`SolveRecord.from_dict`) to ``stream``, a text stream open for writing, in
+    ``fmt``; returns how many were written. An unknown format is an
+    :class:`~spider_solver.errors.InvalidOptionError`, before anything is written."""
+    if fmt not in FORMATS:
+        raise InvalidOptionError(f"unknown export format {quote(fmt)}: expected one of {', '.join(FORMATS)}")
+    if not callable(getattr(stream, "write", None)):
+        raise TypeError(f"the export goes to a text stream open for writing (open(path, 'w'), sys.stdout), "
+                        f"not {type(stream).__name__}")
+    rows = (entry.to_dict() if isinstance(entry, SolveRecord) else SolveRecord.from_dict(entry).to_dict()
+            for entry in entries)
     count = 0
     if fmt == "json":  # "[" goes out with the first row: a catalog that fails to read prints nothing
-        for count, entry in enumerate(entries, 1):
-            stream.write(("[\n" if count == 1 else ",\n") + json.dumps(entry.to_dict(), ensure_ascii=False))
+        for count, row in enumerate(rows, 1):
+            stream.write(("[\n" if count == 1 else ",\n") + json.dumps(row, ensure_ascii=False))
         stream.write("\n]\n" if count else "[]\n")
     elif fmt == "jsonl":
-        for entry in entries:
-            stream.write(json.dumps(entry.to_dict(), ensure_ascii=False) + "\n")
+        for row in rows:
+            stream.write(json.dumps(row, ensure_ascii=False) + "\n")
             count += 1
-    elif fmt == "csv":
+    else:
         writer = csv.DictWriter(stream, fieldnames=FIELDS, lineterminator="\n")
         writer.writeheader()
-        for entry in entries:
+        for row in rows:
             count += 1
-            row = entry.to_dict()
             row["solution"] = " ".join(row["solution"])
             writer.writerow({name: "" if row[name] is None else row[name] for name in FIELDS})
-    else:
-        raise ValueError(f"unknown export format {fmt!r}: expected one of {', '.join(FORMATS)}")
     return count
 
 

@@ -163,12 +163,27 @@ def test_empty_export_is_an_empty_list(tmp_path):
 
 
 def test_write_export_refuses_an_unknown_format_and_writes_nothing():
+    from spider_solver.errors import InvalidOptionError
     from spider_solver.export import write_export
 
     stream = io.StringIO()
-    with pytest.raises(ValueError, match="unknown export format 'xml': expected one of json, jsonl, csv"):
+    with pytest.raises(InvalidOptionError, match="unknown export format 'xml': expected one of json, jsonl, csv"):
         write_export([], stream, "xml")
     assert stream.getvalue() == ""
+    with pytest.raises(TypeError, match=r"the export goes to a text stream open for writing .*, not str"):
+        write_export([], "/tmp/deals.json")
+
+
+def test_write_export_takes_records_or_their_plain_data_and_checks_the_plain_data():
+    from spider_solver.export import write_export
+    from spider_solver.record import InvalidRecordError, SolveRecord
+
+    record = SolveRecord("SP1-S4C-AAAAAAD", "verified", ("1>2", "D"), moves=2, score=1298, max_nodes=100)
+    by_record, by_data = io.StringIO(), io.StringIO()
+    assert write_export([record], by_record, "jsonl") == write_export([record.to_dict()], by_data, "jsonl") == 1
+    assert by_record.getvalue() == by_data.getvalue()
+    with pytest.raises(InvalidRecordError, match="invalid action 7 in the line"):
+        write_export([record.to_dict() | {"solution": [7], "moves": 1}], io.StringIO())
 
 
 @pytest.mark.parametrize("args, message", [
