@@ -15,23 +15,26 @@ outcomes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
-from spider_solver.errors import InvalidActionError, InvalidVariantError, SpiderError, quote, real_number, whole_number
+from spider_solver.errors import InvalidVariantError, SpiderError, quote, real_number, whole_number
 from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
-from spider_solver.rules import GameCode, Undo, parse_action, parse_rule, parse_suits
-from spider_solver.rules.variant import MAX_COLUMNS
+from spider_solver.rules import GameCode, parse_rule, parse_suits
 from spider_solver.version import __version__
 
 #: The largest integer an SQLite column holds: the bound of every count and figure.
 FIGURE_MAX = 2**63 - 1
 #: Grades go from 1 (very easy) to 5 (very hard).
 GRADES = (1, 5)
+#: An action of a stored line, in canonical notation (RULES.md §11 Action notation): D, F>T
+#: or F>T/N, columns 1 to 10, a group of 1 to 13 cards; never an undo. The export schema's
+#: ``$defs/action`` is this pattern.
+LINE_ACTION = re.compile(r"D|(10|[1-9])>(10|[1-9])(/([1-9]|1[0-3]))?")
 
 
 class InvalidRecordError(SpiderError):
@@ -240,7 +243,7 @@ class SolveRecord:
 
     def check(self) -> SolveRecord:
         """This record with its figures as plain Python numbers, once checked: a verified
-        record has a line of actions in notation (D, F>T or F>T/N: never an undo) and a
+        record has a line of actions in canonical notation (:data:`LINE_ACTION`) and a
         score, and its move count is the line's length; counts and seconds are numbers in
         range (a time budget above 0); ``solved_at`` is text; an explicit deck's suit count
         and rule are ones the rules know; the grade and ``improve``'s record are all three
@@ -254,7 +257,7 @@ class SolveRecord:
             wrong = next((action for action in self.solution if not _line_action(action)), None)
             if wrong is not None:
                 raise InvalidRecordError(f"invalid action {quote(wrong)} in the line of {shown}: expected D, F>T "
-                                         "or F>T/N in notation")
+                                         "or F>T/N in canonical notation (columns 1 to 10, a group of 1 to 13)")
             if self.moves is not None and whole_number(self.moves) != len(self.solution):
                 raise InvalidRecordError(f"invalid moves {quote(self.moves)} for {shown}: its line has "
                                          f"{len(self.solution)} actions")
@@ -304,17 +307,10 @@ def _figure(value: object, name: str, shown: str, *, whole: bool = False, low: f
 
 
 def _line_action(action: object) -> bool:
-    """Whether ``action`` is an action of a line in notation: D, F>T or F>T/N (never an undo)."""
-    return isinstance(action, str) and _line_text(action)
-
-
-@lru_cache(maxsize=4096)
-def _line_text(text: str) -> bool:
-    """:func:`_line_action` of a text, remembered: every line is made of a few hundred tokens."""
-    try:
-        return not isinstance(parse_action(text, columns=MAX_COLUMNS), Undo)
-    except InvalidActionError:
-        return False
+    """Whether ``action`` is an action of a line as :data:`LINE_ACTION` writes it, from a
+    column to another."""
+    match = LINE_ACTION.fullmatch(action) if isinstance(action, str) else None
+    return match is not None and (match[1] is None or match[1] != match[2])
 
 
 def checked_grade(grade: Mapping[str, Any], status: Status, shown: str) -> dict[str, Any]:
@@ -357,5 +353,5 @@ def _checked_improve(record: SolveRecord, shown: str) -> dict[str, Any]:
             "improve_version": str(values["improve_version"])}
 
 
-__all__ = ["FIELDS", "FIELD_NAMES", "GRADES", "GRADE_FIELDS", "IMPROVE_FIELDS", "Field", "InvalidRecordError",
-           "SolveRecord", "checked_grade", "utc_now"]
+__all__ = ["FIELDS", "FIELD_NAMES", "GRADES", "GRADE_FIELDS", "IMPROVE_FIELDS", "LINE_ACTION", "Field",
+           "InvalidRecordError", "SolveRecord", "checked_grade", "utc_now"]

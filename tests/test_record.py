@@ -68,6 +68,11 @@ def test_status_and_reason_must_agree(status, reason, message):
     ({"solution": [1, 2]}, r"invalid action 1 in the line of 'SP1-S2R-AAAAAAD': expected D, F>T or F>T/N"),
     ({"solution": ["1>2", "U"]}, r"invalid action 'U' in the line"),
     ({"solution": ["9-4", "D"]}, r"invalid action '9-4' in the line"),
+    ({"solution": ["d", "1>2"]}, r"invalid action 'd' in the line .*canonical notation"),
+    ({"solution": ["03>07", "D"]}, r"invalid action '03>07'"),
+    ({"solution": ["3>7/14", "D"]}, r"invalid action '3>7/14'"),
+    ({"solution": ["3>3", "D"]}, r"invalid action '3>3'"),
+    ({"solution": [" 3>7", "D"]}, r"invalid action ' 3>7'"),
     ({"solution": 5}, r"invalid solution 5 for 'SP1-S2R-AAAAAAD': expected a list of actions"),
     ({"solved_at": 5}, r"invalid solved_at 5 .*ISO 8601"),
     ({"code": None, "suits": "x"}, r"unknown suit count 'x': expected 1, 2 or 4 for a result"),
@@ -102,6 +107,19 @@ def test_check_gives_plain_numbers():
 
     record = SolveRecord.from_dict(verified().to_dict() | {"nodes": np.int64(10), "seconds": np.float32(0.5)})
     assert type(record.nodes) is int and type(record.seconds) is float
+
+
+def test_a_line_in_canonical_notation_is_kept_as_it_is():
+    line = ["10>1", "3>7/2", "D", "9>10/13", "1>2"]
+    record = SolveRecord.from_dict(verified().to_dict() | {"solution": line, "moves": 5})
+    assert record.solution == tuple(line) and record.moves == 5
+
+
+def test_the_export_schemas_action_is_the_records():
+    from spider_solver.export import schema_text
+    from spider_solver.record import LINE_ACTION
+
+    assert json.loads(schema_text())["$defs"]["action"]["pattern"] == f"^({LINE_ACTION.pattern})$"
 
 
 @pytest.mark.parametrize("data", [None, [1, 2], "SP1-S2R-AAAAAAD"])

@@ -677,6 +677,15 @@ def improvement(length: int, *, nodes: int = 1000, stopped: str = "") -> dict:
             "max_nodes": 1000, "seconds": 2.0, "stopped": stopped}
 
 
+def test_record_improvement_reads_the_code_as_get_does(tmp_path):
+    with Catalog(tmp_path / "c.sqlite") as db:
+        db.record(verified(120).to_dict())
+        assert db.record_improvement(" " + CODE.lower(), ("1>2",) * 120, improvement(100), version="v")
+        assert db.get(CODE).moves == 100
+        with pytest.raises(InvalidCodeError, match="invalid game code 'nope'"):
+            db.record_improvement("nope", ("1>2",) * 100, improvement(90), version="v")
+
+
 def test_par_follows_the_shortest_line_and_improve_records_its_budget(tmp_path):
     with Catalog(tmp_path / "c.sqlite") as db:
         db.record(verified(120).to_dict() | GRADE)
