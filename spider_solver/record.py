@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from spider_solver.errors import InvalidVariantError, SpiderError, quote, real_number, whole_number
@@ -309,7 +310,13 @@ def _figure(value: object, name: str, shown: str, *, whole: bool = False, low: f
 def _line_action(action: object) -> bool:
     """Whether ``action`` is an action of a line as :data:`LINE_ACTION` writes it, from a
     column to another."""
-    match = LINE_ACTION.fullmatch(action) if isinstance(action, str) else None
+    return isinstance(action, str) and _line_text(action)
+
+
+@lru_cache(maxsize=2048)
+def _line_text(text: str) -> bool:
+    """:func:`_line_action` of a text, remembered: a line repeats a few hundred tokens."""
+    match = LINE_ACTION.fullmatch(text)
     return match is not None and (match[1] is None or match[1] != match[2])
 
 
