@@ -71,7 +71,17 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
       Table("probes", "analyze-s*.json", "probes", "The searches of those bisections, by deals left in the stock: "
             "what stops `lost_at` is proving a position with deals left."),
       Table("known_line", "analyze*.json", "known_line", "The hint from a stored line "
-            "(`analyze(..., known_line=line)`), the replays included.")], []),
+            "(`analyze(..., known_line=line)`), the replays included."),
+      Table("lost_casual", "lost-share-s*.json", "lost", "Lost games of the casual player of "
+            "`bench_analyze.py` (the most useful-looking visible action, never back to a position seen; it stops "
+            "when stuck), 60M nodes and no seconds cap, one core: tuning deals 400-429 (2 suits: 400-419) and fresh "
+            "deals 500-529 (500-519), before and after a search with one deal left got half the budget."),
+      Table("probes_casual", "lost-share-s4.json", "probes", "The searches of those bisections at 4 suits, by "
+            "deals left in the stock."),
+      Table("probes_casual_s2", "lost-share-s2.json", "probes", "The same at 2 suits."),
+      Table("proof_reach", "proof-reach-s*.json", "summary", "What an exact proof has to reach there: the 43 "
+            "stock-empty searches the fresh 4-suit run left unknown, each by the proof alone with 10 times a "
+            "search's nodes (150M) and 7.5 times its level bound (3M positions).")], []),
     ("Difficulty grades", "The grader (`fair-6`; at 2 and 4 suits it plays `fair-3`'s games) on the reporting set, "
      "which its calibration (deals 20000 on) "
      "never saw: the share of deals that keep their grade under another seed, the agreement with the solver's "
