@@ -302,6 +302,18 @@ def _deal_work(args: tuple) -> dict:
     return row
 
 
+def probed(rows: list[dict], deals_left: int | None, wanted) -> list[tuple[str, int]]:
+    """(code, position) of each search of the bisections in ``rows`` (what ``--json`` wrote
+    with part b) that ``wanted(probe)`` keeps, with ``deals_left`` deals left in the stock
+    (None: any), each once, in the file's order."""
+    found: dict[tuple[str, int], None] = {}
+    for row in rows:
+        for probe in (row.get("lost") or {}).get("probes", []):
+            if wanted(probe) and (deals_left is None or probe["deals_left"] == deals_left):
+                found[row["code"], probe["position"]] = None
+    return list(found)
+
+
 def _median_or_none(values: list) -> float | None:
     return median(values) if values else None
 

@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/proof_alone.py CODE AT "ACTION ACTION ..." [--level 3000000]
                                      [--tt-bits 27] [--max-nodes 150000000]
-                                     [--casual] [--reductions]
+                                     [--casual] [--reductions] [--json]
 
 The position is the deal's default verified line cut after ``AT`` actions, then the
 given actions; with ``--casual``, the casual player's game of the deal (as
@@ -12,13 +12,15 @@ given actions; with ``--casual``, the casual player's game of the deal (as
 ``MODE_ALL`` (every legal action); with ``--reductions``, the solver's proof
 (``MODE_PROOF`` and the search's reductions). Prints the deals left and cards in play, then the search's outcome
 (``exhausted``: proved unwinnable; ``won``; ``cut``: a level outgrew ``--level``;
-``nodes``), nodes, levels, the largest level, the keys stored and peak memory. Used for
+``nodes``), nodes, levels, the largest level, the keys stored and peak memory (with
+``--json``, the same figures again as one line of JSON, last). Used for
 the positions no default proof settles (benchmarks/HISTORY.md, "Games in progress: proofs").
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import sys
 import time
@@ -38,6 +40,7 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=150_000_000)
     parser.add_argument("--casual", action="store_true")
     parser.add_argument("--reductions", action="store_true")
+    parser.add_argument("--json", action="store_true", help="Also print the figures as one line of JSON, last.")
     args = parser.parse_args()
     import spider_solver.engine.beam as beams
     from spider_solver.budget import Budget
@@ -65,9 +68,14 @@ def main() -> None:
     started = time.perf_counter()
     attempt = beams.beam(Game.from_board(board), beams.UNLIMITED, MODE_PROOF if args.reductions else MODE_ALL,
                          Budget(args.max_nodes), max_levels=beams.UNLIMITED, prune=args.reductions)
-    print(f"{attempt.outcome}: {attempt.nodes} nodes, {attempt.levels} levels, largest {attempt.peak_level}, "
-          f"{attempt.tt_stored} keys, {time.perf_counter() - started:.1f} s, "
-          f"peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
+    figures = {"outcome": str(attempt.outcome), "nodes": attempt.nodes, "levels": attempt.levels,
+               "peak_level": attempt.peak_level, "keys": attempt.tt_stored,
+               "seconds": round(time.perf_counter() - started, 1),
+               "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}
+    print(f"{figures['outcome']}: {figures['nodes']} nodes, {figures['levels']} levels, largest "
+          f"{figures['peak_level']}, {figures['keys']} keys, {figures['seconds']:.1f} s, peak {figures['peak_mb']} MB")
+    if args.json:
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

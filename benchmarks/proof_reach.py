@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import subprocess
 import sys
@@ -30,26 +29,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import resultfile  # noqa: E402
+from bench_analyze import probed  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-#: What proof_alone.py prints last: its outcome and figures.
-FIGURES = re.compile(r"^(\w+): (\d+) nodes, (\d+) levels, largest (\d+), (\d+) keys, ([\d.]+) s, peak (\d+) MB$")
 COLUMNS = [("code", "deal", ""), ("position", "position", "int"), ("outcome", "outcome", ""),
            ("nodes", "nodes", "int"), ("levels", "levels", "int"), ("peak_level", "largest level", "int"),
            ("keys", "keys", "int"), ("seconds", "seconds", ".1f"), ("peak_mb", "peak MB", "int")]
 SUMMARY = [("outcome", "outcome", ""), ("positions", "positions", "int"),
            ("nodes", "nodes min / median / max", ""), ("peak_level", "largest level min / median / max", ""),
            ("seconds", "seconds median", ".1f"), ("peak_mb", "peak MB min / max", "")]
-
-
-def positions(rows: list[dict], deals_left: int | None) -> list[tuple[str, int]]:
-    """The distinct (code, position) the bisections left unknown, in the file's order."""
-    found: dict[tuple[str, int], None] = {}
-    for row in rows:
-        for probe in (row.get("lost") or {}).get("probes", []):
-            if probe["status"] == "unknown" and (deals_left is None or probe["deals_left"] == deals_left):
-                found[row["code"], probe["position"]] = None
-    return list(found)
 
 
 def main() -> None:
@@ -62,20 +50,16 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=150_000_000)
     resultfile.add_out_option(parser, "proof-reach")
     args = parser.parse_args()
-    todo = positions(json.loads(Path(args.rows).read_text(encoding="utf-8")), args.deals_left)
+    todo = probed(json.loads(Path(args.rows).read_text(encoding="utf-8")), args.deals_left,
+                  lambda probe: probe["status"] == "unknown")
     print(f"{len(todo)} positions left unknown; searching {min(len(todo), args.positions)}", file=sys.stderr)
     rows = []
     for code, at in todo[: args.positions]:
         done = subprocess.run([sys.executable, str(HERE / "proof_alone.py"), code, str(at), "--casual", "--reductions",
                                "--level", str(args.level), "--tt-bits", str(args.tt_bits),
-                               "--max-nodes", str(args.max_nodes)], capture_output=True, text=True, check=True)
-        match = FIGURES.match(done.stdout.strip().splitlines()[-1])
-        if match is None:
-            raise SystemExit(f"{code} after {at}: proof_alone.py printed {done.stdout!r}")
-        outcome, *figures = match.groups()
-        row = dict(zip(("nodes", "levels", "peak_level", "keys", "seconds", "peak_mb"),
-                       (float(value) if "." in value else int(value) for value in figures), strict=True))
-        rows.append({"code": code, "position": at, "outcome": outcome, **row})
+                               "--max-nodes", str(args.max_nodes), "--json"], capture_output=True, text=True,
+                              check=True)
+        rows.append({"code": code, "position": at, **json.loads(done.stdout.strip().splitlines()[-1])})
         print(resultfile.line(COLUMNS, rows[-1]), file=sys.stderr, flush=True)
     summary = []
     for outcome in sorted({row["outcome"] for row in rows}):

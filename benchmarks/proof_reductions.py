@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import resultfile  # noqa: E402
-from bench_analyze import _board, casual_play  # noqa: E402
+from bench_analyze import _board, casual_play, probed  # noqa: E402
 
 SEARCHES = ("all", "renames", "proof")
 COLUMNS = [("code", "deal", ""), ("position", "position", "int"), ("deals_left", "deals left", "int"),
@@ -64,18 +64,11 @@ def main() -> None:
 
     searches = {"all": (MODE_ALL, False), "renames": (MODE_PROOF, False), "proof": (MODE_PROOF, True)}
     rss = dict.fromkeys(SEARCHES, 0)
-    picks = []
     with open(args.rows) as handle:
         saved = json.load(handle)
-    for row in saved:
-        if row["lost"] is None:
-            continue
-        for probe in row["lost"]["probes"]:
-            if probe["status"] == "verified" or probe["source"] == "known-line":
-                continue
-            if args.deals_left is None or probe["deals_left"] == args.deals_left:
-                picks.append((row["code"], probe["position"]))
-    picks = sorted(set(picks))[: args.positions]
+    picks = sorted(probed(saved, args.deals_left,
+                          lambda probe: probe["status"] != "verified" and probe["source"] != "known-line"))
+    picks = picks[: args.positions]
     rows, seconds = [], dict.fromkeys(SEARCHES, 0.0)
     logs: dict[str, list[str]] = {}
     for code, position in picks:

@@ -301,9 +301,8 @@ def _figure(value: object, name: str, shown: str, *, whole: bool = False, low: f
     number = whole_number(value) if whole else real_number(value)
     if number is None or not (low < number if above else low <= number) or number > FIGURE_MAX:
         kind = "a whole number" if whole else "a number of seconds"
-        raise InvalidRecordError(f"invalid {name} {quote(value)} for {shown}: expected {kind} "
-                                 f"{'above' if above else 'from'} {low:g} {'and at most' if above else 'to'} "
-                                 f"{FIGURE_MAX:,}")
+        span = f"above {low:g} and at most" if above else f"from {low:g} to"
+        raise InvalidRecordError(f"invalid {name} {quote(value)} for {shown}: expected {kind} {span} {FIGURE_MAX:,}")
     return number
 
 
