@@ -1,0 +1,48 @@
+"""The served OpenAPI document does not change under a refactoring, descriptions aside.
+
+``fixtures/openapi-before-49.json`` is the document as the service served it before issue 49
+typed its results and declared the analysis once (``create_app(...).openapi()``, keys sorted).
+The paths, the models, their fields, types, bounds and which are required must stay the same;
+only the prose (``description``) may be reworded. A deliberate change to the API replaces the
+fixture in the same commit, and says why.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from spider_solver.service.app import Settings, create_app  # noqa: E402
+
+BEFORE = Path(__file__).with_name("fixtures") / "openapi-before-49.json"
+
+
+def without_prose(node):
+    """The document with every ``description`` text left out, and the version: what a client's code depends on."""
+    if isinstance(node, dict):
+        return {key: without_prose(value) for key, value in node.items()
+                if not (key == "description" and isinstance(value, str)) and key != "version"}
+    if isinstance(node, list):
+        return [without_prose(value) for value in node]
+    return node
+
+
+def test_the_served_document_is_the_one_before_descriptions_aside():
+    now = create_app(Settings(read_only=True)).openapi()
+    before = json.loads(BEFORE.read_text(encoding="utf-8"))
+    assert without_prose(json.loads(json.dumps(now))) == without_prose(before)
+
+
+def test_the_comparison_sees_a_changed_field():
+    """The check is not blind: a renamed property or a changed type is a difference; a reworded description is not."""
+    before = json.loads(BEFORE.read_text(encoding="utf-8"))
+    schemas = before["components"]["schemas"]
+    name = next(iter(schemas))
+    changed = json.loads(json.dumps(before))
+    changed["components"]["schemas"][name]["description"] = "other words"
+    assert without_prose(changed) == without_prose(before)
+    prop = next(iter(changed["components"]["schemas"][name].get("properties", {"x": {}})))
+    changed["components"]["schemas"][name].setdefault("properties", {})[prop] = {"type": "boolean"}
+    assert without_prose(changed) != without_prose(before)
