@@ -201,9 +201,8 @@ def _board(deal, actions):
 def _deal_work(args: tuple) -> dict:
     from spider_solver.analysis import analyze
     from spider_solver.budget import Budget
-    from spider_solver.engine.beam import UNLIMITED, beam, proof_limits
+    from spider_solver.engine.beam import Exhaustive, beam, proof_limits
     from spider_solver.engine.game import Game
-    from spider_solver.engine.types import MODE_ALL
     from spider_solver.rules import Board, Deal, GameCode
     from spider_solver.verify import solve
 
@@ -285,7 +284,7 @@ def _deal_work(args: tuple) -> dict:
                          "status": str(result.status), "reason": str(result.reason), "nodes": result.nodes,
                          "seconds": time.perf_counter() - started}
                 if result.status != "verified":
-                    attempt = beam(game, UNLIMITED, MODE_ALL, Budget(max_nodes, None), max_levels=UNLIMITED)
+                    attempt = beam(game, Exhaustive(every_action=True), Budget(max_nodes, None))
                     entry["proof"] = {"outcome": str(attempt.outcome), "nodes": attempt.nodes,
                                       "peak_level": attempt.peak_level, "levels": attempt.levels,
                                       "limit": proof_limits(max_nodes)[0]}

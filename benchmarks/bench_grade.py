@@ -92,10 +92,11 @@ def solver_effort(deal) -> tuple[int | None, int]:
     """(narrowest width that wins or None, nodes up to the first win or all spent)."""
     from spider_solver.budget import Budget
     from spider_solver.engine.driver import SearchOptions, run_search
+    from spider_solver.outcomes import BeamOutcome
 
     result = run_search(deal, budget=Budget(25_000_000, 60.0), options=SearchOptions(widths=SIGNAL_WIDTHS))
-    won = [a for a in result.attempts if a.get("outcome") == "won"]
-    return (won[0]["width"] if won else None), int(result.nodes)
+    won = [a for a in result.attempts if a.outcome is BeamOutcome.WON]
+    return (won[0].width if won else None), int(result.nodes)
 
 
 def main() -> int:

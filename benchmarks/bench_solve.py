@@ -79,7 +79,7 @@ def _solve(args: tuple[str, int, float | None]) -> dict:
         "nodes": result.nodes,
         "seconds": seconds,
         "cpu_seconds": cpu_seconds,
-        "widths": [a["width"] for a in result.attempts],
+        "widths": [a.width for a in result.attempts],
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 

@@ -114,7 +114,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     args = parser.parse_args()
     figures = measure()
-    print(f"functions over {MAX_PARAMETERS} parameters (click commands aside): {figures['functions_over_8_parameters']}")
+    wide = figures["functions_over_8_parameters"]
+    print(f"functions over {MAX_PARAMETERS} parameters (click commands aside): {wide}")
     print(f"click commands over {MAX_PARAMETERS} parameters: {figures['click_commands_over_8_parameters']}")
     print(f"largest module: {figures['largest_module'][1]} ({figures['largest_module'][0]} lines)")
     print(f"largest function: {figures['largest_function'][1]} ({figures['largest_function'][0]} lines)")

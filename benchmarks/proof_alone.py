@@ -45,7 +45,6 @@ def main() -> None:
     import spider_solver.engine.beam as beams
     from spider_solver.budget import Budget
     from spider_solver.engine.game import Game
-    from spider_solver.engine.types import MODE_ALL, MODE_PROOF
     from spider_solver.rules import Board, Deal
     from spider_solver.verify import solve
 
@@ -66,8 +65,9 @@ def main() -> None:
     beams.MAX_PROOF_LEVEL = beams.MAX_PROOF_LEVEL_CAP = args.level
     beams.PROOF_TT_BITS = beams.MAX_TT_BITS = args.tt_bits
     started = time.perf_counter()
-    attempt = beams.beam(Game.from_board(board), beams.UNLIMITED, MODE_PROOF if args.reductions else MODE_ALL,
-                         Budget(args.max_nodes), max_levels=beams.UNLIMITED, prune=args.reductions)
+    attempt = beams.beam(Game.from_board(board), beams.Exhaustive(every_action=not args.reductions,
+                                                                   reductions=args.reductions),
+                         Budget(args.max_nodes))
     figures = {"outcome": str(attempt.outcome), "nodes": attempt.nodes, "levels": attempt.levels,
                "peak_level": attempt.peak_level, "keys": attempt.tt_stored,
                "seconds": round(time.perf_counter() - started, 1),

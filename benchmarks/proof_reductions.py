@@ -57,12 +57,12 @@ def main() -> None:
     resultfile.add_out_option(parser, "proof-reductions")
     args = parser.parse_args()
     from spider_solver.budget import Budget
-    from spider_solver.engine.beam import UNLIMITED, beam
+    from spider_solver.engine.beam import Exhaustive, beam
     from spider_solver.engine.game import Game
-    from spider_solver.engine.types import MODE_ALL, MODE_PROOF
     from spider_solver.rules import Deal
 
-    searches = {"all": (MODE_ALL, False), "renames": (MODE_PROOF, False), "proof": (MODE_PROOF, True)}
+    searches = {"all": Exhaustive(every_action=True, reductions=False),
+                "renames": Exhaustive(reductions=False), "proof": Exhaustive(reductions=True)}
     rss = dict.fromkeys(SEARCHES, 0)
     with open(args.rows) as handle:
         saved = json.load(handle)
@@ -81,8 +81,7 @@ def main() -> None:
                "empty": sum(not column for column in board.columns)}
         for name in SEARCHES:
             started = time.perf_counter()
-            mode, prune = searches[name]
-            attempt = beam(game, UNLIMITED, mode, Budget(args.max_nodes, None), max_levels=UNLIMITED, prune=prune)
+            attempt = beam(game, searches[name], Budget(args.max_nodes, None))
             seconds[name] += time.perf_counter() - started
             rss[name] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
             row[name] = f"{attempt.outcome} {attempt.nodes}"

@@ -70,7 +70,7 @@ def solve_one(args: tuple) -> dict:
         "status": "verified" if result.actions is not None else str(result.reason),
         "moves": None if result.actions is None else len(result.actions),
         # The winning beam's line before shortening: one action per level, plus the winning one.
-        "raw": result.attempts[-1]["levels"] + 1 if result.actions is not None else None,
+        "raw": result.attempts[-1].levels + 1 if result.actions is not None else None,
         "nodes": result.nodes,
         "cpu": time.process_time() - started,
     }

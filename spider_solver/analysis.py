@@ -85,7 +85,7 @@ from typing import Literal
 from spider_solver.budget import Budget
 from spider_solver.errors import SpiderError, quote
 from spider_solver.limits import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS, check_budget
-from spider_solver.outcomes import Reason, Status, what_was_tried
+from spider_solver.outcomes import AttemptSummary, Reason, Status, what_was_tried
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal, GameCode, replay
 from spider_solver.rules.notation import log_tokens
 from spider_solver.rules.replay import ReplayResult, play_on, replay_board
@@ -485,7 +485,7 @@ class _Session:
         #: Every search of the analysis takes its nodes from it.
         self.budget = Budget(max_nodes, max_seconds, since=started)
         #: The engine's attempts of the last search (``EngineResult.attempts``).
-        self.attempts: tuple[dict, ...] = ()
+        self.attempts: tuple[AttemptSummary, ...] = ()
 
     @property
     def nodes(self) -> int:

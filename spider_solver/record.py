@@ -24,7 +24,7 @@ from typing import Any, Literal, NamedTuple
 
 from spider_solver.errors import InvalidVariantError, SpiderError, quote, real_number, whole_number
 from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
-from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, Reason, Status
+from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, AttemptSummary, Reason, Status
 from spider_solver.rules import GameCode, parse_rule, parse_suits
 from spider_solver.version import __version__
 
@@ -126,8 +126,9 @@ class SolveRecord:
     #: Why the search stopped; by default ``won`` for a verified result and
     #: ``exhausted`` for an unwinnable one (an unknown result must say).
     reason: Reason = None  # type: ignore[assignment]
-    #: Per-attempt figures (width, nodes, ...), for benchmarks and debugging; not serialised.
-    attempts: tuple[dict, ...] = field(default=(), compare=False)
+    #: What each beam of the search did (its mode, outcome and counters), for the proof's
+    #: counters, benchmarks and debugging; not serialised.
+    attempts: tuple[AttemptSummary, ...] = field(default=(), compare=False)
     solver_version: str = __version__
     solved_at: str | None = field(default=None, compare=False)
     #: The deal's grade, 1 (very easy) to 5 (very hard), its raw figure and grader; None if not graded.
@@ -162,14 +163,14 @@ class SolveRecord:
             object.__setattr__(self, "rule", str(code.rule))
 
     @property
-    def proof(self) -> dict | None:
+    def proof(self) -> AttemptSummary | None:
         """The counters of the exhaustive search that proved the deal unwinnable (its
-        attempt's summary: ``nodes``, ``levels``, ``peak_level`` (the most positions in a
-        level), ``tt_stored`` (positions stored), ``seconds``); None unless unwinnable with
-        its attempts kept."""
+        attempt: ``nodes``, ``levels``, ``peak_level`` (the most positions in a level),
+        ``tt_stored`` (positions stored), ``seconds``); None unless unwinnable with its
+        attempts kept."""
         if self.status is not Status.UNWINNABLE:
             return None
-        return next((a for a in reversed(self.attempts) if a.get("mode") == "all"), None)
+        return next((a for a in reversed(self.attempts) if a.exhaustive), None)
 
     @property
     def deal(self) -> int | None:

@@ -1,15 +1,24 @@
 """The words of an unknown answer: what was searched, whether a proof was tried and why it stopped."""
 
-from spider_solver.outcomes import REASONS_BY_STATUS, UNKNOWN_BECAUSE, Reason, Status, what_was_tried
+from spider_solver.outcomes import (
+    REASONS_BY_STATUS,
+    UNKNOWN_BECAUSE,
+    AttemptSummary,
+    BeamOutcome,
+    Reason,
+    SearchMode,
+    Status,
+    what_was_tried,
+)
 
 
-def beam(width: int, outcome: str, nodes: int = 1000) -> dict:
-    return {"width": width, "mode": "search", "outcome": outcome, "nodes": nodes, "levels": 10, "peak_level": 64}
+def beam(width: int, outcome: str, nodes: int = 1000) -> AttemptSummary:
+    return AttemptSummary(width, SearchMode.SEARCH, BeamOutcome(outcome), nodes=nodes, levels=10, peak_level=64)
 
 
-def proof(outcome: str, nodes: int, peak: int = 0, limit: int = 400_000) -> dict:
-    return {"width": None, "mode": "all", "outcome": outcome, "nodes": nodes, "levels": 30, "peak_level": peak,
-            "level_limit": limit}
+def proof(outcome: str, nodes: int, peak: int = 0, limit: int = 400_000) -> AttemptSummary:
+    return AttemptSummary(None, SearchMode.PROOF, BeamOutcome(outcome), nodes=nodes, levels=30, peak_level=peak,
+                          level_limit=limit)
 
 
 def test_every_unknown_reason_has_words():

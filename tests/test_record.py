@@ -5,7 +5,7 @@ import json
 import pytest
 
 from spider_solver.errors import SpiderError
-from spider_solver.outcomes import Reason, Status
+from spider_solver.outcomes import AttemptSummary, BeamOutcome, Reason, SearchMode, Status
 from spider_solver.record import FIELD_NAMES, FIELDS, InvalidRecordError, SolveRecord
 
 CODE = "SP1-S2R-AAAAAAD"
@@ -42,7 +42,8 @@ def test_an_explicit_deck_has_no_code_and_keeps_its_variant():
 
 
 def test_seconds_time_and_attempts_are_not_compared():
-    assert verified(seconds=1.0, solved_at="x", attempts=({"width": 64},)) == verified(seconds=2.0)
+    assert verified(seconds=1.0, solved_at="x", attempts=(AttemptSummary(64, SearchMode.SEARCH, BeamOutcome.WON),)) == verified(
+        seconds=2.0)
 
 
 @pytest.mark.parametrize(("status", "reason", "message"), [

@@ -10,11 +10,12 @@ from __future__ import annotations
 import random
 import re
 import time
+from dataclasses import replace
 
 import pytest
 
 from spider_solver.errors import InvalidBudgetError, InvalidCodeError, SpiderError
-from spider_solver.outcomes import Reason, Status
+from spider_solver.outcomes import AttemptSummary, BeamOutcome, Reason, SearchMode, Status
 from spider_solver.record import FIELD_NAMES
 from spider_solver.rules import RUN_BONUS, START_SCORE, Deal, GameCode, replay
 from spider_solver.rules.variant import Variant
@@ -79,11 +80,11 @@ def test_the_driver_widens_the_beam_until_it_wins():
     result = run_search(Deal.from_code(WIDENS), budget=Budget(BUDGET), options=SearchOptions(widths=(1, 2, 128)))
     assert result.reason == "won" and result.actions is not None
     assert replay(Deal.from_code(WIDENS), result.actions, undo_limit=0).won
-    widths = [a["width"] for a in result.attempts]
+    widths = [a.width for a in result.attempts]
     assert len(widths) >= 2 and widths == sorted(widths) and len(set(widths)) == len(widths)
-    assert [a["outcome"] for a in result.attempts][-1] == "won"
-    assert all(a["outcome"] != "won" for a in result.attempts[:-1])
-    assert result.nodes == sum(a["nodes"] for a in result.attempts)
+    assert [a.outcome for a in result.attempts][-1] == "won"
+    assert all(a.outcome != "won" for a in result.attempts[:-1])
+    assert result.nodes == sum(a.nodes for a in result.attempts)
 
 
 def test_the_same_deal_and_budget_give_the_same_result():
@@ -91,7 +92,7 @@ def test_the_same_deal_and_budget_give_the_same_result():
     second = solved(WIDENS)
     assert (first.status, first.solution, first.nodes, first.reason) == (second.status, second.solution, second.nodes,
                                                                          second.reason)
-    assert [dict(a, seconds=0) for a in first.attempts] == [dict(a, seconds=0) for a in second.attempts]
+    assert [replace(a, seconds=0) for a in first.attempts] == [replace(a, seconds=0) for a in second.attempts]
 
 
 def test_a_bigger_budget_finds_the_same_line():
@@ -137,8 +138,8 @@ def test_to_dict():
     assert (data["moves"], data["score"], data["nodes"]) == (result.moves, result.score, result.nodes)
     assert (data["max_nodes"], data["max_seconds"], data["reason"]) == (BUDGET, None, "won")
     assert (data["suits"], data["rule"], data["deal"], data["par"]) == (2, "classic", 3, result.score)
-    assert all(isinstance(a, dict) for a in result.attempts)
-    assert {"width", "mode", "outcome", "nodes"} <= set(result.attempts[0])
+    assert all(isinstance(a, AttemptSummary) for a in result.attempts)
+    assert {"width", "mode", "outcome", "nodes"} <= set(result.attempts[0].to_dict())
     import json
 
     assert json.loads(json.dumps(data)) == data
@@ -546,16 +547,13 @@ def test_an_unwinnable_deal_carries_its_proofs_counters():
     result = solved(deal)
     assert (result.status, result.reason) == ("unwinnable", "exhausted")
     proof = result.proof
-    assert proof is not None and proof["mode"] == "all" and proof["outcome"] == "exhausted"
-    assert 0 < proof["nodes"] <= result.nodes and proof["tt_stored"] > 100 and proof["levels"] > 1
-    assert proof["peak_level"] <= proof["tt_stored"]
+    assert proof is not None and proof.mode is SearchMode.PROOF and proof.outcome is BeamOutcome.EXHAUSTED
+    assert 0 < proof.nodes <= result.nodes and proof.tt_stored > 100 and proof.levels > 1
+    assert proof.peak_level <= proof.tt_stored
     sent = solve_deal(deal, BUDGET, None)
     assert len(sent.attempts) == 1 and sent.proof is sent.attempts[0]
 
-    def timeless(counters: dict) -> dict:
-        return {key: value for key, value in counters.items() if key != "seconds"}
-
-    assert timeless(sent.proof) == timeless(proof)
+    assert sent.proof is not None and replace(sent.proof, seconds=0) == replace(proof, seconds=0)
     assert solved(QUICK[0]).proof is None  # verified: no proof
 
 
@@ -570,6 +568,6 @@ def test_a_deal_every_width_leaves_open_gets_the_exhaustive_search(monkeypatch):
     monkeypatch.setattr(schedule, "WIDTHS", dict.fromkeys(schedule.WIDTHS, (1,)))
     monkeypatch.setattr(schedule, "MAX_LEVELS", 1)
     result = solved(deal)
-    assert [a["mode"] for a in result.attempts] == ["search", "all"]
-    assert result.attempts[0]["outcome"] == "levels"
+    assert [a.mode for a in result.attempts] == [SearchMode.SEARCH, SearchMode.PROOF]
+    assert result.attempts[0].outcome is BeamOutcome.LEVELS
     assert (result.status, result.reason) == ("unwinnable", "exhausted")

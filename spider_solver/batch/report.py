@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from spider_solver.errors import SpiderError
-from spider_solver.outcomes import Status
+from spider_solver.outcomes import AttemptSummary, Status
 from spider_solver.record import SolveRecord
 from spider_solver.rules import GameCode
 from spider_solver.terminal import is_terminal
@@ -98,7 +98,7 @@ class Report:
     kept: int = 0
     failed: list[str] = field(default_factory=list)
     #: The unwinnable deals and their proofs' counters (``SolveRecord.proof``; None if not kept).
-    proofs: list[tuple[str, dict | None]] = field(default_factory=list)
+    proofs: list[tuple[str, AttemptSummary | None]] = field(default_factory=list)
     #: Why the executor broke (a worker process died), if it did.
     broken: str | None = None
     interrupted: bool = False
@@ -135,7 +135,7 @@ class Report:
     def proof_figures(self) -> str:
         """The first unwinnable deals with their proofs' nodes and positions stored, for the
         summary, and how many others there are (with counters or without)."""
-        shown = [f"{code} {proof['nodes']:,} nodes, {proof['tt_stored']:,} positions"
+        shown = [f"{code} {proof.nodes:,} nodes, {proof.tt_stored:,} positions"
                  for code, proof in self.proofs if proof is not None][: self.PROOFS_SHOWN]
         more = len(self.proofs) - len(shown)
         return f"  (proofs: {'; '.join(shown)}{f'; {more} more' if more > 0 else ''})" if shown else ""

@@ -83,8 +83,8 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
         elif result.status is Status.UNWINNABLE:
             proof = result.proof
             if proof is not None:
-                figures += (f"; the proof searched {proof['tt_stored']:,} positions in {proof['levels']} levels, "
-                            f"at most {proof['peak_level']:,} in one")
+                figures += (f"; the proof searched {proof.tt_stored:,} positions in {proof.levels} levels, "
+                            f"at most {proof.peak_level:,} in one")
             click.echo(f"{deal.name}: unwinnable, the whole game was searched ({figures})")
         else:
             click.echo(f"{deal.name}: unknown, {UNKNOWN_BECAUSE[result.reason]} ({figures})")

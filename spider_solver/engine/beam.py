@@ -1,19 +1,19 @@
 """One beam search: a level at a time from the game's start, until a level wins, the
 frontier empties, the level cap is reached, or the budget is spent.
 
-:func:`beam` runs it in ``MODE_SEARCH`` (the search's move set, ``width`` positions a
-stratum kept a level) or, with width ``UNLIMITED``, the exhaustive search (every position
-kept) in ``MODE_PROOF`` (every legal action but the ones that only rename columns once
-the stock is empty) or ``MODE_ALL`` (every legal action), and says how it ended as a
-:class:`BeamOutcome`. The widening schedule (:mod:`~spider_solver.engine.schedule`)
-and the driver (:mod:`~spider_solver.engine.driver`) decide what a solve makes of it.
+:func:`beam` runs the mode it is given: a :class:`Beam` (``MODE_SEARCH``, the search's
+move set, ``width`` positions a stratum kept a level) or the :class:`Exhaustive` search
+(every position kept) in ``MODE_PROOF`` (every legal action but the ones that only
+rename columns once the stock is empty) or ``MODE_ALL`` (every legal action), and says
+how it ended as a :class:`~spider_solver.outcomes.BeamOutcome` in a frozen
+:class:`Attempt`. The widening schedule (:mod:`~spider_solver.engine.schedule`) and the
+driver (:mod:`~spider_solver.engine.driver`) decide what a solve makes of it.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 import numpy as np
 
@@ -32,53 +32,13 @@ from spider_solver.engine.search import (
 )
 from spider_solver.engine.shorten import LineIndex, line_hit
 from spider_solver.engine.tt import TT_FORGOTTEN, TT_STORED, tt_new, tt_store
-from spider_solver.engine.types import MODE_PROOF, MODE_SEARCH, STATE_BYTES, VP_DEALS
-from spider_solver.outcomes import Reason
+from spider_solver.engine.types import MODE_ALL, MODE_PROOF, MODE_SEARCH, STATE_BYTES, VP_DEALS
+from spider_solver.outcomes import AttemptSummary, BeamOutcome, SearchMode
 
 #: How a beam chooses a level's positions when it is told nothing else: each stratum
 #: (number of deals made) keeps its best ``width`` (see ``schedule.SELECTION``).
 STRATA_SELECTION = (SELECT_STRATA, 0, 0, 0)
 
-
-class BeamOutcome(StrEnum):
-    """How one beam ended; the last three are stops (the budget's or the user's)."""
-
-    #: A level held a win: the attempt's ``moves`` are the line.
-    WON = "won"
-    #: The frontier emptied and no level was cut to the width: the move set is spent.
-    EXHAUSTED = "exhausted"
-    #: The frontier emptied after some level was cut to the width; or (the exhaustive
-    #: search) a level had more positions than it may hold, so it proves nothing.
-    CUT = "cut"
-    #: The level cap was reached (watching a line: no level left can beat it).
-    LEVELS = "levels"
-    #: The node budget was spent.
-    NODES = "nodes"
-    #: The seconds budget ran out.
-    SECONDS = "seconds"
-    #: Ctrl-C reached the beam.
-    INTERRUPTED = "interrupted"
-
-    @property
-    def stop(self) -> Reason | None:
-        """The stop this outcome is (nodes, seconds, Ctrl-C), or None if the beam ended of itself."""
-        return Reason(self.value) if self in _STOPS else None
-
-    def reason(self, *, proof: bool) -> Reason:
-        """Why a search ends whose last beam ended so (``proof``: the exhaustive search).
-
-        An empty frontier proves the game lost only in the exhaustive search (cut: it gave
-        up); a beam of the schedule that ends so has tried its width (``widths``). Every
-        other outcome is the reason of the same name.
-        """
-        if self is BeamOutcome.CUT:
-            return Reason.PROOF_GAVE_UP if proof else Reason.WIDTHS
-        if self is BeamOutcome.EXHAUSTED:
-            return Reason.EXHAUSTED if proof else Reason.WIDTHS
-        return Reason(self.value)
-
-
-_STOPS = frozenset({BeamOutcome.NODES, BeamOutcome.SECONDS, BeamOutcome.INTERRUPTED})
 
 #: A line longer than this is not looked for by the beam (a proof run has no cap).
 MAX_LEVELS = 400
@@ -106,13 +66,86 @@ CANDIDATES_PER_POSITION = 64
 PROOF_LEVEL_ROOM = 1024
 
 
-@dataclass
-class Attempt:
-    """One beam search: its outcome and counters."""
+#: The move set of each mode, as the kernels take it.
+_MOVE_SET = {SearchMode.SEARCH: MODE_SEARCH, SearchMode.PROOF: MODE_PROOF, SearchMode.ALL: MODE_ALL}
+
+
+@dataclass(frozen=True)
+class Beam:
+    """A beam of limited width: each stratum (number of deals made) keeps ``width``
+    positions a level, chosen as ``selection`` says (see ``schedule.SELECTION``), over the
+    search's move set (``MODE_SEARCH``).
+
+    ``avoid`` (keys) are positions the beam must not pass through: they are stored in its
+    transposition table as if already seen, again before every level (the table may
+    forget a key; a key it forgets within a level may still slip through, which the
+    caller checks on the line).
+    """
 
     width: int
-    mode: int
-    #: How the beam ended (``beam`` sets it as it returns).
+    selection: tuple[int, ...] = STRATA_SELECTION
+    avoid: np.ndarray | tuple[int, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.width < UNLIMITED:
+            raise ValueError(f"invalid beam width {self.width!r}: expected 1 to {UNLIMITED - 1} (the exhaustive "
+                             "search is Exhaustive())")
+
+    @property
+    def mode(self) -> SearchMode:
+        return SearchMode.SEARCH
+
+    @property
+    def reductions(self) -> bool:
+        """A beam of limited width never takes the exhaustive search's reductions."""
+        return False
+
+
+@dataclass(frozen=True)
+class Exhaustive:
+    """The exhaustive search: every position kept, over every legal action but the ones
+    that only rename columns once the stock is empty (``MODE_PROOF``) or, with
+    ``every_action``, over every legal action (``MODE_ALL``). Its end without a win
+    proves the game lost.
+
+    ``reductions``: the search's reductions (``search``, "Reductions": the same positions
+    at the same levels, fewer nodes); by default with ``MODE_PROOF`` only.
+
+    ``avoid`` (keys): positions it never keeps; it then looks for a line and nothing more,
+    and its end without one proves nothing (its attempt is marked ``avoiding``; the driver
+    takes only its win). An exhaustive search that avoids positions and claims a proof
+    cannot be written.
+    """
+
+    every_action: bool = False
+    reductions: bool | None = None
+    avoid: np.ndarray | tuple[int, ...] = field(default=(), compare=False)
+
+    @property
+    def mode(self) -> SearchMode:
+        return SearchMode.ALL if self.every_action else SearchMode.PROOF
+
+    @property
+    def width(self) -> int:
+        return UNLIMITED
+
+    @property
+    def selection(self) -> tuple[int, ...]:
+        """The proof keeps every position whatever the policy."""
+        return STRATA_SELECTION
+
+
+#: How :func:`beam` searches: a beam of limited width, or the exhaustive search.
+Mode = Beam | Exhaustive
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One beam search: its mode, its outcome, its line and its counters."""
+
+    width: int
+    mode: SearchMode
+    #: How the beam ended.
     outcome: BeamOutcome
     moves: list[int] = field(default_factory=list)
     nodes: int = 0
@@ -130,24 +163,19 @@ class Attempt:
     polish_saved: int = 0
     #: The exhaustive search: the most positions a level may hold (it gives up past them).
     level_limit: int = 0
-    #: An exhaustive search that avoided positions (``line_only``): it looked for a line, and
-    #: its end without one proves nothing.
+    #: An exhaustive search that avoided positions: it looked for a line, and its end
+    #: without one proves nothing.
     avoiding: bool = False
 
-    def summary(self) -> dict:
-        return {
-            "width": self.width if self.width < UNLIMITED else None,
-            "mode": "search" if self.mode == MODE_SEARCH else "all",
-            "outcome": str(self.outcome),
-            "nodes": self.nodes,
-            "levels": self.levels,
-            "peak_level": self.peak_level,
-            "tt_stored": self.tt_stored,
-            "tt_forgotten": self.tt_forgotten,
-            "seconds": round(self.seconds, 4),
-        } | ({"polish_nodes": self.polish_nodes, "polish_saved": self.polish_saved} if self.polish_nodes else {}) \
-          | ({"level_limit": self.level_limit} if self.level_limit else {}) \
-          | ({"avoiding": True} if self.avoiding else {})
+    def summary(self) -> AttemptSummary:
+        """Its outcome and counters, as a search's result carries them (no line)."""
+        return AttemptSummary(
+            width=self.width if self.width < UNLIMITED else None, mode=self.mode, outcome=self.outcome,
+            nodes=self.nodes, levels=self.levels, peak_level=self.peak_level, tt_stored=self.tt_stored,
+            tt_forgotten=self.tt_forgotten, seconds=round(self.seconds, 4), polish_nodes=self.polish_nodes,
+            polish_saved=self.polish_saved if self.polish_nodes else 0, level_limit=self.level_limit,
+            avoiding=self.avoiding,
+        )
 
 
 @dataclass
@@ -219,47 +247,34 @@ class _Buffers:
         self.groups = (tuple(self.cand), tuple(self.next))
 
 
-def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
-         max_levels: int = MAX_LEVELS, watch: LineWatch | None = None,
-         selection: tuple[int, ...] = STRATA_SELECTION, avoid: np.ndarray | None = None,
-         line_only: bool = False, prune: bool | None = None) -> Attempt:
-    """One beam search from the initial layout (``game.start``).
+def beam(game: Game, mode: Mode, budget: Budget, *, weights: np.ndarray = DEFAULT_WEIGHTS,
+         max_levels: int | None = None, watch: LineWatch | None = None) -> Attempt:
+    """One beam search from the initial layout (``game.start``), as ``mode`` says (a
+    :class:`Beam` of limited width or the :class:`Exhaustive` search).
 
-    ``selection`` is how a level's positions are chosen (see ``schedule.SELECTION``); the
-    exhaustive search (width ``UNLIMITED``) keeps every position whatever it says.
-
-    With ``watch``, the kept positions of each level are also looked up among a known
-    line's positions (see :class:`LineWatch`), and the beam stops at the level where
-    neither a win nor a join can beat ``watch.best``.
-
-    ``avoid`` (keys) are positions the beam must not pass through: they are stored in its
-    transposition table as if already seen, again before every level (the table may
-    forget a key; a key it forgets within a level may still slip through, which the
-    caller checks on the line). A beam that avoids positions proves nothing when it
-    empties: the exhaustive search takes no ``avoid``, unless ``line_only`` says that it
-    looks for a line and nothing more (its attempt is marked ``avoiding``; the driver takes
-    only its win).
-
-    ``prune``: the exhaustive search's reductions (``search``, "Reductions": the same
-    positions at the same levels, fewer nodes); by default in ``MODE_PROOF``. A beam of
-    limited width never takes them.
+    ``max_levels`` caps a line's length (default: ``MAX_LEVELS`` for a beam, none for the
+    exhaustive search). With ``watch``, the kept positions of each level are also looked
+    up among a known line's positions (see :class:`LineWatch`), and the beam stops at the
+    level where neither a win nor a join can beat ``watch.best``.
     """
-    exhaustive = width >= UNLIMITED
-    prune = exhaustive and (mode == MODE_PROOF if prune is None else prune)
-    avoided = np.empty(0, dtype=np.uint64) if avoid is None else np.asarray(avoid, dtype=np.uint64)
-    if avoided.size and exhaustive and not line_only:  # before the proof's table is made
-        raise ValueError("the exhaustive search cannot avoid positions: it would prove nothing")
-    attempt = Attempt(width, mode, BeamOutcome.INTERRUPTED, avoiding=bool(avoided.size and exhaustive))
+    exhaustive = isinstance(mode, Exhaustive)
+    width = mode.width
+    prune = exhaustive and (mode.mode is SearchMode.PROOF if mode.reductions is None else bool(mode.reductions))
+    if max_levels is None:
+        max_levels = UNLIMITED if exhaustive else MAX_LEVELS
+    avoided = np.asarray(mode.avoid, dtype=np.uint64)
+    outcome = BeamOutcome.INTERRUPTED
+    found: list[int] = []
+    hit_moves: list[int] = []
+    hit_target = -1
+    nodes_spent = levels = peak_level = 0
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
     max_level, proof_bits = proof_limits(budget.left())
-    if exhaustive:
-        attempt.level_limit = max_level
     tt = tt_new(proof_bits if exhaustive else tt_bits_for(width, strata, max_levels))
     # step_level gets plain tuples: numba types them in C at each call, NamedTuples in Python.
-    if mode != MODE_SEARCH:
-        selection = STRATA_SELECTION  # the proof keeps every position whatever the policy
-    params = tuple(BeamParams(weights, mode, width, strata, np.array(selection, dtype=np.int64), int(prune)))
+    params = tuple(BeamParams(weights, _MOVE_SET[mode.mode], width, strata, np.array(mode.selection, dtype=np.int64),
+                              int(prune)))
     tables = tuple(game.tables)
     tt_arrays = tuple(tt)
     states = game.start.reshape(1, STATE_BYTES).copy()
@@ -275,36 +290,36 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
         while True:
             n_states = states.shape[0]
             if n_states == 0:
-                attempt.outcome = BeamOutcome.CUT if cut else BeamOutcome.EXHAUSTED
+                outcome = BeamOutcome.CUT if cut else BeamOutcome.EXHAUSTED
                 break
             if len(parents) >= max_levels or (watch is not None and len(parents) >= watch.best - watch.offset - 1):
-                attempt.outcome = BeamOutcome.LEVELS
+                outcome = BeamOutcome.LEVELS
                 break
             if exhaustive and n_states > max_level:
-                attempt.outcome = BeamOutcome.CUT
+                outcome = BeamOutcome.CUT
                 break
             reason = budget.exceeded()
             if reason is not None:
-                attempt.outcome = BeamOutcome(reason.value)
+                outcome = BeamOutcome(reason.value)
                 break
             for key in avoided:
                 tt_store(tt, key)
             while True:
-                outcome, kept, nodes, truncated, won_parent, won_move = step_level(
+                step, kept, nodes, truncated, won_parent, won_move = step_level(
                     (states, keys), arrive, tables, params, tt_arrays, *buffers.groups, budget.left())
-                attempt.nodes += nodes
+                nodes_spent += nodes
                 budget.spend(nodes)
-                if outcome != STEP_OVERFLOW:
+                if step != STEP_OVERFLOW:
                     break
                 # Nothing was kept: give the level more room and play it again.
                 buffers.grow(max(2 * buffers.candidates, CANDIDATES_PER_POSITION * n_states),
                              2 * buffers.level if exhaustive else buffers.level)
-            if outcome == STEP_OUT_OF_NODES:
-                attempt.outcome = BeamOutcome.NODES
+            if step == STEP_OUT_OF_NODES:
+                outcome = BeamOutcome.NODES
                 break
-            if outcome == STEP_WON:
-                attempt.moves = _backtrack(parents, moves, len(parents), int(won_parent)) + [int(won_move)]
-                attempt.outcome = BeamOutcome.WON
+            if step == STEP_WON:
+                found = _backtrack(parents, moves, len(parents), int(won_parent)) + [int(won_move)]
+                outcome = BeamOutcome.WON
                 break
             cut = cut or truncated
             parents.append(buffers.next.parent[:kept].astype(np.int32))
@@ -313,19 +328,20 @@ def beam(game: Game, width: int, mode: int, budget: Budget, *, weights: np.ndarr
             keys = buffers.next.keys[:kept].copy()
             if prune:
                 arrive = buffers.next.arrive[:kept].copy()
-            attempt.peak_level = max(attempt.peak_level, kept)
-            attempt.levels = len(parents)
+            peak_level = max(peak_level, kept)
+            levels = len(parents)
             if watch is not None:
                 at, target = line_hit(keys, watch.index)
                 if at >= 0 and watch.offset + len(parents) + watch.length - target < watch.best:
                     watch.best = watch.offset + len(parents) + watch.length - target
-                    attempt.hit_moves = _backtrack(parents, moves, len(parents), at)
-                    attempt.hit_target = int(target)
+                    hit_moves = _backtrack(parents, moves, len(parents), at)
+                    hit_target = int(target)
     except KeyboardInterrupt:
-        attempt.outcome = BeamOutcome.INTERRUPTED
-    attempt.tt_stored, attempt.tt_forgotten = int(tt.info[TT_STORED]), int(tt.info[TT_FORGOTTEN])
-    attempt.seconds = time.perf_counter() - started
-    return attempt
+        outcome = BeamOutcome.INTERRUPTED
+    return Attempt(width, mode.mode, outcome, moves=found, nodes=nodes_spent, levels=levels, peak_level=peak_level,
+                   tt_stored=int(tt.info[TT_STORED]), tt_forgotten=int(tt.info[TT_FORGOTTEN]),
+                   seconds=time.perf_counter() - started, hit_moves=hit_moves, hit_target=hit_target,
+                   level_limit=max_level if exhaustive else 0, avoiding=bool(avoided.size and exhaustive))
 
 
 def _backtrack(parents: list[np.ndarray], moves: list[np.ndarray], level: int, index: int) -> list[int]:

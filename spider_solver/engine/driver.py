@@ -22,21 +22,20 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from spider_solver.budget import Budget
-from spider_solver.engine.beam import UNLIMITED, Attempt, BeamOutcome, beam
+from spider_solver.engine.beam import UNLIMITED, Attempt, Beam, Exhaustive, beam
 from spider_solver.engine.cache import require_jit
 from spider_solver.engine.evaluate import weights_for
 from spider_solver.engine.game import Game
 from spider_solver.engine.rephase import polish
 from spider_solver.engine.schedule import PROOF, SELECTION, Schedule, Step
 from spider_solver.engine.shorten import positions, shorten
-from spider_solver.engine.types import MODE_PROOF
-from spider_solver.outcomes import Reason
+from spider_solver.outcomes import AttemptSummary, BeamOutcome, Reason
 
 #: The second exhaustive search, which avoids the history (SearchOptions.avoid), spends at
 #: most this many times the nodes of the first (and at least AVOIDING_PROOF_MIN_NODES): a
@@ -91,7 +90,8 @@ class EngineResult:
     reason: Reason
     nodes: int
     seconds: float
-    attempts: tuple[dict, ...] = ()
+    #: What each beam of the search did, in order.
+    attempts: tuple[AttemptSummary, ...] = ()
 
 
 def run_search(deal, *, budget: Budget, options: SearchOptions = SearchOptions()) -> EngineResult:
@@ -200,8 +200,8 @@ class _Search:
         if self.bar is not None:
             self.bar.set_description(f"{self.game.deal.name} width {step.width if step.width < UNLIMITED else 'all'}")
         budget = self.budget if step.nodes is None else self.budget.sub(step.nodes)
-        attempt = beam(self.game, step.width, step.mode, budget, weights=self.weights, selection=self.selection,
-                       max_levels=step.max_levels, avoid=None if step.proof else self.avoid)
+        mode = Exhaustive() if step.proof else Beam(step.width, self.selection, self.avoid)
+        attempt = beam(self.game, mode, budget, weights=self.weights)
         self.attempts.append(attempt)
         return attempt
 
@@ -220,8 +220,7 @@ class _Search:
         if not through:
             return line
         nodes = max(AVOIDING_PROOF_MIN_NODES, AVOIDING_PROOF_SHARE * attempt.nodes)
-        again = beam(self.game, UNLIMITED, MODE_PROOF, self.budget.sub(nodes), avoid=self.avoid, line_only=True,
-                     max_levels=UNLIMITED)
+        again = beam(self.game, Exhaustive(avoid=self.avoid), self.budget.sub(nodes))
         self.attempts.append(again)
         if again.outcome is BeamOutcome.WON:
             other, through = self.avoiding(again.moves)
@@ -242,7 +241,7 @@ class _Search:
             return Reason.WON, self.proof_line(attempt)
         if not polish:
             return Reason.WON, self.avoiding(attempt.moves)[0]
-        line, stopped = _polished(self.game, attempt.moves, step.width, self.budget, attempt)
+        line, stopped, self.attempts[-1] = _polished(self.game, attempt, self.budget)
         if stopped is Reason.INTERRUPTED:
             # The post-pass's beams took a Ctrl-C as their stop: the solve stops too.
             return Reason.INTERRUPTED, None
@@ -263,21 +262,19 @@ class _Search:
         return first, True
 
 
-def _polished(game: Game, line: list[int], width: int, budget: Budget,
-              attempt: Attempt) -> tuple[list[int], Reason | None]:
-    """The line shortened, then its phases re-searched at a wider beam (see rephase.polish),
-    and why the re-search stopped early (None if it did not; ``Reason.INTERRUPTED`` for a Ctrl-C).
-
-    The nodes count in the winning ``attempt`` (``polish_nodes`` says how many)."""
+def _polished(game: Game, attempt: Attempt, budget: Budget) -> tuple[list[int], Reason | None, Attempt]:
+    """The won ``attempt``'s line shortened, then its phases re-searched at a wider beam
+    (see rephase.polish); why the re-search stopped early (None if it did not;
+    ``Reason.INTERRUPTED`` for a Ctrl-C); and the attempt with the post-pass counted in it
+    (``polish_nodes`` says how many of its nodes)."""
     started = time.perf_counter()
     before = budget.nodes
-    line = shorten(game, line)
-    result = polish(game, line, width, budget)
-    attempt.polish_nodes = budget.nodes - before
-    attempt.polish_saved = len(line) - len(result.line)
-    attempt.nodes += attempt.polish_nodes
-    attempt.seconds += time.perf_counter() - started
-    return result.line, result.stopped
+    line = shorten(game, attempt.moves)
+    result = polish(game, line, attempt.width, budget)
+    spent = budget.nodes - before
+    counted = replace(attempt, polish_nodes=spent, polish_saved=len(line) - len(result.line),
+                      nodes=attempt.nodes + spent, seconds=attempt.seconds + time.perf_counter() - started)
+    return result.line, result.stopped, counted
 
 
 def _result(game: Game, line: list[int] | None, reason: Reason, budget: Budget, started: float,

@@ -37,12 +37,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spider_solver.budget import Budget
-from spider_solver.engine.beam import BeamOutcome, LineWatch, beam
+from spider_solver.engine.beam import Beam, LineWatch, beam
 from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 from spider_solver.engine.game import Game
 from spider_solver.engine.shorten import line_index, positions, shorten
-from spider_solver.engine.types import MODE_SEARCH, MOVE_DEAL
-from spider_solver.outcomes import Reason
+from spider_solver.engine.types import MOVE_DEAL
+from spider_solver.outcomes import BeamOutcome, Reason
 
 
 @dataclass
@@ -103,7 +103,7 @@ def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget
             start = from_position(game, path.states[k], path.keys[k])
             before = budget.nodes
             watch = LineWatch(line_index(path.keys), k, len(current), len(current) + 1 - min_gain) if join else None
-            attempt = beam(start, width, MODE_SEARCH, budget, weights=weights, max_levels=cap, watch=watch)
+            attempt = beam(start, Beam(width), budget, weights=weights, max_levels=cap, watch=watch)
             result.nodes += budget.nodes - before
             result.beams += 1
             entry = {"width": width, "from": k, "cap": cap, "outcome": str(attempt.outcome), "nodes": attempt.nodes}

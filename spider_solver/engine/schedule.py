@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spider_solver.engine.beam import MAX_LEVELS, STRATA_SELECTION, UNLIMITED
+from spider_solver.engine.beam import STRATA_SELECTION, UNLIMITED
 from spider_solver.engine.search import SELECT_SHARED
-from spider_solver.engine.types import MODE_PROOF, MODE_SEARCH
+from spider_solver.outcomes import SearchMode
 
 #: Beam widths per stratum, tried in turn while the budget lasts, by suit count. The
 #: first width sets the usual cost and line length (4 suits keep 64: the batch's speed
@@ -39,23 +39,18 @@ class Step:
     """One beam of a schedule: its width and mode, and the most nodes it may spend."""
 
     width: int
-    mode: int
+    mode: SearchMode
     #: None: what is left of the search's budget.
     nodes: int | None = None
 
     @property
     def proof(self) -> bool:
         """True for the exhaustive search (``MODE_PROOF``, every position kept)."""
-        return self.mode != MODE_SEARCH
-
-    @property
-    def max_levels(self) -> int:
-        """The level cap: ``MAX_LEVELS`` for a beam of the search's move set, none for a proof."""
-        return UNLIMITED if self.proof else MAX_LEVELS
+        return self.mode.exhaustive
 
 
 #: The exhaustive search, with what is left of the budget.
-PROOF = Step(UNLIMITED, MODE_PROOF)
+PROOF = Step(UNLIMITED, SearchMode.PROOF)
 
 
 @dataclass(frozen=True)
@@ -74,9 +69,9 @@ class Schedule:
         """The schedule of a deal of ``suits`` suits: ``widths`` (default ``WIDTHS[suits]``)
         chosen by ``selection`` (default ``SELECTION[suits]``); ``proof_nodes`` > 0 puts an
         exhaustive search of at most that many nodes after the first ``proof_after`` widths."""
-        steps = [Step(width, MODE_SEARCH) for width in (widths or WIDTHS[suits])]
+        steps = [Step(width, SearchMode.SEARCH) for width in (widths or WIDTHS[suits])]
         if proof_nodes > 0:
-            steps.insert(min(proof_after, len(steps)), Step(UNLIMITED, MODE_PROOF, proof_nodes))
+            steps.insert(min(proof_after, len(steps)), Step(UNLIMITED, SearchMode.PROOF, proof_nodes))
         return cls(tuple(steps), SELECTION[suits] if selection is None else selection, final_proof)
 
 

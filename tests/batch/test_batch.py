@@ -24,7 +24,7 @@ from spider_solver.cli import cli
 from spider_solver.errors import SchedulerError
 from spider_solver.grading import GRADER_VERSION
 from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
-from spider_solver.outcomes import ExitStatus
+from spider_solver.outcomes import AttemptSummary, BeamOutcome, ExitStatus, SearchMode
 from spider_solver.record import SolveRecord
 from spider_solver.rules import GameCode, Variant
 from spider_solver.verify import check_solution
@@ -672,7 +672,8 @@ def test_a_stop_while_a_write_waits_for_the_lock_keeps_the_summary(tmp_path, mon
 
 def test_the_summary_names_unwinnable_deals_with_their_proofs_counters():
     report = Report(planned=7)
-    proof = {"mode": "all", "outcome": "exhausted", "nodes": 1234, "levels": 9, "peak_level": 80, "tt_stored": 456}
+    proof = AttemptSummary(None, SearchMode.PROOF, BeamOutcome.EXHAUSTED, nodes=1234, levels=9, peak_level=80,
+                           tt_stored=456)
     for n in range(7):
         report.add(SolveRecord(f"SP1-S1C-AAAAAA{'ABCDEFG'[n]}", "unwinnable", attempts=(proof,) if n else ()),
                    stored=True)

@@ -28,12 +28,12 @@ def invoke(*args: str):
 
 def long_line() -> tuple[str, ...]:
     """A winning line of CODE with detours: the narrowest beam's, unshortened."""
+    from spider_solver.engine.beam import Beam
     from spider_solver.engine.driver import Budget, beam
     from spider_solver.engine.game import Game
-    from spider_solver.engine.types import MODE_SEARCH
 
     game = Game.from_deal(Deal.from_code(CODE))
-    attempt = beam(game, 8, MODE_SEARCH, Budget(5_000_000, None))
+    attempt = beam(game, Beam(8), Budget(5_000_000, None))
     assert attempt.outcome == "won"
     return tuple(str(action) for action in game.actions(attempt.moves))
 

@@ -209,10 +209,10 @@ def test_an_unwinnable_deal_exits_1(monkeypatch):
     """An exhaustive search that found no win (stood in for here: no full-size deal is
     proved unwinnable quickly) is a loss: exit 1, not 3 as for unknown."""
     import spider_solver.engine.driver as driver
-    from spider_solver.outcomes import Reason
+    from spider_solver.outcomes import AttemptSummary, BeamOutcome, Reason, SearchMode
 
-    proof = {"width": None, "mode": "all", "outcome": "exhausted", "nodes": 12, "levels": 3, "peak_level": 5,
-             "tt_stored": 9, "tt_forgotten": 0, "seconds": 0.0}
+    proof = AttemptSummary(None, SearchMode.PROOF, BeamOutcome.EXHAUSTED, nodes=12, levels=3, peak_level=5,
+                           tt_stored=9)
     monkeypatch.setattr(driver, "run_search",
                         lambda deal, **options: driver.EngineResult(None, Reason.EXHAUSTED, nodes=12, seconds=0.0,
                                                                     attempts=(proof,)))

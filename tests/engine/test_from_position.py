@@ -9,6 +9,8 @@ the schedule is the one ``solve`` has always used.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from spider_solver.budget import Budget
@@ -16,7 +18,7 @@ from spider_solver.engine.driver import SearchOptions, run_search
 from spider_solver.engine.game import Game, same_position
 from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
 from spider_solver.engine.position import key_from_scratch, new_position, unpack
-from spider_solver.outcomes import Reason
+from spider_solver.outcomes import BeamOutcome, Reason, SearchMode
 from spider_solver.rules import Board, Deal, Variant, replay
 from spider_solver.verify import solve
 
@@ -91,21 +93,21 @@ def test_an_early_proof_comes_first_when_asked():
     game = Game.from_deal(tiny())
     found = run_search(game, budget=Budget(BUDGET), options=SearchOptions(proof_nodes=BUDGET, proof_after=0))
     assert found.reason is Reason.EXHAUSTED
-    assert [(a["mode"], a["outcome"]) for a in found.attempts] == [("all", "exhausted")]
+    assert [(a.mode, a.outcome) for a in found.attempts] == [("proof", "exhausted")]
     # After the first beam by default; the verdict is the same.
     later = run_search(game, budget=Budget(BUDGET), options=SearchOptions(proof_nodes=BUDGET))
-    assert later.reason is Reason.EXHAUSTED and later.attempts[0]["mode"] == "search"
+    assert later.reason is Reason.EXHAUSTED and later.attempts[0].mode is SearchMode.SEARCH
 
 
 def test_an_early_proof_out_of_its_nodes_hands_over_to_the_schedule():
     game = Game.from_deal(tiny())
     plain = run_search(game, budget=Budget(BUDGET))
     capped = run_search(game, budget=Budget(BUDGET), options=SearchOptions(proof_nodes=5, proof_after=0))
-    assert capped.attempts[0]["mode"] == "all" and capped.attempts[0]["outcome"] == "nodes"
-    assert capped.attempts[0]["nodes"] == 5
+    assert capped.attempts[0].mode is SearchMode.PROOF and capped.attempts[0].outcome is BeamOutcome.NODES
+    assert capped.attempts[0].nodes == 5
     assert capped.reason is plain.reason is Reason.EXHAUSTED
     # The rest is the plain schedule, node for node.
-    assert [dict(a, seconds=0) for a in capped.attempts[1:]] == [dict(a, seconds=0) for a in plain.attempts]
+    assert [replace(a, seconds=0) for a in capped.attempts[1:]] == [replace(a, seconds=0) for a in plain.attempts]
     assert capped.nodes == plain.nodes + 5
 
 
@@ -122,8 +124,8 @@ def test_a_final_proof_settles_what_every_width_left_open():
     assert plain.reason is Reason.WIDTHS
     final = run_search(game, budget=Budget(BUDGET), options=SearchOptions(widths=(1,), final_proof=True))
     assert final.reason is Reason.EXHAUSTED
-    assert [a["mode"] for a in final.attempts] == ["search", "all"]
-    assert final.attempts[0] == dict(plain.attempts[0], seconds=final.attempts[0]["seconds"])
+    assert [a.mode for a in final.attempts] == [SearchMode.SEARCH, SearchMode.PROOF]
+    assert final.attempts[0] == replace(plain.attempts[0], seconds=final.attempts[0].seconds)
     # On a deal that can be won, the final search finds the line.
     deal = Deal.from_columns(["AS 3S", "3S 2S"], ["AS 2S"], Variant(suits=1, ranks=3, runs=2, columns=2, layout=4))
     won = run_search(Game.from_deal(deal), budget=Budget(BUDGET), options=SearchOptions(widths=(1,), final_proof=True))
@@ -149,9 +151,9 @@ def test_a_larger_budget_lets_the_proof_hold_larger_levels(monkeypatch):
     monkeypatch.setattr(beam, "PROOF_NODES_PER_POSITION", 1000)
     game = Game.from_deal(tiny())
     small = run_search(game, budget=Budget(3_000), options=SearchOptions(proof_nodes=3_000, proof_after=0))
-    assert small.attempts[0]["outcome"] == "cut" and small.reason is Reason.PROOF_GAVE_UP
+    assert small.attempts[0].outcome is BeamOutcome.CUT and small.reason is Reason.PROOF_GAVE_UP
     large = run_search(game, budget=Budget(60_000), options=SearchOptions(proof_nodes=60_000, proof_after=0))
-    assert large.reason is Reason.EXHAUSTED and large.attempts[0]["peak_level"] > 20
+    assert large.reason is Reason.EXHAUSTED and large.attempts[0].peak_level > 20
 
 
 def test_a_proof_line_through_a_position_to_avoid_gives_way_to_one_that_avoids_it():
@@ -175,7 +177,7 @@ def test_a_proof_line_through_a_position_to_avoid_gives_way_to_one_that_avoids_i
         first = run_search(deal, budget=Budget(BUDGET), options=proof_first)
         if first.actions is None:
             continue
-        assert first.attempts[0]["mode"] == "all" and first.attempts[0]["outcome"] == "won"
+        assert first.attempts[0].mode is SearchMode.PROOF and first.attempts[0].outcome is BeamOutcome.WON
         for k in range(1, len(first.actions)):
             board = board_after(deal, first.actions[:k])
             at = position_of(board)
@@ -185,7 +187,7 @@ def test_a_proof_line_through_a_position_to_avoid_gives_way_to_one_that_avoids_i
             assert found.reason is Reason.WON and replay(deal, found.actions, undo_limit=0).won
             through = any(position_of(board_after(deal, found.actions[:i])) == at
                           for i in range(1, len(found.actions)))
-            searched_again += any(a.get("avoiding") for a in found.attempts)
+            searched_again += any(a.avoiding for a in found.attempts)
             if brute_force(deal, False, excluded={at})[0]:
                 assert not through, (deal.text(), first.actions, k)
                 avoided += 1

@@ -15,29 +15,27 @@ import hashlib
 
 import pytest
 
+from spider_solver.engine.beam import Beam, Exhaustive
 from spider_solver.engine.driver import SELECTION, Budget, beam
 from spider_solver.engine.game import Game
-from spider_solver.engine.types import MODE_ALL, MODE_SEARCH
 from spider_solver.rules import Deal, GameCode
 from spider_solver.rules.variant import CLASSIC, RELAXED
 
-EXHAUSTIVE = 1 << 40
-
 PINNED = [
-    # (suits, rule, number, width, mode, max nodes): outcome, nodes, line length, line digest, peak level, stored
-    ((4, CLASSIC, 0, 64, MODE_SEARCH, 2_000_000), ("won", 315297, 146, "c0d7403edae27cd5", 384, 54444)),
-    ((2, CLASSIC, 7, 64, MODE_SEARCH, 2_000_000), ("won", 261825, 110, "7cada9fcfaaca894", 384, 32419)),
-    ((1, RELAXED, 3, 32, MODE_SEARCH, 2_000_000), ("won", 160870, 95, "228e11fe1d81cb81", 192, 14303)),
-    ((4, RELAXED, 11, 64, MODE_SEARCH, 2_000_000), ("won", 395767, 130, "fbb7bc86dca89d30", 384, 48344)),
-    ((4, CLASSIC, 5, EXHAUSTIVE, MODE_ALL, 200_000), ("nodes", 200000, 0, "4f53cda18c2baa0c", 29780, 37233)),
+    # (suits, rule, number, mode, max nodes): outcome, nodes, line length, line digest, peak level, stored
+    ((4, CLASSIC, 0, Beam(64), 2_000_000), ("won", 315297, 146, "c0d7403edae27cd5", 384, 54444)),
+    ((2, CLASSIC, 7, Beam(64), 2_000_000), ("won", 261825, 110, "7cada9fcfaaca894", 384, 32419)),
+    ((1, RELAXED, 3, Beam(32), 2_000_000), ("won", 160870, 95, "228e11fe1d81cb81", 192, 14303)),
+    ((4, RELAXED, 11, Beam(64), 2_000_000), ("won", 395767, 130, "fbb7bc86dca89d30", 384, 48344)),
+    ((4, CLASSIC, 5, Exhaustive(every_action=True), 200_000), ("nodes", 200000, 0, "4f53cda18c2baa0c", 29780, 37233)),
 ]
 
 
 @pytest.mark.parametrize(("search", "expected"), PINNED)
 def test_pinned_beam(search, expected):
-    suits, rule, number, width, mode, max_nodes = search
+    suits, rule, number, mode, max_nodes = search
     game = Game.from_deal(Deal.from_code(GameCode(suits, rule, number)))
-    attempt = beam(game, width, mode, Budget(max_nodes, None))
+    attempt = beam(game, mode, Budget(max_nodes, None))
     line = attempt.moves or []
     digest = hashlib.sha256(str(line).encode()).hexdigest()[:16]
     assert (attempt.outcome, attempt.nodes, len(line), digest, attempt.peak_level, attempt.tt_stored) == expected
@@ -54,7 +52,7 @@ PINNED_SHARED = [
 def test_pinned_shared_beam(deal, expected):
     rule, number = deal
     game = Game.from_deal(Deal.from_code(GameCode(4, rule, number)))
-    attempt = beam(game, 64, MODE_SEARCH, Budget(2_000_000, None), selection=SELECTION[4])
+    attempt = beam(game, Beam(64, SELECTION[4]), Budget(2_000_000, None))
     line = attempt.moves or []
     digest = hashlib.sha256(str(line).encode()).hexdigest()[:16]
     assert (attempt.outcome, attempt.nodes, len(line), digest, attempt.peak_level, attempt.tt_stored) == expected

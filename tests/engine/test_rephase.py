@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from spider_solver.engine.beam import Beam
 from spider_solver.engine.driver import Budget, beam
 from spider_solver.engine.game import Game
 from spider_solver.engine.rephase import improve_moves, phase_starts, polish, positions, rephase
 from spider_solver.engine.shorten import shorten
-from spider_solver.engine.types import MODE_SEARCH, MOVE_DEAL
+from spider_solver.engine.types import MOVE_DEAL
 from spider_solver.rules import Deal, replay
 
 CODES = ["SP1-S1C-AAAAABA", "SP1-S2C-AAAAAAD", "SP1-S4C-AAAAAAD"]
@@ -24,7 +25,7 @@ def wins(game: Game, line: list[int]) -> bool:
 def lines(request):
     """(game, a long winning line from the narrowest beam, shortened)."""
     game = Game.from_deal(Deal.from_code(request.param))
-    attempt = beam(game, 16, MODE_SEARCH, Budget(10_000_000, None))
+    attempt = beam(game, Beam(16), Budget(10_000_000, None))
     assert attempt.outcome == "won"
     return game, shorten(game, attempt.moves)
 
@@ -75,7 +76,7 @@ def test_improve_scores_its_wide_beams_with_its_own_weights(monkeypatch, code):
     from spider_solver.engine.evaluate import DEFAULT_WEIGHTS
 
     game = Game.from_deal(Deal.from_code(code))
-    line = shorten(game, beam(game, 16, MODE_SEARCH, Budget(10_000_000, None)).moves)
+    line = shorten(game, beam(game, Beam(16), Budget(10_000_000, None)).moves)
     given = []
 
     def spy(*args, weights, **kwargs):

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from spider_solver.engine.beam import Beam
 from spider_solver.engine.driver import Budget, beam
 from spider_solver.engine.game import Game, move_code
 from spider_solver.engine.shorten import shorten
-from spider_solver.engine.types import MODE_SEARCH
 from spider_solver.rules import Board, Deal, Move, replay
 
 CODES = ["SP1-S1C-AAAAABA", "SP1-S2C-AAAAAAD", "SP1-S4C-AAAAAAD"]
@@ -19,7 +19,7 @@ CODES = ["SP1-S1C-AAAAABA", "SP1-S2C-AAAAAAD", "SP1-S4C-AAAAAAD"]
 
 def raw_line(game: Game) -> list[int]:
     """A winning line straight from the narrowest beam, before any shortening."""
-    attempt = beam(game, 16, MODE_SEARCH, Budget(10_000_000, None))
+    attempt = beam(game, Beam(16), Budget(10_000_000, None))
     assert attempt.outcome == "won"
     return attempt.moves
 

@@ -17,9 +17,10 @@ from collections.abc import Collection, Iterator, Sequence
 import pytest
 
 from spider_solver.budget import Budget
-from spider_solver.engine.beam import UNLIMITED, BeamOutcome, beam
+from spider_solver.engine.beam import Exhaustive, beam
 from spider_solver.engine.game import Game
 from spider_solver.engine.types import MODE_ALL, MODE_PROOF
+from spider_solver.outcomes import BeamOutcome
 from spider_solver.rules import Board, Deal, Variant, parse_cards, replay
 from spider_solver.rules.variant import CLASSIC, RELAXED
 from spider_solver.verify import solve
@@ -160,8 +161,8 @@ def test_a_win_that_the_narrow_move_set_misses():
     deal = tiny(NEEDS_EVERY_MOVE, suits=4, ranks=4, runs=4, columns=4, layout=4)
     result = solve(deal, max_nodes=BUDGET, max_seconds=None, deal_on_empty=True)
     assert result.status == "verified"
-    modes = [(a["mode"], a["outcome"]) for a in result.attempts]
-    assert ("search", "exhausted") in modes and modes[-1] == ("all", "won")
+    modes = [(a.mode, a.outcome) for a in result.attempts]
+    assert ("search", "exhausted") in modes and modes[-1] == ("proof", "won")
     replayed = replay(deal, result.solution, deal_on_empty=True, undo_limit=0)
     assert replayed.won
 
@@ -261,7 +262,7 @@ def test_the_proof_move_set_decides_as_every_move_does(name):
         for log in stock_empty_positions(deal, deal_on_empty, rng, 4):
             board = board_after(deal, deal_on_empty, log)
             won = brute_force(deal, deal_on_empty, log)[0]
-            attempts = {mode: beam(Game.from_board(board), UNLIMITED, mode, Budget(BUDGET), max_levels=UNLIMITED)
+            attempts = {mode: beam(Game.from_board(board), Exhaustive(every_action=mode == MODE_ALL), Budget(BUDGET))
                         for mode in nodes}
             for attempt in attempts.values():
                 assert attempt.outcome is (BeamOutcome.WON if won else BeamOutcome.EXHAUSTED), (deal.text(), log)
@@ -311,7 +312,7 @@ def test_the_proof_reductions_keep_every_position(name):
             won = brute_force(deal, deal_on_empty, log)[0]
             game = Game.from_board(board, deal_on_empty=deal_on_empty)
             for mode in (MODE_ALL, MODE_PROOF):
-                full, reduced = (beam(game, UNLIMITED, mode, Budget(BUDGET), max_levels=UNLIMITED, prune=prune)
+                full, reduced = (beam(game, Exhaustive(every_action=mode == MODE_ALL, reductions=prune), Budget(BUDGET))
                                  for prune in (False, True))
                 where = (deal.text(), deal_on_empty, log, mode)
                 for attempt in (full, reduced):

@@ -48,9 +48,9 @@ def test_a_solve_widens_and_selects_as_its_suit_count_says(monkeypatch, code):
     suits = deal.variant.suits
     seen = []
 
-    def spy(game, width, mode, budget, **kwargs):
-        seen.append((width, kwargs["selection"]))
-        return beam(game, width, mode, budget, **kwargs)
+    def spy(game, mode, budget, **kwargs):
+        seen.append((mode.width, mode.selection))
+        return beam(game, mode, budget, **kwargs)
 
     beam = driver.beam
     monkeypatch.setattr(driver, "beam", spy)
