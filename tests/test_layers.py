@@ -155,6 +155,34 @@ def test_the_checker_sees_an_import_cycle(tmp_path):
         PACKAGE = saved
 
 
+#: The analysis package's modules, bottom first (issue 49): the options and the answer depend on
+#: nothing of it; the replay, then the search of a position; hints and the bisection above them;
+#: ``analyze`` on top, and the package re-exports it. A later kind of answer (a fair hint, the
+#: review of a game) goes beside ``position``.
+ANALYSIS_LAYERS = [
+    {"options", "answer"},
+    {"start"},
+    {"search", "hints"},
+    {"lost"},
+    {"position"},
+    {"__init__"},
+]
+
+
+def test_the_analysis_package_imports_one_way():
+    folder = PACKAGE / "analysis"
+    level = {name: n for n, names in enumerate(ANALYSIS_LAYERS) for name in names}
+    assert {path.stem for path in folder.glob("*.py")} == set(level)
+    upward = []
+    for path in sorted(folder.glob("*.py")):
+        for name in imports_of(path):
+            parts = name.split(".")
+            inside = parts[:2] == ["spider_solver", "analysis"] and len(parts) > 2 and parts[2] != path.stem
+            if inside and level[parts[2]] >= level[path.stem]:
+                upward.append((path.stem, parts[2]))
+    assert upward == []
+
+
 def test_the_import_graph_is_the_documented_one():
     """The layers that really depend on each other (the closing note of issue 7 lists them)."""
     graph = sorted({(a, b) for a, b in arrows() if a != b})

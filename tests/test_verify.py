@@ -560,13 +560,14 @@ def test_an_unwinnable_deal_carries_its_proofs_counters():
 def test_a_deal_every_width_leaves_open_gets_the_exhaustive_search(monkeypatch):
     """When every beam width fails with budget left, ``solve`` ends with the exhaustive
     search, which settles a deal the widths alone leave unknown."""
+    import spider_solver.engine.beam as beam
     import spider_solver.engine.schedule as schedule
     from tests.engine.test_tiny import SMALL_2, UNWINNABLE, tiny
 
     deal = tiny(UNWINNABLE, **SMALL_2)
-    # One width of 1 at a level cap of 1: it cannot end with its move set spent.
+    # One width of 1 at a level cap of 1 (a beam's default cap): it cannot end with its move set spent.
     monkeypatch.setattr(schedule, "WIDTHS", dict.fromkeys(schedule.WIDTHS, (1,)))
-    monkeypatch.setattr(schedule, "MAX_LEVELS", 1)
+    monkeypatch.setattr(beam, "MAX_LEVELS", 1)
     result = solved(deal)
     assert [a.mode for a in result.attempts] == [SearchMode.SEARCH, SearchMode.PROOF]
     assert result.attempts[0].outcome is BeamOutcome.LEVELS

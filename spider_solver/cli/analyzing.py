@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import sys
+import textwrap
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from spider_solver.analysis.answer import ANALYSIS_FIELDS, field_names
 from spider_solver.cli.group import cli, echo_json, end_at_once, messages, plural
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
@@ -19,12 +23,42 @@ from spider_solver.cli.params import (
     log_file_option,
 )
 from spider_solver.cli.play import load_deal, read_log, undo_limit_of
-from spider_solver.outcomes import UNKNOWN_BECAUSE, ExitStatus, Reason, Status
+from spider_solver.outcomes import UNKNOWN_BECAUSE, ExitStatus, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
 
+if TYPE_CHECKING:
+    from spider_solver.analysis import Analysis
 
-def game_options(func: Callable) -> Callable:
-    """The deal, the log and its options, the budget and the catalog: what both commands take."""
+
+@dataclass(frozen=True)
+class GameArgs:
+    """What ``hint`` and ``analyze`` are given (:func:`game_options`): the deal, the log and
+    its rules, the budget, the catalog and the output's form."""
+
+    code: str | None
+    actions: tuple[str, ...]
+    deck_text: str | None
+    deck_suits: str
+    deck_rule: str
+    log_file: Any
+    deal_on_empty: bool
+    undo_limit: int
+    unlimited_undo: bool
+    max_nodes: int
+    max_seconds: float | None
+    catalog: str | None
+    as_json: bool
+    quiet: bool
+
+
+def game_options(func: Callable[[GameArgs], None]) -> Callable[..., None]:
+    """The deal, the log and its options, the budget and the catalog: what both commands
+    take, handed to the command as one :class:`GameArgs`."""
+
+    @functools.wraps(func)
+    def command(**given: Any) -> None:
+        func(GameArgs(**given))
+
     decorators: list[Callable[[Callable], Callable]] = [
         click.argument("code", required=False),
         click.argument("actions", nargs=-1),
@@ -42,8 +76,8 @@ def game_options(func: Callable) -> Callable:
         click.option("-q", "--quiet", is_flag=True, help="No messages but errors and the answer."),
     ]
     for decorator in reversed(decorators):
-        func = decorator(func)
-    return func
+        command = decorator(command)
+    return command
 
 
 def stored_line(deal: Deal, catalog: str | None) -> tuple[str, ...] | None:
@@ -70,37 +104,34 @@ def stored_line(deal: Deal, catalog: str | None) -> tuple[str, ...] | None:
     return entry.solution
 
 
-def run_analysis(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str,
-                 deck_rule: str, log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool,
-                 max_nodes: int, max_seconds: float | None, catalog: str | None, *, find_lost_at: bool,
-                 as_json: bool = False, quiet: bool = False):
+def run_analysis(args: GameArgs, *, find_lost_at: bool) -> tuple[Deal, Analysis]:
     """Load the deal, the log and the stored line; analyse; exit 2 on a refused action
-    (with ``as_json``, after printing the analysis, whose replay names the action)."""
-    from spider_solver.analysis import Analysis, analyze
+    (with ``args.as_json``, after printing the analysis, whose replay names the action)."""
+    from spider_solver.analysis import Analysis, AnalysisOptions, analyze
     from spider_solver.verify import load_engine
 
-    say = messages(quiet)  # always a function: a compile then runs apart, and Ctrl-C stops it at once
-    code, texts = read_log(code, actions, deck_text, log_file)
-    deal = load_deal(code, deck_text, deck_suits, deck_rule)
+    say = messages(args.quiet)  # always a function: a compile then runs apart, and Ctrl-C stops it at once
+    code, texts = read_log(args.code, args.actions, args.deck_text, args.log_file)
+    deal = load_deal(code, args.deck_text, args.deck_suits, args.deck_rule)
     end_at_once()  # its catalog is closed once read (stored_line); no workers
-    limit = undo_limit_of(undo_limit, unlimited_undo)
     # The log is replayed once, before the catalog is read (only if the log is accepted
     # and does not win) and before the engine is compiled or loaded (only for a search).
-    analysis = analyze(deal, texts, deal_on_empty=deal_on_empty, undo_limit=limit, max_nodes=max_nodes,
-                       max_seconds=max_seconds, known_line=lambda: stored_line(deal, catalog),
-                       find_lost_at=find_lost_at,
-                       before_search=lambda: load_engine(say))
+    options = AnalysisOptions(
+        deal_on_empty=args.deal_on_empty, undo_limit=undo_limit_of(args.undo_limit, args.unlimited_undo),
+        max_nodes=args.max_nodes, max_seconds=args.max_seconds, known_line=lambda: stored_line(deal, args.catalog),
+        find_lost_at=find_lost_at, before_search=lambda: load_engine(say))
+    analysis = analyze(deal, texts, options)
     refused = analysis.replay.error
     if refused is not None:
         try:
-            if as_json:
+            if args.as_json:
                 echo_json(Analysis(analysis.code, analysis.replay, None, None,
-                                   max_nodes=max_nodes, max_seconds=max_seconds).to_dict())
+                                   max_nodes=options.max_nodes, max_seconds=options.max_seconds).to_dict())
         finally:  # said even when the output's reader has gone (| head)
             click.echo(f"error: {refused}", err=True)
         sys.exit(ExitStatus.BAD_INPUT)
     # Interrupted in the search of the position, or later in the search for lost_at.
-    if Reason.INTERRUPTED in (analysis.reason, *(probe["reason"] for probe in analysis.probes)):
+    if analysis.interrupted:
         click.echo("interrupted", err=True)
         sys.exit(ExitStatus.INTERRUPTED)
     return deal, analysis
@@ -145,9 +176,7 @@ def bracket_words(bracket) -> str:
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @game_options
-def hint(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
-         log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool, max_nodes: int,
-         max_seconds: float | None, catalog: str | None, as_json: bool, quiet: bool) -> None:
+def hint(args: GameArgs) -> None:
     """Print the next action of a winning line from the position a game log reaches.
 
     The deal is a game CODE (or --deck with --suits and --rule); ACTIONS are the
@@ -162,10 +191,8 @@ def hint(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck
     longer be won, 3 unknown (the budget ran out), 2 bad input or a refused
     action in the log, 130 interrupted.
     """
-    _, analysis = run_analysis(code, actions, deck_text, deck_suits, deck_rule, log_file, deal_on_empty,
-                               undo_limit, unlimited_undo, max_nodes, max_seconds, catalog, find_lost_at=False,
-                               as_json=as_json, quiet=quiet)
-    if as_json:
+    _, analysis = run_analysis(args, find_lost_at=False)
+    if args.as_json:
         echo_json(analysis.to_dict())
     elif analysis.hint is not None:
         click.echo(analysis.hint)
@@ -176,11 +203,19 @@ def hint(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck
     sys.exit(exit_status(analysis))
 
 
+def json_keys(func: Callable[[GameArgs], None]) -> Callable[[GameArgs], None]:
+    """The command's help with the keys ``--json`` prints, from the analysis's one
+    declaration (``ANALYSIS_FIELDS``), in place of ``{json_keys}``."""
+    keys = "{" + ", ".join(f'"{name}"' for name in field_names(ANALYSIS_FIELDS)) + "}."
+    lines = textwrap.wrap(f"--json prints {keys}", width=86, break_on_hyphens=False)
+    func.__doc__ = (func.__doc__ or "").replace("{json_keys}", "\n    ".join(lines))
+    return func
+
+
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @game_options
-def analyze(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
-            log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool, max_nodes: int,
-            max_seconds: float | None, catalog: str | None, as_json: bool, quiet: bool) -> None:
+@json_keys
+def analyze(args: GameArgs) -> None:
     """Replay a game log and say whether the game can still be won, and if not, where it was lost.
 
     Prints the replay, the status of the position reached, and the hint and the
@@ -192,16 +227,12 @@ def analyze(code: str | None, actions: tuple[str, ...], deck_text: str | None, d
     the options are those of hint.
 
     \b
-    --json prints {"code", "replay", "status", "reason", "hint", "line", "source",
-    "lost_at", "lost_at_action", "lost_at_line", "bracket", "effective", "tried", "nodes",
-    "seconds", "max_nodes", "max_seconds", "probes"}.
+    {json_keys}
     Exit status: 0 still winnable (or won), 1 no longer winnable, 3 unknown,
     2 bad input or a refused action in the log, 130 interrupted.
     """
-    deal, analysis = run_analysis(code, actions, deck_text, deck_suits, deck_rule, log_file, deal_on_empty,
-                                  undo_limit, unlimited_undo, max_nodes, max_seconds, catalog, find_lost_at=True,
-                                  as_json=as_json, quiet=quiet)
-    if as_json:
+    deal, analysis = run_analysis(args, find_lost_at=True)
+    if args.as_json:
         echo_json(analysis.to_dict())
         sys.exit(exit_status(analysis))
     replayed = analysis.replay
@@ -219,7 +250,7 @@ def analyze(code: str | None, actions: tuple[str, ...], deck_text: str | None, d
         if analysis.lost_at is not None:
             click.echo(f"lost at: action {analysis.lost_at + 1} (index {analysis.lost_at}: "
                        f"{analysis.lost_at_action!r}); before it, this line won: {' '.join(analysis.lost_at_line)}")
-        elif any(p["position"] == 0 and p["status"] == Status.UNWINNABLE for p in analysis.probes):
+        elif analysis.deal_lost_from_the_start:
             click.echo("lost at: nowhere, the deal cannot be won from its initial layout")
         elif analysis.bracket is not None:
             click.echo(f"lost at: {bracket_words(analysis.bracket)}")

@@ -18,10 +18,11 @@ document; pages of at most :data:`MAX_PAGE` rows.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, create_model, model_validator
 
+from spider_solver.analysis.answer import ANALYSIS_FIELDS, BRACKET_FIELDS, PROBE_FIELDS, Action, Bracket, Probe
 from spider_solver.limits import (
     MAX_ACTIONS,
     MAX_DECK_TEXT,
@@ -34,6 +35,7 @@ from spider_solver.limits import (
 from spider_solver.outcomes import Reason, Status
 from spider_solver.record import FIELDS, GRADES
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, MAX_DEAL
+from spider_solver.rules.replay import ReplayResult
 
 #: Python's whitespace (``str.isspace``: what ``str.strip`` and ``split_actions`` take,
 #: RULES.md §1 Conventions), as a regex class body spelt out character by character: the
@@ -309,51 +311,40 @@ class PositionResponse(ReplayResponse):
                                             "(RULES.md §13.3 Rule reminders), or null: allowed, or no check given.")
 
 
-class Probe(BaseModel):
-    position: int
-    status: Status
-    reason: Reason
-    source: str | None
-    nodes: int
-    seconds: float
+#: The response type of a declared field's type, where it has one of its own: an action is
+#: :data:`ActionText`, a replay :class:`ReplayResponse`, a nested record its model (added below).
+_RESPONSE_TYPES: dict[Any, Any] = {Action: ActionText, ReplayResult: ReplayResponse}
 
 
-class BracketResponse(BaseModel):
-    """Where a lost game was lost, as far as the searches established it (positions in actions in effect)."""
-
-    winnable: int | None = Field(description="The last position of the effective history shown winnable (0: the "
-                                             "initial layout); null when none was.")
-    winnable_after: int | None = Field(description="The 0-based log index of the action that reached it (null: the "
-                                                   "initial layout, or none shown).")
-    line: list[ActionText] = Field(description="A winning line from that position, replayed to a win.")
-    unwinnable: int = Field(description="The first position proved unwinnable (at worst the final one).")
-    unwinnable_after: int | None = Field(description="The 0-based log index of the action that reached it (null: "
-                                                     "the initial layout).")
-    width: int | None = Field(description="Actions between the two (1: lost_at is known); null without winnable.")
+def _response_type(kind: Any) -> Any:
+    """The response model's type of a field a record declares (:data:`_RESPONSE_TYPES`)."""
+    if get_origin(kind) is list:
+        return list[_response_type(get_args(kind)[0])]  # type: ignore[misc]
+    return _RESPONSE_TYPES.get(kind, kind)
 
 
-class AnalysisResponse(BaseModel):
-    """As ``spider-solve analyze --json`` prints it."""
+def fields_model(name: str, doc: str | None, fields: Any, **override: Any) -> type[BaseModel]:
+    """A response model of a record declared field by field (``FIELDS``: name, type,
+    nullable, meaning), in order; ``override`` gives a field another type (name: type)."""
+    specs: dict[str, Any] = {}
+    for spec in fields:
+        kind = override.get(spec.name, _response_type(spec.type))
+        if spec.nullable and spec.name not in override:
+            kind = kind | None
+        specs[spec.name] = (kind, Field(description=spec.description))
+    return create_model(name, __doc__=doc, **specs)
 
-    code: str | None
-    replay: ReplayResponse
-    status: Status
-    reason: Reason
-    hint: ActionText | None
-    line: list[ActionText]
-    source: Literal["search", "known-line", "won"] | None
-    lost_at: int | None
-    lost_at_action: str | None
-    lost_at_line: list[ActionText]
-    bracket: BracketResponse | None
-    effective: int
-    tried: str | None = Field(description="When the position is unknown: what its search tried, in words (the beams "
-                              "and how they ended, whether a proof was tried and why it stopped, the nodes spent).")
-    nodes: int
-    seconds: float
-    max_nodes: int
-    max_seconds: float | None
-    probes: list[Probe]
+
+#: One search of the lost_at bisection (``spider_solver.analysis.Probe``).
+ProbeResponse = _RESPONSE_TYPES[Probe] = fields_model("Probe", None, PROBE_FIELDS)
+#: Where a lost game was lost (``spider_solver.analysis.Bracket``).
+BracketResponse = _RESPONSE_TYPES[Bracket] = fields_model(
+    "BracketResponse", "Where a lost game was lost, as far as the searches established it (positions in actions in "
+    "effect).", BRACKET_FIELDS)
+#: As ``spider-solve analyze --json`` prints it (``spider_solver.analysis.Analysis``): a refused
+#: log is a 422 error, so the status and the reason are never null here.
+AnalysisResponse = fields_model("AnalysisResponse", "As ``spider-solve analyze --json`` prints it.",
+                                ANALYSIS_FIELDS, status=Status, reason=Reason)
 
 
 class ErrorDetail(BaseModel):

@@ -29,6 +29,7 @@ from concurrent.futures import CancelledError as FutureCancelled
 from dataclasses import dataclass
 from typing import Any
 
+from spider_solver.analysis import Analysis, AnalysisOptions
 from spider_solver.batch.pools import Pool, local_pool
 from spider_solver.limits import MAX_RETRY_AFTER
 from spider_solver.record import SolveRecord
@@ -78,14 +79,11 @@ def verify_job(spec: DealSpec, max_nodes: int, max_seconds: float | None, deal_o
     return solve_deal(spec.deal(), max_nodes, max_seconds, deal_on_empty=deal_on_empty)
 
 
-def analyze_job(spec: DealSpec, actions: tuple[str, ...], deal_on_empty: bool, undo_limit: int | None,
-                max_nodes: int, max_seconds: float | None, known_line: tuple[str, ...] | None,
-                find_lost_at: bool) -> dict:
-    """Runs in a solver process: analyse the position a log reaches (``Analysis.to_dict()``)."""
+def analyze_job(spec: DealSpec, actions: tuple[str, ...], options: AnalysisOptions) -> Analysis:
+    """Runs in a solver process: analyse the position a log reaches."""
     from spider_solver.analysis import analyze
 
-    return analyze(spec.deal(), actions, deal_on_empty=deal_on_empty, undo_limit=undo_limit, max_nodes=max_nodes,
-                   max_seconds=max_seconds, known_line=known_line, find_lost_at=find_lost_at).to_dict()
+    return analyze(spec.deal(), actions, options)
 
 
 def warm_solver() -> None:
@@ -119,9 +117,8 @@ class Flight:
 
 
 def _effort(result: Any) -> tuple[int, float] | None:
-    """The nodes and seconds a search's answer says it took (a record, or an analysis's dict)."""
-    nodes, seconds = ((result.get("nodes"), result.get("seconds")) if isinstance(result, dict)
-                      else (getattr(result, "nodes", None), getattr(result, "seconds", None)))
+    """The nodes and seconds a search's answer says it took (a record, or an analysis)."""
+    nodes, seconds = getattr(result, "nodes", None), getattr(result, "seconds", None)
     return (nodes, seconds) if isinstance(nodes, int) and isinstance(seconds, float | int) else None
 
 

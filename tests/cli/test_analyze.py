@@ -16,8 +16,8 @@ from spider_solver.catalog import DEFAULT_CATALOG, Catalog
 from spider_solver.cli import cli
 from spider_solver.rules import Deal, replay
 from spider_solver.verify import solve
+from tests.analysis.helpers import count_plays, stuck_log
 from tests.rules.scripted_win import DECK_TEXT, WIN
-from tests.test_analysis import count_plays, stuck_log
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -156,21 +156,21 @@ def test_a_lost_game_exits_1_and_says_where_it_was_lost():
 
 
 def test_ctrl_c_while_looking_for_lost_at_is_interrupted_not_a_loss(monkeypatch):
-    from spider_solver import analysis
+    from spider_solver.analysis.search import Found, Session
     from spider_solver.outcomes import Reason, Status
 
     deal = Deal.from_code("SP1-S1C-AAAAAAD")
     log = stuck_log(deal, 3)
-    search = analysis._Session.search
+    search = Session.search
     calls = []
 
     def interrupted_after_the_first(self, *args, **kwargs):
         calls.append(args)
         if len(calls) == 1:
             return search(self, *args, **kwargs)  # the position itself: proved unwinnable
-        return Status.UNKNOWN, Reason.INTERRUPTED, (), None  # Ctrl-C in a lost_at probe
+        return Found(Status.UNKNOWN, Reason.INTERRUPTED, (), None)  # Ctrl-C in a lost_at probe
 
-    monkeypatch.setattr(analysis._Session, "search", interrupted_after_the_first)
+    monkeypatch.setattr(Session, "search", interrupted_after_the_first)
     for json_flag in ((), ("--json",)):
         calls.clear()
         result = run("analyze", str(deal.code), *log, "--max-nodes", "5000000", *json_flag)

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from starlette.concurrency import run_in_threadpool
 
+from spider_solver.analysis import Analysis, AnalysisOptions, analyze_without_search
 from spider_solver.catalog import Catalog
 from spider_solver.outcomes import Status
 from spider_solver.rules import Deal, replay, split_actions
@@ -77,24 +78,24 @@ async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, 
     """The position a game log reaches: still winnable (with the hint and the line),
     no longer winnable (and where it was lost), or unknown. When the catalog holds a
     verified line of the deal and the position lies on it, no search runs."""
-    from spider_solver.analysis import analyze_without_search
-
     deal, spec = state.deal_of(body)
     tokens = tokens_of(body.actions)
     entry = catalog.get(spec.code) if catalog is not None and spec.code is not None else None
     known = entry.solution if entry is not None and entry.status is Status.VERIFIED else None
     max_nodes, max_seconds = settings.budget(body)
-    doe, limit = body.deal_on_empty, body.undo_limit
+    options = AnalysisOptions(deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit, max_nodes=max_nodes,
+                              max_seconds=max_seconds, known_line=known, find_lost_at=body.lost_at)
     # Without a search: a refused action (422), a log that wins, a position on the known line.
-    answer = await run_in_threadpool(analyze_without_search, deal, tokens, deal_on_empty=doe, undo_limit=limit,
-                                     max_nodes=max_nodes, max_seconds=max_seconds, known_line=known)
+    answer = await run_in_threadpool(analyze_without_search, deal, tokens, options)
     if answer is not None:
         refuse_at_error(answer.replay)
-        data = answer.to_dict()
     else:
-        data = await state.require_searches(searches).run(
-            ("analyze", spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at),
-            analyze_job, spec, tokens, doe, limit, max_nodes, max_seconds, known, body.lost_at,
-            budget=(max_nodes, max_seconds))
-    data["replay"] = {"code": data["code"]} | {name: data["replay"][name] for name in _REPLAY_FIELDS}
-    return data
+        answer = await state.require_searches(searches).run(("analyze", spec, tokens, options), analyze_job, spec,
+                                                            tokens, options, budget=(max_nodes, max_seconds))
+    return analysis_body(answer)
+
+
+def analysis_body(analysis: Analysis) -> dict[str, Any]:
+    """The answer of ``POST /v1/analyze``, made once: the analysis's plain-data form (as
+    ``analyze --json`` prints it), its replay as ``POST /v1/replay`` gives it."""
+    return analysis.to_dict() | {"replay": replay_fields(analysis.replay, analysis.code)}

@@ -1,0 +1,31 @@
+"""Games in progress: "still winnable?", a hint on a winning line, where the game was lost.
+
+``analyze(deal, actions)`` replays a game log and answers for the position reached, with
+full knowledge of the face-down cards and the stock, with the three honest outcomes of
+:func:`spider_solver.verify.solve`. One concern a module: the options
+(:mod:`.options`), the answer declared once (:mod:`.answer`), the replay (:mod:`.start`),
+the search of a position (:mod:`.search`), hints from a known line (:mod:`.hints`), where
+the game was lost (:mod:`.lost`), and :func:`analyze` itself (:mod:`.position`). What the
+answers mean is written out in docs/engine.md, "Games in progress".
+"""
+
+from spider_solver.analysis.answer import (
+    ANALYSIS_FIELDS,
+    BRACKET_FIELDS,
+    PROBE_FIELDS,
+    Analysis,
+    Bracket,
+    Probe,
+    Source,
+    to_plain,
+)
+from spider_solver.analysis.lost import LOST_AT_LAST_DEAL_SHARE, LOST_AT_SHARE
+from spider_solver.analysis.options import AnalysisOptions, KnownLine
+from spider_solver.analysis.position import analyze, analyze_without_search, hint_from_line
+from spider_solver.analysis.search import EARLY_PROOF_DEALS_LEFT, EARLY_PROOF_NODES, EARLY_PROOF_SHARE
+
+__all__ = [
+    "ANALYSIS_FIELDS", "BRACKET_FIELDS", "EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES", "EARLY_PROOF_SHARE",
+    "LOST_AT_LAST_DEAL_SHARE", "LOST_AT_SHARE", "PROBE_FIELDS", "Analysis", "AnalysisOptions", "Bracket",
+    "KnownLine", "Probe", "Source", "analyze", "analyze_without_search", "hint_from_line", "to_plain",
+]
