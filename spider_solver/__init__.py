@@ -16,20 +16,20 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from spider_solver.analysis import Analysis, analyze
+    from spider_solver.analysis import Analysis, AnalysisOptions, analyze
     from spider_solver.outcomes import ExitStatus, Reason, Status
     from spider_solver.record import SolveRecord
     from spider_solver.rules import Board, Card, Deal, DealRow, GameCode, Move, Undo, Variant, parse_action, replay
-    from spider_solver.verify import SolveResult, solve
+    from spider_solver.verify import solve
     from spider_solver.version import __version__
 
 #: Each public name, and the module that defines it.
 _PUBLIC = {
-    "Analysis": "analysis", "analyze": "analysis",
+    "Analysis": "analysis", "AnalysisOptions": "analysis", "analyze": "analysis",
     "ExitStatus": "outcomes", "Reason": "outcomes", "Status": "outcomes",
     "Board": "rules", "Card": "rules", "Deal": "rules", "DealRow": "rules", "GameCode": "rules", "Move": "rules",
     "Undo": "rules", "Variant": "rules", "parse_action": "rules", "replay": "rules",
-    "SolveRecord": "record", "SolveResult": "verify", "solve": "verify",
+    "SolveRecord": "record", "solve": "verify",
     "__version__": "version",
 }
 
@@ -47,8 +47,8 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Analysis", "analyze",
-    "Board", "Deal", "DealRow", "ExitStatus", "GameCode", "Move", "Reason", "SolveRecord", "SolveResult", "Status",
+    "Analysis", "AnalysisOptions", "analyze",
+    "Board", "Deal", "DealRow", "ExitStatus", "GameCode", "Move", "Reason", "SolveRecord", "Status",
     "Undo",
     "Card", "Variant",
     "__version__", "parse_action", "replay", "solve",

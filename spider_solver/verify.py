@@ -38,10 +38,6 @@ from spider_solver.rules.board import check_play_options
 if TYPE_CHECKING:
     from spider_solver.budget import Progress
 
-#: The record of a solve (the name of earlier versions).
-SolveResult = SolveRecord
-
-
 def coerce_deal(deal: Deal | GameCode | str) -> Deal:
     return Deal.of(deal)
 
@@ -243,7 +239,7 @@ def load_engine(say: Callable[[str], None] | None = None, *, here: bool = True) 
 __all__ = [
     "COMPILE_MESSAGE", "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "IMPROVE_MAX_NODES", "IMPROVE_MAX_SECONDS",
     "INTERACTIVE_MAX_NODES", "INTERACTIVE_MAX_SECONDS",
-    "ImproveResult", "MAX_NODES_LIMIT", "MAX_SECONDS_LIMIT", "SolveRecord", "SolveResult", "check_budget",
+    "ImproveResult", "MAX_NODES_LIMIT", "MAX_SECONDS_LIMIT", "SolveRecord", "check_budget",
     "check_solution",
     "describe_improve_nodes", "engine_stage", "improve", "improve_nodes", "load_engine", "solve",
 ]

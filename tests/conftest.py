@@ -79,13 +79,13 @@ def damaged_catalog(tmp_path):
     """A catalog whose header is sound and whose pages past the first are damaged, as a
     bad disk leaves them: it opens, and fails when its rows are read."""
     from spider_solver.catalog import Catalog
+    from spider_solver.record import SolveRecord
     from spider_solver.rules import GameCode
-    from spider_solver.verify import SolveResult
 
     path = tmp_path / "damaged.sqlite"
     with Catalog(path) as db:
         for n in range(300):
-            db.record(SolveResult(str(GameCode(1, "classic", n)), "unknown", max_nodes=1, max_seconds=None,
+            db.record(SolveRecord(str(GameCode(1, "classic", n)), "unknown", max_nodes=1, max_seconds=None,
                                   reason="nodes"))
     data = bytearray(path.read_bytes())
     for offset in range(4096, len(data), 97):

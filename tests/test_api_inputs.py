@@ -19,8 +19,9 @@ from spider_solver.errors import (
     InvalidOptionError,
     InvalidVariantError,
 )
+from spider_solver.record import SolveRecord
 from spider_solver.rules import Board, Card, Deal, Variant, replay
-from spider_solver.verify import SolveResult, check_budget, improve_nodes
+from spider_solver.verify import check_budget, improve_nodes
 
 CODE = "SP1-S4C-AAAAAAD"
 
@@ -122,9 +123,9 @@ def test_flags_are_bools():
 # -- the catalog ---------------------------------------------------------------------------
 
 
-def line_of(length: int) -> SolveResult:
+def line_of(length: int) -> SolveRecord:
     """A verified row as the catalog stores it (its line is not replayed: `check` does that)."""
-    return SolveResult(CODE, "verified", ("1>2",) * length, moves=length, score=1300 - length, nodes=1000,
+    return SolveRecord(CODE, "verified", ("1>2",) * length, moves=length, score=1300 - length, nodes=1000,
                        seconds=0.5, max_nodes=1_000_000, max_seconds=30.0)
 
 

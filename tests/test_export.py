@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
 from spider_solver.export import schema_text
-from spider_solver.verify import SolveResult
+from spider_solver.record import SolveRecord
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -31,13 +31,13 @@ def catalog(tmp_path) -> Path:
     """A catalog of every status, suit count and rule (constructed results: export does not replay)."""
     path = tmp_path / "catalog.sqlite"
     with Catalog(path) as db:
-        db.record(SolveResult("SP1-S1C-AAAAAAB", "verified", SOLUTION, moves=4, score=1296, nodes=800,
+        db.record(SolveRecord("SP1-S1C-AAAAAAB", "verified", SOLUTION, moves=4, score=1296, nodes=800,
                               seconds=0.25, max_nodes=10_000, max_seconds=5.0, reason="won"))
-        db.record(SolveResult("SP1-S1C-AAAAAAA", "unknown", nodes=10_000, seconds=1.0, max_nodes=10_000,
+        db.record(SolveRecord("SP1-S1C-AAAAAAA", "unknown", nodes=10_000, seconds=1.0, max_nodes=10_000,
                               max_seconds=None, reason="nodes"))
-        db.record(SolveResult("SP1-S2R-AAAAAAC", "unwinnable", nodes=77, seconds=0.1, max_nodes=10_000,
+        db.record(SolveRecord("SP1-S2R-AAAAAAC", "unwinnable", nodes=77, seconds=0.1, max_nodes=10_000,
                               max_seconds=5.0, reason="exhausted"))
-        db.record(SolveResult("SP1-S4C-AAAAAAD", "verified", SOLUTION[:2], moves=2, score=1298, nodes=5,
+        db.record(SolveRecord("SP1-S4C-AAAAAAD", "verified", SOLUTION[:2], moves=2, score=1298, nodes=5,
                               seconds=0.5, max_nodes=10_000, max_seconds=5.0, reason="won"))
     return path
 

@@ -24,7 +24,7 @@ from spider_solver.verify import (
     IMPROVE_MAX_SECONDS,
     INTERACTIVE_MAX_NODES,
     INTERACTIVE_MAX_SECONDS,
-    SolveResult,
+    SolveRecord,
     improve,
     solve,
 )
@@ -34,7 +34,7 @@ def test_the_solver_budget_is_the_larger_one():
     assert DEFAULT_MAX_NODES > INTERACTIVE_MAX_NODES
     defaults = inspect.signature(solve).parameters
     assert (defaults["max_nodes"].default, defaults["max_seconds"].default) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS)
-    assert (SolveResult.max_nodes, SolveResult.max_seconds) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS)
+    assert (SolveRecord.max_nodes, SolveRecord.max_seconds) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS)
     options = BatchOptions.__dataclass_fields__
     assert (options["max_nodes"].default, options["max_seconds"].default) == (DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS)
 

@@ -22,7 +22,7 @@ from spider_solver.rules.variant import Variant
 from spider_solver.verify import (
     MAX_NODES_LIMIT,
     MAX_SECONDS_LIMIT,
-    SolveResult,
+    SolveRecord,
     check_budget,
     check_solution,
     improve,
@@ -40,13 +40,13 @@ QUICK = ["SP1-S1C-AAAAABA", "SP1-S2C-AAAAAAD", "SP1-S2R-AAAAAAB", "SP1-S4C-AAAAA
 WIDENS = "SP1-S4C-AAAAACA"
 
 
-def solved(deal, **options) -> SolveResult:
+def solved(deal, **options) -> SolveRecord:
     options.setdefault("max_nodes", BUDGET)
     options.setdefault("max_seconds", None)
     return solve(deal, **options)
 
 
-def assert_wins(deal: Deal, result: SolveResult, *, deal_on_empty: bool = False) -> None:
+def assert_wins(deal: Deal, result: SolveRecord, *, deal_on_empty: bool = False) -> None:
     """The stated line wins on the reference engine, with the stated length and score."""
     assert result.status == "verified" and result.reason == "won"
     replayed = replay(deal, result.solution, deal_on_empty=deal_on_empty, undo_limit=0)
@@ -235,13 +235,13 @@ def test_a_result_read_back_from_json_equals_the_result():
     first = solve("SP1-S1C-AAAAAAD", max_nodes=2_000_000)
     again = solve("SP1-S1C-AAAAAAD", max_nodes=2_000_000)
     assert first == again and first.solution == again.solution
-    rebuilt = SolveResult.from_dict(json.loads(json.dumps(first.to_dict())))
+    rebuilt = SolveRecord.from_dict(json.loads(json.dumps(first.to_dict())))
     assert rebuilt == first and isinstance(rebuilt.solution, tuple) and hash(rebuilt.solution)
 
 
 def test_an_unknown_result_must_say_why():
     with pytest.raises(ValueError, match=r"an unknown result must say why the search stopped \(reason=...\)"):
-        SolveResult(code=None, status="unknown")
+        SolveRecord(code=None, status="unknown")
     with pytest.raises(ValueError, match=r"invalid deal_on_empty 'no'"):
         solve("SP1-S1C-AAAAAAD", deal_on_empty="no")
 

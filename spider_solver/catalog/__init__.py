@@ -27,10 +27,7 @@ from spider_solver.catalog.reads import Reads
 from spider_solver.catalog.schema import APPLICATION_ID, GRADE_COLUMNS, IMPROVE_COLUMNS, SCHEMA, SCHEMA_VERSION
 from spider_solver.catalog.writes import Writes
 from spider_solver.limits import DEFAULT_CATALOG
-from spider_solver.record import GRADES, SolveRecord
-
-#: A row of the catalog: a record (the name of earlier versions).
-Entry = SolveRecord
+from spider_solver.record import GRADES
 
 
 class Catalog(Planning, Writes, Reads):
@@ -46,7 +43,7 @@ class Catalog(Planning, Writes, Reads):
 
 
 __all__ = [
-    "APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Entry", "Filter", "GRADES", "GRADE_COLUMNS",
+    "APPLICATION_ID", "BETTER", "Catalog", "DEFAULT_CATALOG", "Filter", "GRADES", "GRADE_COLUMNS",
     "IMPROVE_COLUMNS", "LOCK_TRY_SECONDS", "LOCK_WAIT_SECONDS", "MIGRATIONS", "PLAN_CHECK_EVERY", "Plan", "SCHEMA",
     "SCHEMA_VERSION", "parse_grades",
 ]

@@ -1,6 +1,6 @@
 """The catalog: schema, refusal of foreign files, the replace rule, and resume planning.
 
-Results here are constructed SolveResult objects written straight into the catalog,
+Results here are constructed SolveRecord objects written straight into the catalog,
 so these tests check the catalog's own logic, not the solver's.
 """
 
@@ -24,8 +24,8 @@ from spider_solver.catalog.schema import (
 )
 from spider_solver.errors import CatalogError, InvalidCodeError
 from spider_solver.outcomes import Reason, Status
+from spider_solver.record import SolveRecord
 from spider_solver.rules import MAX_DEAL, GameCode, Variant
-from spider_solver.verify import SolveResult
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "spider_solver" / "catalog" / "schema.sql"
@@ -33,17 +33,17 @@ CODE = "SP1-S4C-AAAAAAD"
 ONE_SUIT = Variant(suits=1)
 
 
-def verified(length: int, **budget) -> SolveResult:
+def verified(length: int, **budget) -> SolveRecord:
     solution = ("1>2",) * length  # the catalog stores what it is given; `check` is what replays
-    return SolveResult(CODE, "verified", solution, moves=length, score=1300 - length, nodes=1000, seconds=0.5, **budget)
+    return SolveRecord(CODE, "verified", solution, moves=length, score=1300 - length, nodes=1000, seconds=0.5, **budget)
 
 
-def unknown(**budget) -> SolveResult:
-    return SolveResult(CODE, "unknown", nodes=budget.get("max_nodes", 100), seconds=1.0, reason="nodes", **budget)
+def unknown(**budget) -> SolveRecord:
+    return SolveRecord(CODE, "unknown", nodes=budget.get("max_nodes", 100), seconds=1.0, reason="nodes", **budget)
 
 
-def unwinnable(**budget) -> SolveResult:
-    return SolveResult(CODE, "unwinnable", nodes=50, seconds=0.1, reason="exhausted", **budget)
+def unwinnable(**budget) -> SolveRecord:
+    return SolveRecord(CODE, "unwinnable", nodes=50, seconds=0.1, reason="exhausted", **budget)
 
 
 @pytest.fixture
@@ -275,7 +275,7 @@ def test_the_best_of_many_results_survives_any_order(catalog):
 
 
 def test_record_keeps_only_verified_solutions_and_checks_input(catalog):
-    catalog.record(SolveResult(CODE, "unknown", solution=("1>2",), moves=1, score=5, max_nodes=5, reason="nodes"))
+    catalog.record(SolveRecord(CODE, "unknown", solution=("1>2",), moves=1, score=5, max_nodes=5, reason="nodes"))
     assert catalog.get(CODE).solution == () and catalog.get(CODE).moves is None
     with pytest.raises(CatalogError, match="invalid status"):
         catalog.record({"code": CODE, "status": "solved", "max_nodes": 5})
@@ -326,7 +326,7 @@ def plan(db: Catalog, count: int, variant: Variant = ONE_SUIT, **options):
 
 def finish(db: Catalog, codes, **budget) -> None:
     for code in codes:
-        db.record(SolveResult(code, "unknown", max_nodes=budget.get("max_nodes", 1000),
+        db.record(SolveRecord(code, "unknown", max_nodes=budget.get("max_nodes", 1000),
                               max_seconds=budget.get("max_seconds", 10.0), reason="nodes"))
 
 
@@ -377,10 +377,10 @@ def test_variants_are_planned_independently(catalog):
 
 
 def test_explicit_start_skips_settled_deals(catalog):
-    catalog.record(SolveResult("SP1-S1C-AAAAAKA", "unknown", max_nodes=1000, max_seconds=10.0, reason="nodes"))   # 320
-    catalog.record(SolveResult("SP1-S1C-AAAAAKB", "unknown", max_nodes=100, max_seconds=10.0, reason="nodes"))    # 321, smaller
-    catalog.record(SolveResult("SP1-S1C-AAAAAKC", "unwinnable", max_nodes=10, max_seconds=1.0))   # 322, a proof
-    catalog.record(SolveResult("SP1-S1C-AAAAAKD", "verified", ("D",), moves=1, score=1, max_nodes=1000,
+    catalog.record(SolveRecord("SP1-S1C-AAAAAKA", "unknown", max_nodes=1000, max_seconds=10.0, reason="nodes"))   # 320
+    catalog.record(SolveRecord("SP1-S1C-AAAAAKB", "unknown", max_nodes=100, max_seconds=10.0, reason="nodes"))    # 321, smaller
+    catalog.record(SolveRecord("SP1-S1C-AAAAAKC", "unwinnable", max_nodes=10, max_seconds=1.0))   # 322, a proof
+    catalog.record(SolveRecord("SP1-S1C-AAAAAKD", "verified", ("D",), moves=1, score=1, max_nodes=1000,
                                max_seconds=None))                                                    # 323
     result = plan(catalog, 5, start=320)
     assert result.skipped == 3 and result.resumed == 0
@@ -395,13 +395,13 @@ def test_a_default_run_takes_the_lowest_deals_not_settled(catalog):
     finish(catalog, plan(catalog, 2, start=100).codes)           # 100-101, by an explicit start
     # Single deals stored far ahead (by verify or the service) neither stop a batch at the
     # last deal number nor make it skip the deals before them.
-    catalog.record(SolveResult(str(GameCode(1, "classic", MAX_DEAL)), "unknown", max_nodes=1, max_seconds=None,
+    catalog.record(SolveRecord(str(GameCode(1, "classic", MAX_DEAL)), "unknown", max_nodes=1, max_seconds=None,
                                reason="nodes"))
     assert [GameCode.parse(c).number for c in plan(catalog, 2).codes] == [3, 4]
     finish(catalog, catalog.pending())
     # Walking on, a deal settled at this budget is skipped, one stored at a smaller budget is not.
-    catalog.record(SolveResult(str(GameCode(1, "classic", 6)), "unwinnable", max_nodes=10, max_seconds=1.0))
-    catalog.record(SolveResult(str(GameCode(1, "classic", 7)), "unknown", max_nodes=10, max_seconds=1.0,
+    catalog.record(SolveRecord(str(GameCode(1, "classic", 6)), "unwinnable", max_nodes=10, max_seconds=1.0))
+    catalog.record(SolveRecord(str(GameCode(1, "classic", 7)), "unknown", max_nodes=10, max_seconds=1.0,
                                reason="nodes"))
     walked = plan(catalog, 3)
     assert [GameCode.parse(c).number for c in walked.codes] == [5, 7, 8] and walked.skipped == 1
@@ -411,7 +411,7 @@ def test_deals_stored_out_of_order_unsettled_are_taken_in_their_turn(catalog):
     """Deals 3 and 4, stored unknown at a smaller budget (by the service, or ``--start``),
     are solved by the run that reaches them, not passed by for good once 0-2 are done."""
     for number in (3, 4):
-        catalog.record(SolveResult(str(GameCode(1, "classic", number)), "unknown", max_nodes=10, max_seconds=10.0,
+        catalog.record(SolveRecord(str(GameCode(1, "classic", number)), "unknown", max_nodes=10, max_seconds=10.0,
                                    reason="nodes"))
     finish(catalog, plan(catalog, 3).codes)
     assert [GameCode.parse(c).number for c in plan(catalog, 2).codes] == [3, 4]
@@ -749,7 +749,7 @@ def test_an_empty_file_is_not_made_a_catalog_by_a_reader(tmp_path):
 
 
 def test_a_catalog_in_a_folder_that_cannot_be_written_is_read_as_it_is(catalog, monkeypatch):
-    catalog.record(SolveResult("SP1-S1C-AAAAAAB", "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
+    catalog.record(SolveRecord("SP1-S1C-AAAAAAB", "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
     folder = catalog.path.resolve().parent
     catalog.close()
     real_access = os.access
@@ -758,7 +758,7 @@ def test_a_catalog_in_a_folder_that_cannot_be_written_is_read_as_it_is(catalog, 
     with Catalog(catalog.path, create=False) as db:  # e.g. export on a read-only mount
         assert db.read_only and [entry.code for entry in db.entries()] == ["SP1-S1C-AAAAAAB"]
         with pytest.raises(CatalogError, match="cannot write"):
-            db.record(SolveResult("SP1-S1C-AAAAAAC", "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
+            db.record(SolveRecord("SP1-S1C-AAAAAAC", "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
 
 
 def test_require_writable_says_why_a_catalog_cannot_be_written(catalog, monkeypatch):
@@ -783,7 +783,7 @@ def test_require_writable_says_why_a_catalog_cannot_be_written(catalog, monkeypa
 
 def test_entries_come_by_suit_count_then_rule_then_deal(catalog):
     for code in ("SP1-S2R-AAAAAAA", "SP1-S2C-AAAAAAB", "SP1-S1C-AAAAAAC", "SP1-S2C-AAAAAAA"):
-        catalog.record(SolveResult(code, "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
+        catalog.record(SolveRecord(code, "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
     order = ["SP1-S1C-AAAAAAC", "SP1-S2C-AAAAAAA", "SP1-S2C-AAAAAAB", "SP1-S2R-AAAAAAA"]
     assert [entry.code for entry in catalog.entries()] == order
     assert [entry.code for entry in catalog.page(limit=10)[0]] == order
@@ -792,7 +792,7 @@ def test_entries_come_by_suit_count_then_rule_then_deal(catalog):
 def test_a_page_names_the_next_page_only_if_rows_are_left(catalog):
     codes = ["SP1-S1C-AAAAAAA", "SP1-S1C-AAAAAAB"]
     for code in codes:
-        catalog.record(SolveResult(code, "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
+        catalog.record(SolveRecord(code, "unknown", max_nodes=5, max_seconds=None, reason="nodes"))
     first, after = catalog.page(limit=1)
     assert [entry.code for entry in first] == codes[:1] and after == codes[0]
     rest, after = catalog.page(after=after, limit=1)

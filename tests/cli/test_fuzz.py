@@ -44,8 +44,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from spider_solver.cli import cli
+from spider_solver.record import SolveRecord
 from spider_solver.rules import Deal
-from spider_solver.verify import SolveResult
 
 #: The documented exit statuses (docs/commands/exit-statuses.md).
 EXIT_STATUSES = {0, 1, 2, 3, 130}
@@ -70,11 +70,11 @@ def fake_solve(deal, *, max_nodes=25_000_000, max_seconds=30.0, deal_on_empty=Fa
 
     check_budget(max_nodes, max_seconds)
     deal = coerce_deal(deal)
-    return SolveResult(str(deal.code) if deal.code else None, "unknown", nodes=0, seconds=0.0,
+    return SolveRecord(str(deal.code) if deal.code else None, "unknown", nodes=0, seconds=0.0,
                        max_nodes=max_nodes, max_seconds=max_seconds, reason="nodes")
 
 
-def fake_task(code: str, max_nodes: int, max_seconds: float | None) -> SolveResult:
+def fake_task(code: str, max_nodes: int, max_seconds: float | None) -> SolveRecord:
     """The batch's worker task (``solve_deal``) with the fake solver."""
     return replace(fake_solve(code, max_nodes=max_nodes, max_seconds=max_seconds), solver_version="fuzz")
 
@@ -116,9 +116,9 @@ def template(tmp_path_factory) -> Path:
 
     root = tmp_path_factory.mktemp("fuzz-template")
     with Catalog(root / "catalog.sqlite") as db:
-        db.record(SolveResult("SP1-S1C-AAAAAAA", "unknown", nodes=10, seconds=0.1, max_nodes=10, reason="nodes"))
+        db.record(SolveRecord("SP1-S1C-AAAAAAA", "unknown", nodes=10, seconds=0.1, max_nodes=10, reason="nodes"))
         # Stored as verified, but the line does not win: `check` exits 1 on it.
-        db.record(SolveResult("SP1-S2R-AAAAAAB", "verified", ("D",), moves=1, score=499, max_nodes=10))
+        db.record(SolveRecord("SP1-S2R-AAAAAAB", "verified", ("D",), moves=1, score=499, max_nodes=10))
     other = sqlite3.connect(root / "other.sqlite")
     other.execute("CREATE TABLE results (code TEXT)")
     other.commit()

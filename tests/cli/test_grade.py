@@ -15,7 +15,7 @@ from spider_solver.cli import cli
 from spider_solver.export import schema_text
 from spider_solver.grading import GRADER_VERSION
 from spider_solver.limits import GRADE_CPU_SECONDS
-from spider_solver.verify import SolveResult
+from spider_solver.record import SolveRecord
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -32,9 +32,9 @@ def catalog(tmp_path) -> Path:
     path = tmp_path / "catalog.sqlite"
     with Catalog(path) as db:
         for code in GRADED:
-            db.record(SolveResult(code, "verified", ("1>2", "D"), moves=2, score=1298, nodes=10, max_nodes=100))
-        db.record(SolveResult("SP1-S4C-AAAAAAF", "unknown", nodes=100, max_nodes=100, reason="nodes"))
-        db.record(SolveResult("SP1-S1C-AAAAAAA", "unwinnable", nodes=7, max_nodes=100))
+            db.record(SolveRecord(code, "verified", ("1>2", "D"), moves=2, score=1298, nodes=10, max_nodes=100))
+        db.record(SolveRecord("SP1-S4C-AAAAAAF", "unknown", nodes=100, max_nodes=100, reason="nodes"))
+        db.record(SolveRecord("SP1-S1C-AAAAAAA", "unwinnable", nodes=7, max_nodes=100))
     return path
 
 
@@ -90,7 +90,7 @@ def test_grades_of_the_previous_grader_version_are_regraded_to_this_one(tmp_path
     codes = ("SP1-S1C-AAAAAAB", "SP1-S2C-AAAAAAB", "SP1-S4C-AAAAAAD")
     with Catalog(path) as db:
         for code in codes:
-            db.record(SolveResult(code, "verified", ("1>2", "D"), moves=2, score=1298, nodes=10, max_nodes=100))
+            db.record(SolveRecord(code, "verified", ("1>2", "D"), moves=2, score=1298, nodes=10, max_nodes=100))
             assert db.set_grade(code, {"difficulty": 5, "difficulty_raw": 99.5, "grader_version": "fair-5"})
         assert db.to_grade(version=GRADER_VERSION) == list(codes)
     result = invoke("grade", "--catalog", str(path), "--workers", "1", "-q")

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
 from spider_solver.export import schema_text
+from spider_solver.record import SolveRecord
 from spider_solver.rules import Deal, replay
-from spider_solver.verify import SolveResult
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -45,9 +45,9 @@ def catalog(tmp_path) -> Path:
     result = replay(Deal.from_code(CODE), line, undo_limit=0)
     assert result.won
     with Catalog(path) as db:
-        db.record(SolveResult(CODE, "verified", tuple(result.played), moves=result.moves, score=result.score,
+        db.record(SolveRecord(CODE, "verified", tuple(result.played), moves=result.moves, score=result.score,
                               nodes=10, max_nodes=100))
-        db.record(SolveResult("SP1-S4C-AAAAAAF", "unknown", nodes=100, max_nodes=100, reason="nodes"))
+        db.record(SolveRecord("SP1-S4C-AAAAAAF", "unknown", nodes=100, max_nodes=100, reason="nodes"))
     return path
 
 
@@ -85,7 +85,7 @@ def test_a_row_that_cannot_be_read_is_reported_and_the_others_improved(catalog):
         entry = db.get(CODE)
     line = tuple(entry.solution)
     with Catalog(catalog, create=False) as db:
-        db.record(SolveResult("SP1-S1C-AAAAAAA", "verified", line, moves=len(line), score=1300 - len(line),
+        db.record(SolveRecord("SP1-S1C-AAAAAAA", "verified", line, moves=len(line), score=1300 - len(line),
                               nodes=10, max_nodes=100))
     edit = sqlite3.connect(catalog)
     edit.execute("UPDATE results SET code = 'garbage' WHERE code = 'SP1-S1C-AAAAAAA'")
