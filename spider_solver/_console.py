@@ -19,7 +19,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
-import signal
 import sys
 import threading
 from types import FrameType
@@ -110,12 +109,13 @@ def _fill_closed_descriptors() -> None:
 def main() -> None:
     _fill_closed_descriptors()
     sys.stderr = _Messages(sys.stderr)
+    from spider_solver import stops
+
     handler = _Signals()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, handler)
+    stops.install(handler)
     # Registered first, so it runs last: Python resets the handlers it installed before
     # it tears its modules down, but leaves an ignored signal ignored.
-    atexit.register(_ignore_signals)
+    atexit.register(stops.ignore)
     try:
         from spider_solver.cli import main as run
     except KeyboardInterrupt:
@@ -170,7 +170,3 @@ def _exit_now(status: int) -> None:
             stream.flush()
     os._exit(status)
 
-
-def _ignore_signals() -> None:
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, signal.SIG_IGN)

@@ -1,6 +1,13 @@
-"""Holding a Ctrl-C or SIGTERM while a step that must not be cut in the middle runs.
+"""Ctrl-C and SIGTERM: the one module that installs signal handlers.
 
-Two steps of every command that searches cannot take a KeyboardInterrupt part way:
+Every handler of the package is set here: the command line's (:func:`install`, SIGTERM
+taken as Ctrl-C: :func:`sigterm_as_interrupt`), a loop's stop request or a server's
+graceful stop while a block runs (:func:`routed`), a worker process that leaves stops to
+its parent (:func:`ignore`), a step that must not be cut (:func:`held`), work as good as
+done (:func:`hold_for_good`, :func:`restore`).
+
+Holding a Ctrl-C or SIGTERM while a step that must not be cut in the middle runs. Two
+steps of every command that searches cannot take a KeyboardInterrupt part way:
 importing numba (a KeyboardInterrupt while one of its classes is built comes out as a
 ``RuntimeError`` traceback, and elsewhere in the import it was lost: the command ran
 on and exited 0), and loading the compiled kernels from numba's cache (llvmlite's
@@ -14,7 +21,7 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -28,7 +35,7 @@ def held() -> Iterator[None]:
     was in place gets it (a KeyboardInterrupt, as a rule). A second one takes effect at
     once, for a block that takes longer than it should. An ignored signal stays
     ignored; off the main thread (where handlers cannot be set) nothing is held."""
-    if threading.current_thread() is not threading.main_thread():
+    if not on_main_thread():
         yield
         return
     caught: list[int] = []
@@ -61,4 +68,80 @@ def held() -> Iterator[None]:
                 signal.raise_signal(waiting)
 
 
-__all__ = ["STOPS", "held"]
+#: A signal handler as :func:`signal.signal` takes it.
+Handler = Callable[[int, Any], Any] | int | None
+
+
+def on_main_thread() -> bool:
+    """Whether handlers can be set here: signals reach the main thread only."""
+    return threading.current_thread() is threading.main_thread()
+
+
+def install(handler: Handler, signals: Iterable[int] = STOPS) -> dict[int, Any]:
+    """Set ``handler`` for ``signals`` (by default Ctrl-C and SIGTERM); returns the handlers
+    it replaced, for :func:`restore`. Main thread only."""
+    return {signum: signal.signal(signum, handler) for signum in signals}
+
+
+def restore(previous: dict[int, Any] | None) -> None:
+    """Put back the handlers :func:`install` (or :func:`hold_for_good`) replaced."""
+    for signum, handler in (previous or {}).items():
+        signal.signal(signum, handler)
+
+
+@contextmanager
+def routed(handler: Handler, signals: Iterable[int] = STOPS) -> Iterator[None]:
+    """Within the block, ``signals`` (Ctrl-C and SIGTERM) go to ``handler`` (a loop's stop
+    request, a server's graceful stop); off the main thread nothing is routed."""
+    if not on_main_thread():
+        yield
+        return
+    previous = install(handler, signals)
+    try:
+        yield
+    finally:
+        restore(previous)
+
+
+def ignore(signals: Iterable[int] = STOPS) -> None:
+    """Ignore ``signals`` from now on: a worker process whose parent stops it, the last
+    moments of a process whose status is decided."""
+    install(signal.SIG_IGN, signals)
+
+
+@contextmanager
+def ctrl_c_ignored() -> Iterator[None]:
+    """Within the block Ctrl-C is ignored (kept so by the processes started there, across
+    exec); off the main thread nothing changes."""
+    with routed(signal.SIG_IGN, (signal.SIGINT,)):
+        yield
+
+
+def sigterm_as_interrupt() -> None:
+    """SIGTERM stops the command as Ctrl-C does (a KeyboardInterrupt), unless it has a handler already."""
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
+def hold_for_good() -> dict[int, Any] | None:
+    """From here on the work is as good as done (an export about to be renamed into place):
+    a Ctrl-C or SIGTERM no longer stops it half way, and is dropped, as coming too late.
+    Returns what :func:`restore` puts back, or None off the main thread."""
+    if not on_main_thread():
+        return None
+    held_now: dict[int, Any] = {}
+    try:
+        for signum in STOPS:
+            held_now[signum] = signal.signal(signum, _too_late)
+    except KeyboardInterrupt:  # the other signal, between the two: put back the one held
+        restore(held_now)
+        raise
+    return held_now
+
+
+def _too_late(signum: int, frame: Any) -> None:
+    """A Ctrl-C or SIGTERM that came once the work was done."""
+
+
+__all__ = ["STOPS", "Handler", "ctrl_c_ignored", "held", "hold_for_good", "ignore", "install", "on_main_thread",
+           "restore", "routed", "sigterm_as_interrupt"]

@@ -233,7 +233,7 @@ def test_a_link_is_written_through_and_a_fifo_in_place(catalog, tmp_path, monkey
     from spider_solver.cli import catalogs
 
     holds: list[str] = []
-    monkeypatch.setattr(catalogs, "hold_signals", lambda: holds.append("held"))
+    monkeypatch.setattr(catalogs, "hold_for_good", lambda: holds.append("held"))
     (tmp_path / "real").mkdir()
     target = tmp_path / "real" / "deals.json"
     target.write_text("old export")
@@ -341,7 +341,7 @@ def test_ctrl_c_stops_an_export_until_its_rename_and_not_after(catalog, tmp_path
 
 def test_holding_the_signals_puts_back_the_first_if_the_second_comes_between(monkeypatch):
     """A SIGTERM between the two handlers being set must not leave Ctrl-C dropped."""
-    import spider_solver.cli.group as cli_module
+    import spider_solver.stops as cli_module
 
     before = signal.getsignal(signal.SIGINT)
     real = signal.signal
@@ -353,6 +353,6 @@ def test_holding_the_signals_puts_back_the_first_if_the_second_comes_between(mon
 
     monkeypatch.setattr(cli_module.signal, "signal", the_second_interrupted)
     with pytest.raises(KeyboardInterrupt):
-        cli_module.hold_signals()
+        cli_module.hold_for_good()
     monkeypatch.undo()
     assert signal.getsignal(signal.SIGINT) is before

@@ -89,3 +89,20 @@ def test_an_ignored_signal_stays_ignored():
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_only_the_stops_module_installs_signal_handlers():
+    """Signal handling is installed in one module (issue 49): no other module of the package
+    calls signal.signal (or reads a handler with signal.getsignal)."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "spider_solver"
+    calls = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("signal", "getsignal") and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "signal"):
+                calls.append(path.relative_to(package).as_posix())
+    assert calls and set(calls) == {"stops.py"}

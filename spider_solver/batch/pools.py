@@ -28,6 +28,7 @@ from typing import Any, cast
 from spider_solver.batch.inflight import Slots, attach
 from spider_solver.batch.signals import StopRequest
 from spider_solver.errors import SchedulerError
+from spider_solver.stops import ignore
 
 #: Seconds to wait for a Dask scheduler to answer.
 SCHEDULER_TIMEOUT = 10.0
@@ -164,8 +165,7 @@ def init_worker(parent: int, warm: Callable[[], None] | None, meters: Slots | No
     died. A worker also dies with its parent, even after ``kill -9``. With ``meters``
     it claims one of the shared progress slots.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    ignore()
     die_with_parent(parent)
     attach(meters)
     if warm is not None:

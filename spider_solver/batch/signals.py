@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import signal
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from spider_solver.stops import STOPS
+from spider_solver.stops import routed
 
 
 class StopRequest:
@@ -64,15 +62,8 @@ class StopRequest:
 @contextmanager
 def catch_signals(stop: StopRequest) -> Iterator[None]:
     """Route SIGINT and SIGTERM to ``stop`` while the block runs (main thread only)."""
-    if threading.current_thread() is not threading.main_thread():
+    with routed(stop):
         yield
-        return
-    previous = {signum: signal.signal(signum, stop) for signum in STOPS}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
 
 
 __all__ = ["StopRequest", "catch_signals"]

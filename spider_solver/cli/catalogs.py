@@ -9,7 +9,7 @@ from typing import Any, cast
 
 import click
 
-from spider_solver.cli.group import cli, error_line, hold_signals, plural, release_signals
+from spider_solver.cli.group import cli, error_line, plural
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
     DIFFICULTY,
@@ -23,6 +23,7 @@ from spider_solver.cli.params import (
 )
 from spider_solver.limits import DEFAULT_CATALOG
 from spider_solver.outcomes import ExitStatus
+from spider_solver.stops import hold_for_good, restore
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
@@ -134,11 +135,11 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
             with atomic_file(output) as stream:
                 count = write_export(entries, stream, cast(Format, fmt.lower()))
                 if renamed:  # the rename completes the export: a late Ctrl-C no longer undoes it
-                    held = hold_signals()
+                    held = hold_for_good()
             click.echo(f"exported {plural(count, 'deal')} to {output}", err=True)
             sys.exit(ExitStatus.OK)
         except BaseException:
-            release_signals(held)
+            restore(held)
             raise
 
 

@@ -10,9 +10,7 @@ import errno
 import io
 import json
 import os
-import signal
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -34,7 +32,7 @@ from spider_solver.cli.params import (
 from spider_solver.errors import SpiderError
 from spider_solver.limits import DEFAULT_CATALOG, DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus
-from spider_solver.stops import STOPS
+from spider_solver.stops import sigterm_as_interrupt
 from spider_solver.terminal import silent
 from spider_solver.version import __version__
 
@@ -134,34 +132,6 @@ def end_at_once() -> None:
     ending_at_once = True
 
 
-def hold_signals() -> dict[int, Any] | None:
-    """From here on the command's work is as good as done (an export about to be renamed
-    into place): a Ctrl-C or SIGTERM no longer stops it half way, and is dropped, as
-    coming too late. Returns what :func:`release_signals` puts back (the handlers), or
-    None off the main thread, where handlers cannot be set."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    held: dict[int, Any] = {}
-    try:
-        for signum in STOPS:
-            held[signum] = signal.signal(signum, _too_late)
-    except KeyboardInterrupt:  # the other signal, between the two: put back the one held
-        release_signals(held)
-        raise
-    return held
-
-
-def release_signals(held: dict[int, Any] | None) -> None:
-    """Undo :func:`hold_signals`. Call it while the command's ``SystemExit`` is being
-    handled, so that a signal arriving later finds the status decided (``_console``)."""
-    for signum, handler in (held or {}).items():
-        signal.signal(signum, handler)
-
-
-def _too_late(signum: int, frame: Any) -> None:
-    """A Ctrl-C or SIGTERM that came once the work was done."""
-
-
 def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
@@ -254,8 +224,7 @@ def main() -> None:
     around it: :mod:`spider_solver._console`). SIGTERM stops every command as Ctrl-C
     does (``interrupted``, status 130, a file being written removed); the batch,
     ``improve`` and ``serve`` stop gracefully on either."""
-    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:  # the script's entry point has its own
-        signal.signal(signal.SIGTERM, signal.default_int_handler)
+    sigterm_as_interrupt()  # the script's entry point has its own
     _standard_streams()
     cli.main(prog_name="spider-solve")
 
@@ -288,5 +257,4 @@ def _standard_streams() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
-__all__ = ["cli", "echo_json", "end_at_once", "error_line", "hold_signals", "main", "os_error_line",
-           "plural", "release_signals", "run_batch_command"]
+__all__ = ["cli", "echo_json", "end_at_once", "error_line", "main", "os_error_line", "plural", "run_batch_command"]

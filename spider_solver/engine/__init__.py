@@ -291,7 +291,9 @@ def _stop(child) -> None:
 def _compile_in_child(target: Callable[[], None], send=None) -> None:
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C reaches the whole terminal's group: the parent decides
+    from spider_solver.stops import ignore
+
+    ignore((signal.SIGINT,))  # a Ctrl-C reaches the whole terminal's group: the parent decides
     if send is not None:
         from numba.core import event
 

@@ -17,7 +17,6 @@ import gc
 import logging
 import signal
 import socket
-import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from types import FrameType
@@ -25,6 +24,7 @@ from types import FrameType
 import uvicorn
 
 from spider_solver.service.app import Settings, create_app
+from spider_solver.stops import routed
 
 #: Seconds the requests in flight get to finish after SIGTERM (searches end at once).
 GRACEFUL_SECONDS = 5
@@ -45,15 +45,8 @@ class Server(uvicorn.Server):
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
-        if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
+        with routed(self.handle_exit, self.signals):  # signals reach the main thread only
             yield
-            return
-        original = {sig: signal.signal(sig, self.handle_exit) for sig in self.signals}
-        try:
-            yield
-        finally:
-            for sig, handler in original.items():
-                signal.signal(sig, handler)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         state = self.config.app.state  # type: ignore[union-attr]

@@ -30,7 +30,6 @@ import os
 import signal
 import socket
 import tempfile
-import threading
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -38,6 +37,7 @@ from pathlib import Path
 from spider_solver.batch.pools import die_with_parent
 from spider_solver.service import state
 from spider_solver.service.server import listen_beside, serve_one, shares_port
+from spider_solver.stops import ctrl_c_ignored
 
 #: Seconds a helper gets to stop after the primary (its graceful wait, and some).
 HELPER_STOP_SECONDS = 15
@@ -106,14 +106,9 @@ def serve_many(settings: state.Settings, sock: socket.socket, workers: int, *, l
         # The helpers start with Ctrl-C ignored (kept across exec, and by Python): a Ctrl-C in
         # a terminal reaches the whole process group, and the primary stops them with one
         # SIGTERM; a second signal would cut their requests short.
-        ignoring = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignoring else None
-        try:
+        with ctrl_c_ignored():
             for helper in helpers:
                 helper.start()
-        finally:
-            if ignoring:
-                signal.signal(signal.SIGINT, previous)
 
         def stop_helpers() -> None:
             for helper in helpers:

@@ -67,10 +67,10 @@ def test_each_search_of_the_bisection_spends_at_most_its_share_by_deals_left():
     nodes = 400_000
     analysis = analyze(deal, log, max_nodes=nodes, max_seconds=None)
     for probe in analysis.probes:  # proofs too; a known line's probe costs no nodes
-        assert probe["nodes"] <= nodes // _probe_share(boards[probe["position"]]), probe
+        assert probe.nodes <= nodes // _probe_share(boards[probe.position]), probe
     # The larger share is spent: an unknown with one deal left took more than a quarter.
-    assert any(boards[probe["position"]].deals_left == 1 and probe["status"] == "unknown"
-               and probe["nodes"] > nodes // LOST_AT_SHARE for probe in analysis.probes), analysis.probes
+    assert any(boards[probe.position].deals_left == 1 and probe.status == "unknown"
+               and probe.nodes > nodes // LOST_AT_SHARE for probe in analysis.probes), analysis.probes
 
 
 def test_lost_at_counts_the_undos_in_the_log():
@@ -106,13 +106,13 @@ def test_a_deal_that_cannot_be_won_has_no_lost_at():
     log = [Board(deal).notation(Board(deal).legal_moves()[0])]
     analysis = analyze(deal, log, max_nodes=TINY_BUDGET, max_seconds=None)
     assert analysis.status is Status.UNWINNABLE and analysis.lost_at is None
-    assert any(p["position"] == 0 and p["status"] == "unwinnable" for p in analysis.probes)
+    assert any(p.position == 0 and p.status == "unwinnable" for p in analysis.probes)
     # With no action in effect (none played, or all undone), the position proved
     # unwinnable is the initial layout itself: the probe at position 0 says so too.
     for empty in ([], [log[0], "U"]):
         analysis = analyze(deal, empty, max_nodes=TINY_BUDGET, max_seconds=None)
         assert (analysis.status, analysis.lost_at, analysis.effective) == (Status.UNWINNABLE, None, 0)
-        assert [(p["position"], p["status"]) for p in analysis.probes] == [(0, "unwinnable")]
+        assert [(p.position, p.status) for p in analysis.probes] == [(0, "unwinnable")]
         assert analysis.probes[0]["nodes"] == analysis.nodes > 0
 
 
@@ -127,4 +127,4 @@ def test_lost_at_on_a_real_deal():
     after = analyze(deal, log[: b + 1], max_nodes=BUDGET, max_seconds=None, find_lost_at=False)
     assert before.status is Status.VERIFIED and after.status is Status.UNWINNABLE
     assert replay(deal, [*log[:b], *analysis.lost_at_line], undo_limit=0).won
-    assert analysis.nodes >= sum(p["nodes"] for p in analysis.probes)
+    assert analysis.nodes >= sum(p.nodes for p in analysis.probes)
