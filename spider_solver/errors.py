@@ -21,6 +21,18 @@ import numbers
 QUOTE_LIMIT = 40
 
 
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """``n`` and the noun, in the plural unless ``n`` is 1: ``plural(3, "deal")`` is
+    ``"3 deals"``; ``many`` is a plural other than noun + s (``"worker processes"``). The
+    one plural of every message of the package (:func:`plural_noun` without the number)."""
+    return f"{n} {plural_noun(n, noun, many)}"
+
+
+def plural_noun(n: int, noun: str, many: str | None = None) -> str:
+    """The noun as ``n`` of it says it: ``noun`` for 1, else ``many`` (default noun + s)."""
+    return noun if n == 1 else many or noun + "s"
+
+
 def quote(value: object) -> str:
     """The ``!r`` form of an input for a message, bounded in length.
 

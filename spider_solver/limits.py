@@ -9,7 +9,7 @@ app's undo limit) belong to the rules contract and live in :mod:`spider_solver.r
 
 from __future__ import annotations
 
-from spider_solver.errors import InvalidBudgetError, InvalidOptionError, quote, real_number, whole_number
+from spider_solver.errors import InvalidBudgetError, InvalidOptionError, plural, quote, real_number, whole_number
 
 # --------------------------------------------------------------------------- #
 # Budgets: nodes decide (deterministic); seconds, a safety net, only where a person waits.
@@ -125,7 +125,7 @@ def improve_nodes(suits: int | str) -> int:
 
 def describe_improve_nodes() -> str:
     """The default budgets in words, for help texts: "35,000,000 at 4 suits, ..."."""
-    return ", ".join(f"{IMPROVE_MAX_NODES[suits]:,} at {suits} suit{'s' if suits > 1 else ''}"
+    return ", ".join(f"{IMPROVE_MAX_NODES[suits]:,} at {plural(suits, 'suit')}"
                      for suits in sorted(IMPROVE_MAX_NODES, reverse=True))
 
 

@@ -13,7 +13,7 @@ import inspect
 import pytest
 from click.testing import CliRunner
 
-from spider_solver.analysis import Analysis, analyze
+from spider_solver.analysis import Analysis, AnalysisOptions, analyze
 from spider_solver.batch.improve import ImproveOptions
 from spider_solver.batch.run import Options as BatchOptions
 from spider_solver.cli import cli
@@ -51,9 +51,8 @@ def test_the_nodes_alone_decide_verify_the_batch_improve_and_grade():
 
 
 def test_what_a_person_waits_for_keeps_the_interactive_budget():
-    defaults = inspect.signature(analyze).parameters
-    assert (defaults["max_nodes"].default, defaults["max_seconds"].default) == (
-        INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS)
+    assert (AnalysisOptions.max_nodes, AnalysisOptions.max_seconds) == (INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS)
+    assert inspect.signature(analyze).parameters["options"].default == AnalysisOptions()
     assert (Analysis.max_nodes, Analysis.max_seconds) == (INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS)
     assert (Settings().max_nodes_cap, Settings().max_seconds_cap) == (INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS)
 

@@ -8,13 +8,15 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from spider_solver.batch.events import GradingStarts, Note, Tell, ignore
 from spider_solver.batch.inflight import StatusLine, tracked
 from spider_solver.batch.pools import keep_busy, local_pool
-from spider_solver.batch.report import cpu_seconds, estimate
+from spider_solver.batch.report import cpu_seconds
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import grade_deal, prepare_grader, warm_grader
 from spider_solver.catalog import Catalog
 from spider_solver.limits import GRADE_CPU_SECONDS
+from spider_solver.terminal import silent
 
 
 @dataclass
@@ -46,12 +48,15 @@ def write_grade(catalog: Catalog, code: str, future: Future) -> dict:
     return data
 
 
-def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
-              say: Callable[[str], None], terminal: bool = False) -> Grading:
+def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any, tell: Tell = ignore,
+              quiet: bool = False, terminal: bool = False) -> Grading:
     """Grade ``codes``, verified deals of ``catalog``, on ``workers`` local processes, and
     write each grade as it arrives (so a stop keeps what was graded). The grader is
-    compiled here first if it must be (saying so through ``say``), not in every worker.
+    compiled here first if it must be (saying so through ``tell``, unless ``quiet``), not in
+    every worker; the start is told (:class:`~spider_solver.batch.events.GradingStarts`).
     On a ``terminal``, a line below ``bar`` shows the deals being graded."""
+    # silent: a compile draws no progress line either
+    say: Callable[[str], None] = silent if quiet else (lambda text: tell(Note(text)))
     grading = Grading()
     if not codes:
         return grading
@@ -69,8 +74,7 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
         stop.run_now(prepare_grader, say)  # a compile of a minute: a stop need not wait for it
         if not stop:
             pool = local_pool(min(workers, len(codes)), warm=warm_grader, meters=True)
-            say(f"grading {len(codes)} verified deal{'s' if len(codes) != 1 else ''} on {pool.where}: "
-                + estimate(cpu_seconds(codes, GRADE_CPU_SECONDS.__getitem__), pool.size))
+            tell(GradingStarts(len(codes), pool.where, cpu_seconds(codes, GRADE_CPU_SECONDS.__getitem__), pool.size))
             line = StatusLine(bar, pool.meters, terminal=terminal, write=say, verb="grading")
             finished = False
             catalog.stop_check = stop.raise_if_asked  # a wait for the catalog's lock ends at a stop

@@ -12,18 +12,27 @@ deals in flight are redone by the next run.
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
-from typing import TextIO
+from typing import Any, TextIO
 
+from spider_solver.batch.events import (
+    CannotImprove,
+    ImproveEnded,
+    ImproveStarts,
+    Note,
+    NothingToImprove,
+    PoolBroke,
+    Tell,
+    ignore,
+)
 from spider_solver.batch.inflight import StatusLine, tracked
-from spider_solver.batch.pools import job_result, keep_busy, local_pool
-from spider_solver.batch.report import cpu_seconds, estimate, progress_bar
+from spider_solver.batch.pools import Pool, job_result, keep_busy, local_pool
+from spider_solver.batch.report import ImproveReport, cpu_seconds, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import warm_engine
 from spider_solver.catalog import Catalog
@@ -32,7 +41,6 @@ from spider_solver.limits import (
     DEFAULT_CATALOG,
     IMPROVE_MAX_SECONDS,
     IMPROVE_NODE_RATE,
-    describe_improve_nodes,
     improve_nodes,
 )
 from spider_solver.rules.variant import SUIT_COUNTS
@@ -57,33 +65,6 @@ class ImproveOptions:
         return self.max_nodes if self.max_nodes is not None else improve_nodes(suits)
 
 
-@dataclass
-class ImproveReport:
-    """What a pass did: deals planned, done and shortened, actions saved, time."""
-
-    planned: int = 0
-    skipped: int = 0
-    done: int = 0
-    shortened: int = 0
-    saved: int = 0
-    failed: list[str] = field(default_factory=list)
-    before: list[int] = field(default_factory=list)
-    after: list[int] = field(default_factory=list)
-    seconds: list[float] = field(default_factory=list)
-    interrupted: bool = False
-    broken: str | None = None
-    wall: float = 0.0
-
-    def summary(self) -> str:
-        if not self.done:
-            return f"improved none of {self.planned} deal{'s' if self.planned != 1 else ''}: none was finished"
-        deals = "deal" if self.done == 1 else "deals"
-        actions = "action" if self.saved == 1 else "actions"
-        return (f"improved {self.shortened} of {self.done} {deals} ({self.saved} {actions} saved); median line "
-                f"{statistics.median(self.before):g} -> {statistics.median(self.after):g} actions; "
-                f"{statistics.median(self.seconds):.1f} s a deal (median), wall {self.wall:.0f} s")
-
-
 def improve_deal(code: str, solution: tuple[str, ...], max_nodes: int, max_seconds: float | None) -> dict:
     """Run in a worker: :func:`spider_solver.verify.improve` on one stored line, as a dict."""
     from spider_solver.batch.inflight import meter
@@ -95,10 +76,10 @@ def improve_deal(code: str, solution: tuple[str, ...], max_nodes: int, max_secon
     return data
 
 
-def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> ImproveReport:
-    """Improve the catalog's verified lines; messages and the bar go to ``stream`` (stderr)."""
-    from tqdm import tqdm
-
+def run_improve(options: ImproveOptions, *, stream: TextIO | None = None, tell: Tell = ignore) -> ImproveReport:
+    """Improve the catalog's verified lines; the bar goes to ``stream`` (stderr), what
+    happens to ``tell`` as events (the command line words them), the last one
+    :class:`~spider_solver.batch.events.ImproveEnded`."""
     from spider_solver.verify import load_engine
     from spider_solver.version import __version__
 
@@ -106,11 +87,8 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
     began = time.monotonic()
     report = ImproveReport()
     stop = StopRequest()
-
-    def write(text: str) -> None:
-        tqdm.write(text, file=stream)
-
-    say = silent if options.quiet else write  # silent: a compile draws no progress line either
+    # silent: a compile draws no progress line either
+    say: Callable[[str], None] = silent if options.quiet else (lambda text: tell(Note(text)))
 
     with Catalog(options.catalog, create=False) as catalog, catch_signals(stop):
         catalog.stop_check = stop.raise_if_asked
@@ -119,18 +97,16 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
         if codes:
             catalog.require_writable("improve records the lines it finds and the budget spent there")
         report.planned, report.skipped = len(codes), total - len(codes)
-        skipped = f" ({report.skipped} already improved at this budget)" if report.skipped else ""
         if not codes:
-            why = "; a larger --max-nodes improves them again" if total else " (a batch verifies deals)"
-            say(f"nothing to improve: {total} verified deal{'s' if total != 1 else ''}{skipped}{why}")
+            tell(NothingToImprove(total, report.skipped))
         else:
             stop.run_now(partial(load_engine, say, here=False))  # a compile of a minute: a stop need not wait for it
         if codes and not stop:
             workers = min(options.workers or 1, len(codes))
-            say(f"improving {len(codes)} verified deal{'s' if len(codes) != 1 else ''}{skipped} on {workers} worker "
-                f"process{'es' if workers != 1 else ''}, {_budget_words(options)}: "
-                + estimate(cpu_seconds(codes, lambda suits: options.budget_for(suits) / IMPROVE_NODE_RATE[suits]),
-                           workers))
+            cpu = cpu_seconds(codes, lambda suits: options.budget_for(suits) / IMPROVE_NODE_RATE[suits])
+            nodes = options.max_nodes if options.max_nodes is not None or options.suits is None else \
+                options.budget_for(options.suits)
+            tell(ImproveStarts(len(codes), report.skipped, workers, nodes, cpu))
             pool = local_pool(workers, warm=warm_engine, meters=True)
             bar = progress_bar(len(codes), stream, quiet=options.quiet)
             line = StatusLine(bar, pool.meters, terminal=is_terminal(stream) and not options.quiet, write=say,
@@ -138,8 +114,7 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
             finished = False
             try:
                 with stop.ending():  # a stop ends a wait for the catalog's lock: summed up as any stop
-                    _improve_all(codes, pool.executor, pool.slots, catalog, options, report, stop, bar,
-                                 lambda text: tqdm.write(text, file=stream), __version__, line)
+                    _improve_all(_Pass(codes, pool, catalog, options, report, stop, tell), bar, __version__, line)
                     finished = not stop and report.broken is None
             finally:
                 line.close()
@@ -148,25 +123,21 @@ def run_improve(options: ImproveOptions, *, stream: TextIO | None = None) -> Imp
     # A stop that came after the last deal was written interrupted nothing.
     report.interrupted = bool(stop) and report.done + len(report.failed) < report.planned
     report.wall = time.monotonic() - began
-    if not options.quiet and codes:
-        print(report.summary(), file=stream)
-    left = report.planned - report.done - len(report.failed)
-    if report.interrupted:
-        print(f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written, {left} left; run the same "
-              "command again to carry on", file=stream)
-    elif report.broken is not None and left > 0:
-        print(f"{report.done} deal{'s' if report.done != 1 else ''} written, {left} not tried; run the same "
-              "command again to carry on", file=stream)
+    tell(ImproveEnded(report, len(codes)))
     return report
 
 
-def _budget_words(options: ImproveOptions) -> str:
-    """The node budget a deal of this pass gets, in words."""
-    if options.max_nodes is not None:
-        return f"{options.max_nodes:,} nodes a deal"
-    if options.suits is not None:
-        return f"{options.budget_for(options.suits):,} nodes a deal"
-    return f"the default nodes a deal ({describe_improve_nodes()})"
+@dataclass(frozen=True)
+class _Pass:
+    """An improvement pass under way: its deals, pool, catalog, options, report, stop request and events."""
+
+    codes: list[str]
+    pool: Pool
+    catalog: Catalog
+    options: ImproveOptions
+    report: ImproveReport
+    stop: StopRequest
+    tell: Tell
 
 
 def _to_improve(catalog: Catalog, options: ImproveOptions, version: str) -> list[str]:
@@ -176,13 +147,12 @@ def _to_improve(catalog: Catalog, options: ImproveOptions, version: str) -> list
                                            rule=options.rule)]
 
 
-def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, options: ImproveOptions,
-                 report: ImproveReport, stop: StopRequest, bar, warn: Callable[[str], None], version: str,
-                 line: StatusLine) -> None:
+def _improve_all(run: _Pass, bar: Any, version: str, line: StatusLine) -> None:
+    codes, catalog, options, report, tell = run.codes, run.catalog, run.options, run.report, run.tell
 
     def collect(future: Future, job: tuple[str, tuple[str, ...]]) -> None:
         code, before = job
-        data = job_result(future, code, report.failed, warn)
+        data = job_result(future, code, report.failed, tell)
         if data is None:
             return
         if data.get("stopped") == "interrupted":
@@ -206,7 +176,7 @@ def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, optio
                 raise  # the file itself cannot be read: nothing further can be
             except SpiderError as error:  # a row no command wrote (its code, say): report it, go on
                 report.failed.append(code)
-                warn(f"error: {code!r} cannot be improved: {error}")
+                tell(CannotImprove(code, str(error)))
                 continue
             if entry is None or not entry.solution:  # gone from the catalog since the plan
                 report.planned -= 1
@@ -215,10 +185,10 @@ def _improve_all(codes: list[str], executor, slots: int, catalog: Catalog, optio
             yield (tracked, (improve_deal, code, budget, code, entry.solution, budget, options.max_seconds),
                    (code, entry.solution))
 
-    report.broken = keep_busy(executor, slots, jobs(), collect, stop,
+    report.broken = keep_busy(run.pool.executor, run.pool.slots, jobs(), collect, run.stop,
                               lambda: line.tick(report.planned - report.done - len(report.failed)))
     if report.broken is not None:
-        warn(f"error: the worker pool broke ({report.broken}); stopping")
+        tell(PoolBroke(report.broken))
 
 
 __all__ = ["ImproveOptions", "ImproveReport", "improve_deal", "run_improve"]

@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
+from spider_solver.batch.events import JobFailed, Tell
 from spider_solver.batch.inflight import Slots, attach
 from spider_solver.batch.signals import StopRequest
-from spider_solver.errors import SchedulerError
+from spider_solver.errors import SchedulerError, plural
 from spider_solver.stops import ignore
 
 #: Seconds to wait for a Dask scheduler to answer.
@@ -82,13 +83,13 @@ class Pool:
             self.client.close()
 
 
-def job_result(future: Future, code: str, failed: list[str], warn: Callable[[str], None]) -> Any:
+def job_result(future: Future, code: str, failed: list[str], tell: Tell) -> Any:
     """What a worker's job for ``code`` returned; or None if it raised, once ``code`` is
-    added to ``failed`` and the error said through ``warn``."""
+    added to ``failed`` and the error told (:class:`~spider_solver.batch.events.JobFailed`)."""
     error = future.exception()
     if error is not None:
         failed.append(code)
-        warn(f"error: {code} failed in a worker: {type(error).__name__}: {error}")
+        tell(JobFailed(code, f"{type(error).__name__}: {error}"))
         return None
     return future.result()
 
@@ -208,7 +209,7 @@ def local_pool(workers: int, *, warm: Callable[[], None] | None = None, meters: 
         initializer=init_worker,
         initargs=(os.getpid(), warm, shared),
     )
-    return Pool(executor, slots=2 * workers, where=f"{workers} worker process{'es' if workers != 1 else ''}",
+    return Pool(executor, slots=2 * workers, where=plural(workers, "worker process", "worker processes"),
                 meters=shared, size=workers, _before=before)
 
 

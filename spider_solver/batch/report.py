@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from spider_solver.errors import SpiderError
+from spider_solver.errors import SpiderError, plural
 from spider_solver.outcomes import AttemptSummary, Status
 from spider_solver.record import SolveRecord
 from spider_solver.rules import GameCode
@@ -61,8 +61,8 @@ def estimate(cpu_seconds: float, workers: int) -> str:
     """The time a job of ``cpu_seconds`` of CPU takes on ``workers`` cores, in words, for
     the plan a long command prints before it starts."""
     each = cpu_seconds / max(1, workers)
-    return (f"about {short_seconds(cpu_seconds)} of CPU, so about {short_seconds(each)} on {workers} free "
-            f"core{'s' if workers != 1 else ''} (longer on a busy machine)")
+    return (f"about {short_seconds(cpu_seconds)} of CPU, so about {short_seconds(each)} on "
+            f"{plural(workers, 'free core')} (longer on a busy machine)")
 
 
 def progress_bar(total: int, stream: TextIO, *, quiet: bool) -> Any:
@@ -182,5 +182,31 @@ class Report:
         return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
 
-__all__ = ["Report", "cpu_seconds", "estimate", "format_seconds", "percentile", "progress_bar",
+@dataclass
+class ImproveReport:
+    """What a pass did: deals planned, done and shortened, actions saved, time."""
+
+    planned: int = 0
+    skipped: int = 0
+    done: int = 0
+    shortened: int = 0
+    saved: int = 0
+    failed: list[str] = field(default_factory=list)
+    before: list[int] = field(default_factory=list)
+    after: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    interrupted: bool = False
+    broken: str | None = None
+    wall: float = 0.0
+
+    def summary(self) -> str:
+        if not self.done:
+            return f"improved none of {plural(self.planned, 'deal')}: none was finished"
+        return (f"improved {self.shortened} of {plural(self.done, 'deal')} ({plural(self.saved, 'action')} saved); "
+                "median line "
+                f"{statistics.median(self.before):g} -> {statistics.median(self.after):g} actions; "
+                f"{statistics.median(self.seconds):.1f} s a deal (median), wall {self.wall:.0f} s")
+
+
+__all__ = ["ImproveReport", "Report", "cpu_seconds", "estimate", "format_seconds", "percentile", "progress_bar",
            "short_seconds", "suit_counts"]

@@ -1,4 +1,5 @@
-"""The batch loop: plan, keep the workers busy, write each result as it arrives.
+"""The batch loop: plan, keep the workers busy, write each result as it arrives, and tell
+what happens as events (:mod:`~spider_solver.batch.events`), which the command line words.
 
 Ctrl-C and SIGTERM stop the run the same way: no more submissions, queued deals
 cancelled, workers stopped, the results already received kept (and those that
@@ -18,10 +19,23 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from spider_solver.batch.events import (
+    AllSolved,
+    BatchEnded,
+    BatchStarts,
+    Note,
+    NothingToSolve,
+    Planning,
+    PoolBroke,
+    StoppedInWorker,
+    Tell,
+    Ungradable,
+    ignore,
+)
 from spider_solver.batch.grading import write_grade
 from spider_solver.batch.inflight import StatusLine, tracked
 from spider_solver.batch.pools import LATER, Pool, cluster_pool, job_result, keep_busy, local_pool, probe
-from spider_solver.batch.report import Report, estimate, progress_bar
+from spider_solver.batch.report import Report, progress_bar
 from spider_solver.batch.signals import StopRequest, catch_signals
 from spider_solver.batch.task import SOLVE, SOLVE_AND_GRADE, Task
 from spider_solver.catalog import Catalog, Plan
@@ -78,114 +92,109 @@ def exit_status(report: Report) -> ExitStatus:
     return ExitStatus.OK
 
 
-def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | None = None) -> Report:
-    """Plan, solve and record one batch; messages, bar and summary go to ``stream`` (stderr).
+def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | None = None,
+              tell: Tell = ignore) -> Report:
+    """Plan, solve and record one batch; its bar goes to ``stream`` (stderr), what happens to
+    ``tell`` as events (:mod:`~spider_solver.batch.events`: the command line words them),
+    the last one :class:`~spider_solver.batch.events.BatchEnded` with the report.
 
     ``task`` says what runs on each deal (:class:`Task`; by default the solver, and the
     grader on verified deals unless ``options.grade`` is off). The
     local workers are started with ``spawn``: a script that calls this must guard its
-    entry point with ``if __name__ == "__main__":``.
+    entry point with ``if __name__ == "__main__":``. A write to the catalog that fails (a
+    full disk) is raised once the batch has ended and said so.
     """
-    from tqdm import tqdm
-
-    stream = sys.stderr if stream is None else stream
-    if task is None:
-        task = SOLVE_AND_GRADE if options.grade else SOLVE
+    run = _Run(options, sys.stderr if stream is None else stream,
+               task or (SOLVE_AND_GRADE if options.grade else SOLVE), tell)
     began = time.monotonic()
-    report = Report()
-    stop = StopRequest()
-    write_error: CatalogError | None = None
-    plan_cut = False  # a stop during the plan (or the wait for the lock to make it): nothing planned
-
-    def warn(text: str) -> None:
-        tqdm.write(text, file=stream)
-
-    say = silent if options.quiet else warn  # silent: a compile draws no progress line either
-
     if options.scheduler:
         probe(options.scheduler)  # before the catalog is made: a refused run leaves no file
-    with Catalog(options.catalog) as catalog, catch_signals(stop):
-        catalog.stop_check = stop.raise_if_asked
-        pool = None
+    with Catalog(options.catalog) as catalog, catch_signals(run.stop):
+        catalog.stop_check = run.stop.raise_if_asked
+        run.catalog = catalog
         finished = False
         try:
             if options.scheduler:
-                pool = cluster_pool(options.scheduler, options.workers)
-            if options.count >= LARGE_PLAN:
-                say(f"planning {options.count:,} deals in {options.catalog}...")
-            plan = None
-            with stop.ending():  # a stop ends the wait for the lock, or the plan (rolled back)
-                plan = catalog.plan(options.variant, options.count, start=options.start,
-                                    max_nodes=options.max_nodes, max_seconds=options.max_seconds)
-            if plan is None:
-                plan, plan_cut = Plan(codes=(), resumed=0, skipped=0), True
-            report.planned, report.resumed, report.skipped = len(plan.codes), plan.resumed, plan.skipped
-            ungraded = [] if plan_cut or task.grade is None else _ungraded(catalog, options, plan)
-            if not plan.codes and not ungraded:
-                if not plan_cut:
-                    say(f"nothing to solve: {'every deal in the range is settled' if plan.skipped else 'count is 0'}")
-            else:
-                if pool is None:
-                    if task.prepare is not None:
-                        stop.run_now(task.prepare, say)  # a compile of a minute: a stop need not wait for it
-                    if not stop:
-                        pool = local_pool(min(options.workers or _all_cores(), len(plan.codes) + len(ungraded)),
-                                          warm=task.warm, meters=True)
-                if pool is not None and not stop:
-                    resumed = f", {plan.resumed} of them left pending by an earlier run" if plan.resumed else ""
-                    seconds = "" if options.max_seconds is None else f" and {options.max_seconds:g} s"
-                    also = (f"{'grading' if not plan.codes else ', and grading'} {len(ungraded)} verified "
-                            f"deal{'s' if len(ungraded) != 1 else ''} of the range left ungraded" if ungraded else "")
-                    what = (f"solving {len(plan.codes)} deal{'s' if len(plan.codes) != 1 else ''} ({plan.codes[0]} "
-                            f"to {plan.codes[-1]}{resumed})" if plan.codes else "")
-                    plan_cpu = _plan_cpu_seconds(options, len(plan.codes), len(ungraded), grade=task.grade is not None)
-                    say(f"{what}{also} on {pool.where} into {options.catalog}"
-                        + (f", {options.max_nodes:,} nodes{seconds} a deal" if plan.codes else "")
-                        + (f": {estimate(plan_cpu, pool.size)}" if plan_cpu is not None and pool.size else ""))
-                    bar = progress_bar(len(plan.codes), stream, quiet=options.quiet)
-                    line = StatusLine(bar, pool.meters, terminal=is_terminal(stream) and not options.quiet,
-                                      write=say, verb="in flight")
-                    try:
-                        with stop.ending():  # a stop ends a wait for the lock: summed up below
-                            _solve_all(plan.codes, pool, catalog, options, report, stop, bar, say, warn, task, line,
-                                       ungraded)
-                    except CatalogError as error:  # a full disk, a lock held past the wait
-                        write_error = error
-                    finally:
-                        line.close()
-                        bar.close()
-            finished = not stop and report.broken is None and write_error is None
+                run.pool = cluster_pool(options.scheduler, options.workers)
+            plan, ungraded = run.plan()
+            if plan.codes or ungraded:
+                run.start_pool(len(plan.codes) + len(ungraded))
+                if run.pool is not None and not run.stop:
+                    run.solve(plan, ungraded)
+            finished = not run.stop and run.report.broken is None and run.write_error is None
         finally:
-            if pool is not None:
-                pool.end(clean=finished)
+            if run.pool is not None:
+                run.pool.end(clean=finished)
+    report = run.report
     # A stop that came after the last result was written interrupted nothing.
-    report.interrupted = bool(stop) and (plan_cut or report.done < report.planned or report.grading_cut > 0)
+    report.interrupted = bool(run.stop) and (run.plan_cut or report.done < report.planned or report.grading_cut > 0)
     report.wall = time.monotonic() - began
-    if not options.quiet and not plan_cut:
-        print(report.summary(), file=stream)
-    if plan_cut:
-        print("interrupted before the plan was recorded: nothing was planned or written", file=stream)
-    elif report.interrupted:
-        left = report.planned - report.done
-        # Without --start the same command takes the pending deals first, then new ones
-        # up to --count in all; with --start it covers the same range again.
-        then = ("run the same command again to finish them" if options.start is not None else
-                f"the next run takes them first (--count {left} finishes just these)")
-        written = f"interrupted: {report.done} deal{'s' if report.done != 1 else ''} written"
-        graded = (f"{report.grading_cut} verified not graded yet (spider-solve grade grades them)"
-                  if report.grading_cut else "")
-        print(written + (f", {left} left pending; {then}" if left else "")
-              + (f"{'; ' if left else ', '}{graded}" if graded else ""), file=stream)
-    elif report.done < report.planned:
-        left = report.planned - report.done
-        print(f"{left} deal{'s' if left != 1 else ''} not {'written' if write_error else 'solved'}, left pending "
-              "for the next run", file=stream)
-    if not report.interrupted and report.grading_cut:  # the pool broke while grading
-        print(f"{report.grading_cut} verified deal{'s' if report.grading_cut != 1 else ''} not graded "
-              "(spider-solve grade grades them)", file=stream)
-    if write_error is not None:  # what was written stays; the command's error line follows
-        raise write_error
+    tell(BatchEnded(report, options.start is not None, run.plan_cut, run.write_error is not None))
+    if run.write_error is not None:  # what was written stays; the command's error line follows
+        raise run.write_error
     return report
+
+
+class _Run:
+    """One batch under way: its options, task, catalog, pool, stop request and report."""
+
+    def __init__(self, options: Options, stream: TextIO, task: Task, tell: Tell) -> None:
+        self.options, self.stream, self.task, self.tell = options, stream, task, tell
+        self.report = Report()
+        self.stop = StopRequest()
+        self.catalog: Catalog = None  # type: ignore[assignment]  # set as the catalog opens
+        self.pool: Pool | None = None
+        self.write_error: CatalogError | None = None
+        #: A stop during the plan (or the wait for the lock to make it): nothing planned.
+        self.plan_cut = False
+        #: What a step the batch calls says (the engine's compile): silent with --quiet, so
+        #: that a compile draws no progress line either.
+        self.say: Callable[[str], None] = silent if options.quiet else (lambda text: tell(Note(text)))
+
+    def plan(self) -> tuple[Plan, list[str]]:
+        """The plan, and the verified deals of the range left ungraded."""
+        options = self.options
+        if options.count >= LARGE_PLAN:
+            self.tell(Planning(options.count, options.catalog))
+        plan = None
+        with self.stop.ending():  # a stop ends the wait for the lock, or the plan (rolled back)
+            plan = self.catalog.plan(options.variant, options.count, start=options.start,
+                                     max_nodes=options.max_nodes, max_seconds=options.max_seconds)
+        if plan is None:
+            plan, self.plan_cut = Plan(codes=(), resumed=0, skipped=0), True
+        self.report.planned, self.report.resumed, self.report.skipped = len(plan.codes), plan.resumed, plan.skipped
+        ungraded = [] if self.plan_cut or self.task.grade is None else _ungraded(self.catalog, options, plan)
+        if not plan.codes and not ungraded and not self.plan_cut:
+            self.tell(NothingToSolve(settled=bool(plan.skipped)))
+        return plan, ungraded
+
+    def start_pool(self, jobs: int) -> None:
+        """The local pool (a cluster's is made first), once the task is prepared."""
+        if self.pool is not None:
+            return
+        if self.task.prepare is not None:
+            self.stop.run_now(self.task.prepare, self.say)  # a compile of a minute: a stop need not wait for it
+        if not self.stop:
+            self.pool = local_pool(min(self.options.workers or _all_cores(), jobs), warm=self.task.warm, meters=True)
+
+    def solve(self, plan: Plan, ungraded: list[str]) -> None:
+        """Solve the plan and grade, with the bar and the line of deals in flight."""
+        options, pool = self.options, self.pool
+        assert pool is not None
+        plan_cpu = _plan_cpu_seconds(options, len(plan.codes), len(ungraded), grade=self.task.grade is not None)
+        self.tell(BatchStarts(tuple(plan.codes), plan.resumed, len(ungraded), pool.where, options.catalog,
+                              options.max_nodes, options.max_seconds, plan_cpu, pool.size))
+        bar = progress_bar(len(plan.codes), self.stream, quiet=options.quiet)
+        line = StatusLine(bar, pool.meters, terminal=is_terminal(self.stream) and not options.quiet,
+                          write=self.say, verb="in flight")
+        try:
+            with self.stop.ending():  # a stop ends a wait for the lock: summed up below
+                _solve_all(self, plan.codes, bar, line, ungraded)
+        except CatalogError as error:  # a full disk, a lock held past the wait
+            self.write_error = error
+        finally:
+            line.close()
+            bar.close()
 
 
 def _plan_cpu_seconds(options: Options, solving: int, grading: int, *, grade: bool) -> float | None:
@@ -214,9 +223,7 @@ def _ungraded(catalog: Catalog, options: Options, plan: Plan) -> list[str]:
     return [code for code in catalog.ungraded(options.variant, low, high) if code not in planned]
 
 
-def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Options, report: Report,
-               stop: StopRequest, bar: Any, say: Callable[[str], None], warn: Callable[[str], None], task: Task,
-               line: StatusLine, ungraded: Sequence[str] = ()) -> None:
+def _solve_all(run: _Run, codes: Sequence[str], bar: Any, line: StatusLine, ungraded: Sequence[str] = ()) -> None:
     """Keep ``pool.slots`` jobs in flight; write each result as it arrives.
 
     Every deal is handed to the workers first, then the verified ones to grade
@@ -227,6 +234,9 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
     The bar counts the deals solved (the graded ones in its postfix), then, if grading
     is left when the last deal is solved, the verified deals graded (a line says so);
     ``line`` shows the deals in flight below it."""
+    catalog, options, report, stop, task, tell = run.catalog, run.options, run.report, run.stop, run.task, run.tell
+    assert run.pool is not None
+    pool = run.pool
     to_grade: deque[str] = deque(ungraded)
     ungradable: list[str] = []
     solved, queued = 0, len(to_grade)
@@ -246,8 +256,7 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
             bar.update(grading)
         elif solved == len(codes) and graded < queued:
             grading_bar = True  # the deals are solved; grading goes on
-            say(f"all {len(codes)} deal{'s' if len(codes) != 1 else ''} solved; grading the verified: "
-                f"{graded} of {queued} graded so far")
+            tell(AllSolved(len(codes), graded, queued))
             bar.set_description("grading", refresh=False)
             bar.reset(total=queued)
             bar.update(graded)
@@ -258,19 +267,19 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
             graded = write_grade(catalog, code, future)
             if graded.get("grade_error"):
                 if not ungradable:
-                    warn(f"warning: {code} stays ungraded: {graded['grade_error']}")
+                    tell(Ungradable(code, graded["grade_error"]))
                 ungradable.append(code)
             else:
                 report.add_grade(graded)
             return
-        record = job_result(future, code, report.failed, warn)
+        record = job_result(future, code, report.failed, tell)
         if record is None:
             return
         if record.reason is Reason.INTERRUPTED:
             # Ctrl-C reached the search in a worker (a cluster worker's terminal): that is no
             # result at this budget, so the deal stays pending rather than stored as unknown.
             if not stop:
-                warn(f"warning: the search of {code} was interrupted in its worker; it stays pending")
+                tell(StoppedInWorker(code))
             return
         stored = catalog.record(record)
         report.add(record, stored)
@@ -302,7 +311,7 @@ def _solve_all(codes: Sequence[str], pool: Pool, catalog: Catalog, options: Opti
         report.ungraded = queued - len(report.grade_seconds)
         report.grading_cut = report.ungraded - len(ungradable)
     if report.broken is not None:
-        warn(f"error: the worker pool broke ({report.broken}); stopping")
+        tell(PoolBroke(report.broken))
 
 
 __all__ = ["Options", "exit_status", "run_batch"]

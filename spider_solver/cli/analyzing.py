@@ -23,6 +23,7 @@ from spider_solver.cli.params import (
     log_file_option,
 )
 from spider_solver.cli.play import load_deal, read_log, undo_limit_of
+from spider_solver.errors import plural_noun
 from spider_solver.outcomes import UNKNOWN_BECAUSE, ExitStatus, Status
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
 
@@ -148,7 +149,7 @@ def exit_status(analysis) -> ExitStatus:
 
 def position_words(analysis) -> str:
     """The status of the position in a few words."""
-    searched = f"{analysis.nodes:,} node{'' if analysis.nodes == 1 else 's'}"
+    searched = f"{analysis.nodes:,} {plural_noun(analysis.nodes, 'node')}"
     if analysis.status is Status.UNWINNABLE and analysis.effective and analysis.probes:
         searched += " with the search for where it was lost"  # its probes are counted too
     figures = f"{searched}, {analysis.seconds:.2f} s"

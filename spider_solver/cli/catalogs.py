@@ -21,6 +21,7 @@ from spider_solver.cli.params import (
     FilePath,
     catalog_option,
 )
+from spider_solver.errors import plural_noun
 from spider_solver.limits import DEFAULT_CATALOG
 from spider_solver.outcomes import ExitStatus
 from spider_solver.stops import hold_for_good, restore
@@ -163,7 +164,7 @@ def _nothing_to_grade(db: Any, *, suits: int | None, rule: str | None) -> str:
 
     verified = db.count(suits=suits, rule=rule, status="verified")
     which = " ".join(part for part in (f"{suits}-suit" if suits else "", rule or "") if part)
-    deals = f"{which + ' ' if which else ''}verified deal{'s' if verified != 1 else ''}"
+    deals = f"{which + ' ' if which else ''}{plural_noun(verified, 'verified deal')}"
     if not verified:
         return f"nothing to grade: no {deals} in the catalog (a batch verifies and grades them)"
     every = "the" if verified == 1 else f"all {verified:,}"
@@ -194,9 +195,10 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
     from spider_solver.batch.grading import grade_all
     from spider_solver.batch.report import progress_bar
     from spider_solver.catalog import Catalog
+    from spider_solver.cli.words import teller
     from spider_solver.grading import GRADER_VERSION
     from spider_solver.rules import Variant, parse_rule
-    from spider_solver.terminal import is_terminal, silent
+    from spider_solver.terminal import is_terminal
 
     if suits is not None and rule is not None:
         rule = Variant(suits=int(suits), rule=parse_rule(rule)).rule
@@ -209,13 +211,9 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
             click.echo(_nothing_to_grade(db, suits=None if suits is None else int(suits), rule=rule and rule.lower()),
                        err=True)
         bar = progress_bar(len(codes), sys.stderr, quiet=quiet or not codes)
-
-        def write(message: str) -> None:
-            bar.write(message, file=sys.stderr)
-
         try:
             grading = grade_all(db, codes, workers=workers or os.cpu_count() or 1, bar=bar,
-                                say=silent if quiet else write,
+                                tell=teller(sys.stderr, quiet=quiet), quiet=quiet,
                                 terminal=is_terminal(sys.stderr) and not quiet)
         finally:
             bar.close()

@@ -29,7 +29,7 @@ from spider_solver.cli.params import (
     catalog_option,
     describe_seconds,
 )
-from spider_solver.errors import SpiderError
+from spider_solver.errors import SpiderError, plural, plural_noun
 from spider_solver.limits import DEFAULT_CATALOG, DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus
 from spider_solver.stops import sigterm_as_interrupt
@@ -132,10 +132,6 @@ def end_at_once() -> None:
     ending_at_once = True
 
 
-def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
 def echo_json(data: Any) -> None:
     """Print ``data`` as one line of JSON: UTF-8 text on a UTF-8 output, else ASCII with
     JSON's escapes (``\\u2660``), which every encoding writes. A lone surrogate (an
@@ -189,20 +185,21 @@ def cli(ctx: click.Context, **options: Any) -> None:
         if given:
             names = ", ".join("--no-grade" if name == "grade" and not options["grade"] else
                               "--" + name.replace("_", "-") for name in given)
-            many = len(given) > 1
-            raise click.UsageError(f"batch option{'s' if many else ''} {names} appl{'y' if many else 'ies'} only "
+            raise click.UsageError(f"{plural_noun(len(given), 'batch option')} {names} "
+                                   f"{plural_noun(len(given), 'applies', 'apply')} only "
                                    "when no command is given")
         return
-    ctx.exit(run_batch_command(**options))
+    ctx.exit(run_batch_command(options))
 
 
-def run_batch_command(*, suits: str, count: int, rule: str, start: int | None, workers: int | None,
-                      catalog: str | None, max_nodes: int | None, max_seconds: float | None,
-                      scheduler: str | None, quiet: bool, grade: bool = True) -> ExitStatus:
-    """The batch with the options as the parameter types left them; its exit status."""
+def run_batch_command(given: dict[str, Any]) -> ExitStatus:
+    """The batch with the options as the parameter types left them (``given``: the group's
+    options by name); its exit status. What the batch tells is worded here (:mod:`.words`)."""
     from spider_solver.batch import Options, exit_status, run_batch
+    from spider_solver.cli.words import teller
     from spider_solver.rules import Variant, parse_rule
 
+    start, count, scheduler = given["start"], given["count"], given["scheduler"]
     if start is not None and start + count - 1 > DEAL_NUMBER.high:
         raise click.BadParameter(f"{start} with --count {count} goes past the last deal number "
                                  f"{DEAL_NUMBER.high}", param_hint="'--start'")
@@ -211,12 +208,13 @@ def run_batch_command(*, suits: str, count: int, rule: str, start: int | None, w
     ctx = click.get_current_context()
     seconds_given = ctx.get_parameter_source("max_seconds") == ParameterSource.COMMANDLINE
     options = Options(
-        variant=Variant(suits=int(suits), rule=parse_rule(rule)), count=count, start=start, workers=workers,
-        catalog=catalog or DEFAULT_CATALOG, max_nodes=max_nodes or DEFAULT_MAX_NODES,
-        max_seconds=max_seconds if seconds_given else DEFAULT_MAX_SECONDS, scheduler=scheduler, quiet=quiet,
-        grade=grade,
+        variant=Variant(suits=int(given["suits"]), rule=parse_rule(given["rule"])), count=count, start=start,
+        workers=given["workers"], catalog=given["catalog"] or DEFAULT_CATALOG,
+        max_nodes=given["max_nodes"] or DEFAULT_MAX_NODES,
+        max_seconds=given["max_seconds"] if seconds_given else DEFAULT_MAX_SECONDS, scheduler=scheduler,
+        quiet=given["quiet"], grade=given.get("grade", True),
     )
-    return exit_status(run_batch(options))
+    return exit_status(run_batch(options, tell=teller(sys.stderr, quiet=options.quiet)))
 
 
 def main() -> None:

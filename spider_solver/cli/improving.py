@@ -46,6 +46,7 @@ def improve_command(catalog: str, suits: str | None, rule: str | None, max_nodes
     status: 0 done, 1 some deals failed, 2 bad input, 130 interrupted.
     """
     from spider_solver.batch.improve import ImproveOptions, run_improve
+    from spider_solver.cli.words import teller
     from spider_solver.rules import Variant, parse_rule
 
     if suits is not None and rule is not None:
@@ -53,7 +54,7 @@ def improve_command(catalog: str, suits: str | None, rule: str | None, max_nodes
     options = ImproveOptions(catalog=catalog, suits=None if suits is None else int(suits),
                              rule=rule and rule.lower(), max_nodes=max_nodes, max_seconds=max_seconds,
                              workers=workers, quiet=quiet)
-    report = run_improve(options)
+    report = run_improve(options, tell=teller(sys.stderr, quiet=quiet))
     if report.interrupted:
         sys.exit(ExitStatus.INTERRUPTED)
     if report.failed or report.broken:

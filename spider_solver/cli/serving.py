@@ -10,7 +10,7 @@ import click
 
 from spider_solver.cli.group import cli
 from spider_solver.cli.params import CONTEXT_SETTINGS, NODES, SECONDS, WORKERS, Integer, catalog_option
-from spider_solver.errors import quote
+from spider_solver.errors import plural, quote
 from spider_solver.limits import DEFAULT_CATALOG, INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus
 
@@ -102,7 +102,7 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
             prepare_engine_and_grader(lambda message: click.echo(message, err=True))
         bound_host, bound_port = sock.getsockname()[:2]
         shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-        what = "read-only, no searches" if read_only else f"{solvers} solver process{'es' if solvers != 1 else ''}"
+        what = "read-only, no searches" if read_only else plural(solvers, "solver process", "solver processes")
         if workers > 1:
             what = f"{workers} server processes, {what}"
         click.echo(f"serving on http://{shown}:{bound_port} ({what}; catalog {catalog}); docs at /docs; "

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from spider_solver.errors import IllegalActionError, quote, whole_number
+from spider_solver.errors import IllegalActionError, plural, quote, whole_number
 from spider_solver.rules.cards import RANK_DISPLAY, SUIT_SYMBOLS, Card, Suit
 from spider_solver.rules.codes import GameCode
 from spider_solver.rules.deal import Deal
@@ -220,8 +220,8 @@ class Board:
                 raise IllegalActionError("nothing to undo: no action has been made")
             if self.undo_limit == 0:
                 raise IllegalActionError("cannot undo: undo is turned off (undo limit 0)")
-            raise IllegalActionError(f"nothing more to undo: only the last {self.undo_limit} "
-                                     f"action{'s' if self.undo_limit != 1 else ''} can be undone")
+            raise IllegalActionError(f"nothing more to undo: only the last {plural(self.undo_limit or 0, 'action')} "
+                                     "can be undone")
 
     def _check_move(self, move: Move) -> Move:
         n = self.variant.columns
@@ -293,13 +293,12 @@ class Board:
                 )
         if count > len(column):
             raise IllegalActionError(
-                f"cannot play {_shown(move)}: column {move.src} holds only {len(column)} "
-                f"card{'s' if len(column) > 1 else ''}"
+                f"cannot play {_shown(move)}: column {move.src} holds only {plural(len(column), 'card')}"
             )
         if count > face_up:
             raise IllegalActionError(
                 f"cannot play {_shown(move)}: face-down cards cannot be moved; column {move.src} has "
-                f"{face_up} face-up card{'s' if face_up > 1 else ''}"
+                f"{plural(face_up, 'face-up card')}"
             )
 
     def legal_moves(self) -> list[Action]:
@@ -367,7 +366,7 @@ class Board:
         if group is None or not 1 <= group <= height:
             if not height:
                 raise ValueError(f"invalid count {quote(count)}: column {column} is empty")
-            cards = f"{height} card{'s' if height > 1 else ''}"
+            cards = plural(height, "card")
             raise ValueError(f"invalid count {quote(count)}: column {column} holds {cards}, expected 1 to {height}")
         allowed = self.targets(column, group)
         move = self._best_onto_card(column, group, allowed)
@@ -505,13 +504,10 @@ class Board:
     def describe(self) -> str:
         """The position in words, in the style of the rule pages."""
         if self.deals_left:
-            stock = f"Stock: {self.stock_left} cards, {self.deals_left} deal{'s' if self.deals_left > 1 else ''} left"
+            stock = f"Stock: {self.stock_left} cards, {plural(self.deals_left, 'deal')} left"
         else:
             stock = "Stock: empty, no deals left"
-        if not self.removed:
-            runs = "no run removed"
-        else:
-            runs = f"{self.runs_removed} run{'s' if self.runs_removed > 1 else ''} removed"
+        runs = f"{plural(self.runs_removed, 'run')} removed" if self.removed else "no run removed"
         parts = []
         for c, column in enumerate(self.columns):
             if not column:
@@ -539,7 +535,7 @@ class Board:
             lines.append("".join(cells).rstrip())
         removed = " ".join(rank_name(self.variant.ranks) + SUIT_SYMBOLS[s] for s in self.removed) or "none"
         lines.append(
-            f"stock {self.stock_left} ({self.deals_left} deal{'s' if self.deals_left != 1 else ''})  "
+            f"stock {self.stock_left} ({plural(self.deals_left, 'deal')})  "
             f"runs removed: {removed}  "
             f"score {self.score}  moves {self.moves}"
         )

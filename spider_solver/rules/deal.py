@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from spider_solver.errors import InvalidCardError, InvalidDealError, quote, whole_number
+from spider_solver.errors import InvalidCardError, InvalidDealError, plural, quote, whole_number
 from spider_solver.rules.cards import Card, format_cards, parse_cards
 from spider_solver.rules.codes import GameCode
 from spider_solver.rules.variant import CLASSIC, MAX_CARDS, Rule, Variant, parse_rule, parse_suits
@@ -116,8 +116,7 @@ class Deal:
             )
         if len(rows) != variant.deals or any(len(row) != n for row in rows):
             raise InvalidDealError(
-                f"invalid stock: rows of {[len(row) for row in rows]} cards, expected {variant.deals} "
-                f"row{'s' if variant.deals != 1 else ''} "
+                f"invalid stock: rows of {[len(row) for row in rows]} cards, expected {plural(variant.deals, 'row')} "
                 f"(one per deal) of {n} cards for {variant}"
             )
         layout = [piles[t % n][t // n] for t in range(variant.layout)]
@@ -171,7 +170,7 @@ def check_composition(cards: tuple[Card, ...], variant: Variant) -> None:
             details.append("extra " + _count_cards(extra))
         counts = ""
         if len(cards) != variant.cards:
-            counts = f" ({len(cards)} card{'' if len(cards) == 1 else 's'}, expected {variant.cards})"
+            counts = f" ({plural(len(cards), 'card')}, expected {variant.cards})"
         raise InvalidDealError(f"invalid deal for {variant}{counts}: " + "; ".join(details))
 
 

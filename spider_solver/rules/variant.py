@@ -14,7 +14,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Literal
 
-from spider_solver.errors import InvalidVariantError, quote, whole_number
+from spider_solver.errors import InvalidVariantError, plural, quote, whole_number
 from spider_solver.rules.cards import SUITS, Card
 
 Rule = Literal["classic", "relaxed"]
@@ -137,7 +137,7 @@ class Variant:
         ]
 
     def __str__(self) -> str:
-        text = f"{self.suits} suit{'s' if self.suits > 1 else ''}, {self.rule}"
+        text = f"{plural(self.suits, 'suit')}, {self.rule}"
         if not self.is_standard:
             text += f", {self.ranks} ranks, {self.runs} runs, {self.columns} columns, layout {self.layout}"
         return text

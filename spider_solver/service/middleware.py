@@ -19,7 +19,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from spider_solver.errors import not_utf8, quote
+from spider_solver.errors import not_utf8, plural_noun, quote
 from spider_solver.service.errors import error_response, internal_error
 
 #: Seconds a request's whole body may take to arrive (256 KiB at 13 KB a second); a
@@ -217,8 +217,8 @@ class Cors(CORSMiddleware):
         asked = [name.strip() for name in request_headers.get("access-control-request-headers", "").split(",")]
         other = [name for name in asked if name and name.lower() not in self.allow_headers]
         if other:
-            refused.append(f"the header{'s' if len(other) > 1 else ''} {', '.join(quote(n) for n in other)} "
-                           f"{'are' if len(other) > 1 else 'is'} not allowed (only the CORS-safelisted ones "
+            refused.append(f"the {plural_noun(len(other), 'header')} {', '.join(quote(n) for n in other)} "
+                           f"{plural_noun(len(other), 'is', 'are')} not allowed (only the CORS-safelisted ones "
                            "and Content-Type)")
         if "access-control-request-private-network" in request_headers:
             refused.append("private network access is not allowed")

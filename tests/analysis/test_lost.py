@@ -113,7 +113,7 @@ def test_a_deal_that_cannot_be_won_has_no_lost_at():
         analysis = analyze(deal, empty, max_nodes=TINY_BUDGET, max_seconds=None)
         assert (analysis.status, analysis.lost_at, analysis.effective) == (Status.UNWINNABLE, None, 0)
         assert [(p.position, p.status) for p in analysis.probes] == [(0, "unwinnable")]
-        assert analysis.probes[0]["nodes"] == analysis.nodes > 0
+        assert analysis.probes[0].nodes == analysis.nodes > 0
 
 
 def test_lost_at_on_a_real_deal():

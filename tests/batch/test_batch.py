@@ -37,6 +37,16 @@ pytestmark = pytest.mark.usefixtures("engine")
 # --------------------------------------------------------------------------- #
 
 
+
+def run_worded(opts: Options, *, stream=None, task: Task | None = None) -> Report:
+    """run_batch with its events worded on ``stream`` as the command line words them."""
+    import sys
+
+    from spider_solver.cli.words import teller
+
+    stream = sys.stderr if stream is None else stream
+    return run_batch(opts, stream=stream, task=task, tell=teller(stream, quiet=opts.quiet))
+
 def stand_in(code: str, max_nodes: int, max_seconds: float | None) -> SolveRecord:
     """Even deals verified in (deal + 10) actions, odd deals unknown, deal 3 raises."""
     number = GameCode.parse(code).number
@@ -114,7 +124,7 @@ def test_bad_options_are_refused_with_one_line(tmp_path, args, message):
 
 def test_spaces_around_a_choice_are_ignored_as_around_a_number(tmp_path, monkeypatch):
     seen = []
-    monkeypatch.setattr("spider_solver.batch.run_batch", lambda options: seen.append(options) or Report())
+    monkeypatch.setattr("spider_solver.batch.run_batch", lambda options, **_: seen.append(options) or Report())
     assert batch("--suits", " 2 ", "--rule", " Relaxed", "--count", " 3", "--catalog", str(tmp_path / "c.sqlite")
                  ).exit_code == 0
     assert (seen[0].variant.suits, seen[0].variant.rule, seen[0].count) == (2, "relaxed", 3)
@@ -122,7 +132,7 @@ def test_spaces_around_a_choice_are_ignored_as_around_a_number(tmp_path, monkeyp
 
 def test_zero_seconds_means_no_time_limit(tmp_path, monkeypatch):
     seen = []
-    monkeypatch.setattr("spider_solver.batch.run_batch", lambda options: seen.append(options) or Report())
+    monkeypatch.setattr("spider_solver.batch.run_batch", lambda options, **_: seen.append(options) or Report())
     assert batch("--max-seconds", "0", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
     assert batch("--max-seconds", "2.5", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
     assert batch("--suits", "1", "--rule", "relaxed", "--catalog", str(tmp_path / "c.sqlite")).exit_code == 0
@@ -140,17 +150,17 @@ def test_a_scheduler_without_dask_installed_says_what_to_install_first(tmp_path,
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "distributed" else find_spec(name, *a))
     with pytest.raises(SchedulerError, match=r"^--scheduler 'tcp://127\.0\.0\.1:1' needs dask\.distributed: "
                                              r"pip install 'spider-solver\[cluster\]'$"):
-        run_batch(options(tmp_path, scheduler="tcp://127.0.0.1:1", quiet=True))
+        run_worded(options(tmp_path, scheduler="tcp://127.0.0.1:1", quiet=True))
     assert not (tmp_path / "catalog.sqlite").exists()
 
 
 def test_unreachable_scheduler_fails_before_the_catalog_is_made(tmp_path):
     with pytest.raises(SchedulerError, match=r"cannot reach the scheduler 'tcp://127\.0\.0\.1:1'"):
-        run_batch(options(tmp_path, scheduler="tcp://127.0.0.1:1", quiet=True))
+        run_worded(options(tmp_path, scheduler="tcp://127.0.0.1:1", quiet=True))
     with pytest.raises(SchedulerError, match="invalid scheduler address 'nowhere'"):
-        run_batch(options(tmp_path, scheduler="nowhere", quiet=True))
+        run_worded(options(tmp_path, scheduler="nowhere", quiet=True))
     with pytest.raises(SchedulerError, match="unknown scheme 'http'"):
-        run_batch(options(tmp_path, scheduler="http://127.0.0.1:8786", quiet=True))
+        run_worded(options(tmp_path, scheduler="http://127.0.0.1:8786", quiet=True))
     assert not (tmp_path / "catalog.sqlite").exists()
 
 
@@ -232,7 +242,7 @@ def test_format_seconds_switches_to_minutes_at_one_minute_and_to_hours_at_one_ho
 
 def test_a_failing_deal_is_reported_and_stays_pending(tmp_path):
     stream = io.StringIO()
-    report = run_batch(options(tmp_path), stream=stream, task=Task(stand_in))
+    report = run_worded(options(tmp_path), stream=stream, task=Task(stand_in))
     assert report.failed == ["SP1-S1C-AAAAAAD"] and exit_status(report) == ExitStatus.NOT_WON
     text = stream.getvalue()
     assert "error: SP1-S1C-AAAAAAD failed in a worker: RuntimeError: engine bug on deal 3" in text
@@ -244,7 +254,7 @@ def test_a_failing_deal_is_reported_and_stays_pending(tmp_path):
         assert catalog.pending() == ["SP1-S1C-AAAAAAD"]
 
     # The next run takes the failed deal over first, then carries on after deal 5.
-    report = run_batch(options(tmp_path, count=2, quiet=True), stream=stream, task=Task(stand_in_fixed))
+    report = run_worded(options(tmp_path, count=2, quiet=True), stream=stream, task=Task(stand_in_fixed))
     assert (report.resumed, report.done, exit_status(report)) == (1, 2, ExitStatus.OK)
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
         assert [entry.deal for entry in catalog.entries()] == [0, 1, 2, 3, 4, 5, 6]
@@ -253,13 +263,13 @@ def test_a_failing_deal_is_reported_and_stays_pending(tmp_path):
 
 def test_quiet_prints_no_bar_and_no_summary(tmp_path):
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, count=3, quiet=True), stream=stream, task=Task(stand_in))
+    report = run_worded(options(tmp_path, count=3, quiet=True), stream=stream, task=Task(stand_in))
     assert report.done == 3 and stream.getvalue() == ""
 
 
 def test_a_dead_worker_stops_the_batch_and_keeps_the_catalog(tmp_path):
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, count=4), stream=stream, task=Task(crash))
+    report = run_worded(options(tmp_path, count=4), stream=stream, task=Task(crash))
     assert report.broken is not None and report.done == 0 and exit_status(report) == ExitStatus.NOT_WON
     assert "error: the worker pool broke" in stream.getvalue()
     assert "4 deals not solved, left pending for the next run" in stream.getvalue()
@@ -281,7 +291,7 @@ def stop_everything(code: str, max_nodes: int, max_seconds: float | None) -> Sol
 
 def test_sigterm_to_the_workers_too_is_a_stop_not_a_broken_pool(tmp_path):
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, count=4, workers=1), stream=stream, task=Task(stop_everything))
+    report = run_worded(options(tmp_path, count=4, workers=1), stream=stream, task=Task(stop_everything))
     assert report.interrupted and report.broken is None and exit_status(report) == ExitStatus.INTERRUPTED
     text = stream.getvalue()
     assert "broke" not in text and "interrupted: 0 deals written, 4 left pending" in text
@@ -303,7 +313,7 @@ def test_a_stop_after_the_last_deal_was_written_interrupted_nothing(tmp_path, mo
 
     monkeypatch.setattr(Catalog, "record", record_then_ctrl_c)
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, count=planned), stream=stream, task=Task(stand_in))
+    report = run_worded(options(tmp_path, count=planned), stream=stream, task=Task(stand_in))
     assert (report.done, report.interrupted, exit_status(report)) == (planned, False, ExitStatus.OK)
     assert "interrupted" not in stream.getvalue() and "pending" not in stream.getvalue()
 
@@ -326,7 +336,7 @@ def compile_interrupted(say) -> None:
 
 def test_a_stop_while_the_engine_compiles_does_not_wait_for_it(tmp_path):
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, count=3), stream=stream, task=Task(stand_in, prepare=compile_interrupted))
+    report = run_worded(options(tmp_path, count=3), stream=stream, task=Task(stand_in, prepare=compile_interrupted))
     assert (report.done, report.interrupted, exit_status(report)) == (0, True, ExitStatus.INTERRUPTED)
     assert "interrupted: 0 deals written, 3 left pending" in stream.getvalue()
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
@@ -346,7 +356,7 @@ def test_a_stop_before_the_compile_does_not_start_it(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Catalog, "plan", plan_then_ctrl_c)
     compiled: list[str] = []
-    report = run_batch(options(tmp_path, count=3), stream=io.StringIO(),
+    report = run_worded(options(tmp_path, count=3), stream=io.StringIO(),
                        task=Task(stand_in, prepare=lambda say: compiled.append("compiled")))
     assert (report.done, report.interrupted, compiled) == (0, True, [])
 
@@ -356,7 +366,7 @@ def test_a_stop_while_the_grader_compiles_does_not_wait_for_it(tmp_path, monkeyp
 
     monkeypatch.setattr(grading, "prepare_grader", compile_interrupted)
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
-        done = grading.grade_all(catalog, ["SP1-S1C-AAAAAAA"], workers=1, say=lambda text: None, bar=None)
+        done = grading.grade_all(catalog, ["SP1-S1C-AAAAAAA"], workers=1, bar=None)
     assert done.interrupted and done.done == 0
 
 
@@ -443,7 +453,7 @@ def test_batch_on_a_local_dask_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
                                   dashboard_address=None) as cluster:
-        report = run_batch(Options(variant=Variant(1), count=3, catalog=str(tmp_path / "dask.sqlite"),
+        report = run_worded(Options(variant=Variant(1), count=3, catalog=str(tmp_path / "dask.sqlite"),
                                    max_nodes=1_000_000, max_seconds=20.0, scheduler=cluster.scheduler_address,
                                    quiet=True))
     assert exit_status(report) == ExitStatus.OK
@@ -469,7 +479,7 @@ def interrupted_search(code: str, max_nodes: int, max_seconds: float | None) -> 
 
 def test_an_interrupted_search_is_not_stored_as_unknown(tmp_path):
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, count=2), stream=stream, task=Task(interrupted_search))
+    report = run_worded(options(tmp_path, count=2), stream=stream, task=Task(interrupted_search))
     assert report.done == 0 and exit_status(report) == ExitStatus.NOT_WON
     assert "2 deals not solved, left pending for the next run" in stream.getvalue()
     assert "warning: the search of SP1-S1C-AAAAAAA was interrupted in its worker; it stays pending" in stream.getvalue()
@@ -506,7 +516,7 @@ def grading_batch(tmp_path, monkeypatch, solve, grade) -> tuple[Report, str]:
     """A batch of 6 deals on one worker with stand-in solve and grade tasks: its report and output."""
     monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
     stream = Terminal()  # the bar is drawn on a terminal only
-    report = run_batch(options(tmp_path, workers=1), stream=stream, task=Task(solve, grade=grade))
+    report = run_worded(options(tmp_path, workers=1), stream=stream, task=Task(solve, grade=grade))
     return report, stream.getvalue()
 
 
@@ -539,7 +549,7 @@ def test_a_resumed_batch_grades_the_verified_deals_an_earlier_run_left_ungraded(
             catalog.record(stand_in_fixed(code, 1000, 5.0))
         assert catalog.pending() == list(plan.codes[3:])
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, workers=1), stream=stream, task=Task(logged_solve, grade=logged_grade))
+    report = run_worded(options(tmp_path, workers=1), stream=stream, task=Task(logged_solve, grade=logged_grade))
     text = stream.getvalue()
     assert "3 of them left pending by an earlier run), and grading 2 verified deals of the range left ungraded" in text
     log = (tmp_path / "log").read_text().split()
@@ -555,9 +565,9 @@ def test_a_batch_over_a_settled_range_grades_its_ungraded_deals(tmp_path, monkey
     """Nothing left to solve in --start's range, but verified deals without a grade (written
     by ``verify``, the service or ``--no-grade``): the batch grades them."""
     monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
-    run_batch(options(tmp_path, count=3, start=0, quiet=True), stream=io.StringIO(), task=Task(stand_in_fixed))
+    run_worded(options(tmp_path, count=3, start=0, quiet=True), stream=io.StringIO(), task=Task(stand_in_fixed))
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, count=3, start=0), stream=stream, task=Task(logged_solve, grade=logged_grade))
+    report = run_worded(options(tmp_path, count=3, start=0), stream=stream, task=Task(logged_solve, grade=logged_grade))
     assert "grading 2 verified deals of the range left ungraded on " in stream.getvalue()
     assert (report.planned, report.ungraded, exit_status(report)) == (0, 0, ExitStatus.OK)
     assert (tmp_path / "log").read_text().split()[::2] == ["grade", "grade"]
@@ -605,14 +615,14 @@ def test_a_verified_result_the_catalog_keeps_is_graded_only_if_its_row_is_not(tm
     spent on it again, no grade of another grader version overwritten. (Deal 0 left
     pending while the service stored a shorter line for it, say.)"""
     monkeypatch.setenv("SPIDER_TEST_LOG", str(tmp_path / "log"))
-    assert run_batch(options(tmp_path, workers=1, count=3, quiet=True), task=Task(stand_in_fixed)).done == 3
+    assert run_worded(options(tmp_path, workers=1, count=3, quiet=True), task=Task(stand_in_fixed)).done == 3
     with Catalog(tmp_path / "catalog.sqlite") as catalog:
         catalog.set_grade("SP1-S1C-AAAAAAA", {"difficulty": 5, "difficulty_raw": 9.0, "grader_version": "older"})
         catalog.db.execute("UPDATE results SET solution = 'D', moves = 1 WHERE deal IN (0, 2)")  # better lines
         catalog.db.execute("UPDATE results SET difficulty = NULL WHERE deal = 2")
         catalog.db.execute("INSERT INTO pending VALUES ('SP1-S1C-AAAAAAA', 1, 'classic', 0, 'now'), "
                            "('SP1-S1C-AAAAAAC', 1, 'classic', 2, 'now')")
-    report = run_batch(options(tmp_path, workers=1, count=2, quiet=True), task=Task(logged_solve, grade=logged_grade))
+    report = run_worded(options(tmp_path, workers=1, count=2, quiet=True), task=Task(logged_solve, grade=logged_grade))
     assert (report.done, report.kept, report.ungraded) == (2, 2, 0)
     assert (tmp_path / "log").read_text().split("\n").count("grade SP1-S1C-AAAAAAC") == 1
     assert "grade SP1-S1C-AAAAAAA" not in (tmp_path / "log").read_text()
@@ -638,7 +648,7 @@ def test_a_write_that_fails_mid_run_says_what_was_written_and_what_is_left(tmp_p
     monkeypatch.setattr(Catalog, "record", record_until_the_disk_is_full)
     stream = io.StringIO()
     with pytest.raises(CatalogError, match="disk is full"):
-        run_batch(options(tmp_path, count=6, workers=1), stream=stream, task=Task(stand_in))
+        run_worded(options(tmp_path, count=6, workers=1), stream=stream, task=Task(stand_in))
     text = stream.getvalue()
     assert "catalog           2 added or improved" in text, text
     assert "4 deals not written, left pending for the next run" in text
@@ -664,7 +674,7 @@ def test_a_stop_while_a_write_waits_for_the_lock_keeps_the_summary(tmp_path, mon
 
     monkeypatch.setattr(Catalog, "record", record_waiting_for_a_lock)
     stream = io.StringIO()
-    report = run_batch(options(tmp_path, count=6, workers=1), stream=stream, task=Task(stand_in))
+    report = run_worded(options(tmp_path, count=6, workers=1), stream=stream, task=Task(stand_in))
     assert report.interrupted and report.done == 2 and exit_status(report) == ExitStatus.INTERRUPTED
     text = stream.getvalue()
     assert "catalog           2 added or improved" in text and "interrupted: 2 deals written, 4 left pending" in text

@@ -200,7 +200,9 @@ def test_a_stop_while_the_engine_compiles_does_not_wait_for_it(catalog, monkeypa
 
     monkeypatch.setattr(verify, "load_engine", lambda say, here=True: compile_interrupted(say))
     stream = io.StringIO()
-    report = run_improve(ImproveOptions(catalog=str(catalog), workers=1), stream=stream)
+    from spider_solver.cli.words import teller
+
+    report = run_improve(ImproveOptions(catalog=str(catalog), workers=1), stream=stream, tell=teller(stream))
     assert (report.interrupted, report.done) == (True, 0)
     assert "interrupted: 0 deals written, 1 left" in stream.getvalue()
 

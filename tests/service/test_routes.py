@@ -13,6 +13,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
 import pytest
@@ -963,10 +964,17 @@ def test_full_queue_is_503_with_retry_after_and_catalog_requests_go_on():
         error_of(answer, 503, "stopping")
 
 
-def slow_search(seconds: float, nodes: int) -> dict:
+class Searched(NamedTuple):
+    """What a search's answer says it took (a record and an analysis have these fields)."""
+
+    nodes: int
+    seconds: float
+
+
+def slow_search(seconds: float, nodes: int) -> Searched:
     """A stand-in for a search, in a solver process: it takes ``seconds`` and says it searched ``nodes``."""
     time.sleep(seconds)
-    return {"nodes": nodes, "seconds": seconds}
+    return Searched(nodes, seconds)
 
 
 def test_retry_after_is_the_expected_wait_of_the_searches_in_flight():
