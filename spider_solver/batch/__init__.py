@@ -19,7 +19,7 @@ in one place); this package does not check them again.
 """
 
 from spider_solver.batch.report import Report
-from spider_solver.batch.run import Options, exit_status, run_batch
+from spider_solver.batch.run import Options, run_batch
 from spider_solver.batch.task import SOLVE, Task
 
-__all__ = ["Options", "Report", "SOLVE", "Task", "exit_status", "run_batch"]
+__all__ = ["Options", "Report", "SOLVE", "Task", "run_batch"]

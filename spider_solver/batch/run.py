@@ -47,7 +47,7 @@ from spider_solver.limits import (
     DEFAULT_MAX_SECONDS,
     GRADE_CPU_SECONDS,
 )
-from spider_solver.outcomes import ExitStatus, Reason, Status
+from spider_solver.outcomes import Reason, Status
 from spider_solver.rules import GameCode, Variant
 from spider_solver.terminal import is_terminal, silent
 
@@ -79,17 +79,6 @@ class Options:
     quiet: bool = False
     #: Grade each verified deal (docs/commands/difficulty.md); ``--no-grade`` turns it off.
     grade: bool = True
-
-
-def exit_status(report: Report) -> ExitStatus:
-    """0 every planned deal has a result, 1 some have none (they failed in a worker, or a
-    worker process died; they stay pending) or a worker process died while grading (the
-    verified deals not graded yet stay so), 130 interrupted."""
-    if report.interrupted:
-        return ExitStatus.INTERRUPTED
-    if report.failed or report.broken or report.done < report.planned:
-        return ExitStatus.NOT_WON
-    return ExitStatus.OK
 
 
 def run_batch(options: Options, *, stream: TextIO | None = None, task: Task | None = None,
@@ -314,4 +303,4 @@ def _solve_all(run: _Run, codes: Sequence[str], bar: Any, line: StatusLine, ungr
         tell(PoolBroke(report.broken))
 
 
-__all__ = ["Options", "exit_status", "run_batch"]
+__all__ = ["Options", "run_batch"]

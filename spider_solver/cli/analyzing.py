@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import sys
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from spider_solver.analysis.answer import ANALYSIS_FIELDS, field_names
+from spider_solver.cli.exits import of_outcome, of_replay
 from spider_solver.cli.group import cli, echo_json, end_at_once, messages, plural
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
@@ -52,13 +52,13 @@ class GameArgs:
     quiet: bool
 
 
-def game_options(func: Callable[[GameArgs], None]) -> Callable[..., None]:
+def game_options(func: Callable[[GameArgs], ExitStatus]) -> Callable[..., ExitStatus]:
     """The deal, the log and its options, the budget and the catalog: what both commands
     take, handed to the command as one :class:`GameArgs`."""
 
     @functools.wraps(func)
-    def command(**given: Any) -> None:
-        func(GameArgs(**given))
+    def command(**given: Any) -> ExitStatus:
+        return func(GameArgs(**given))
 
     decorators: list[Callable[[Callable], Callable]] = [
         click.argument("code", required=False),
@@ -105,9 +105,10 @@ def stored_line(deal: Deal, catalog: str | None) -> tuple[str, ...] | None:
     return entry.solution
 
 
-def run_analysis(args: GameArgs, *, find_lost_at: bool) -> tuple[Deal, Analysis]:
-    """Load the deal, the log and the stored line; analyse; exit 2 on a refused action
-    (with ``args.as_json``, after printing the analysis, whose replay names the action)."""
+def run_analysis(args: GameArgs, *, find_lost_at: bool) -> tuple[Deal, Analysis] | ExitStatus:
+    """Load the deal, the log and the stored line; analyse. The command ends with the
+    status returned instead of an analysis: 2 on a refused action (with ``args.as_json``,
+    after printing the analysis, whose replay names the action), 130 interrupted."""
     from spider_solver.analysis import Analysis, AnalysisOptions, analyze
     from spider_solver.verify import load_engine
 
@@ -130,21 +131,12 @@ def run_analysis(args: GameArgs, *, find_lost_at: bool) -> tuple[Deal, Analysis]
                                    max_nodes=options.max_nodes, max_seconds=options.max_seconds).to_dict())
         finally:  # said even when the output's reader has gone (| head)
             click.echo(f"error: {refused}", err=True)
-        sys.exit(ExitStatus.BAD_INPUT)
+        return of_replay(won=False, refused=True)
     # Interrupted in the search of the position, or later in the search for lost_at.
     if analysis.interrupted:
         click.echo("interrupted", err=True)
-        sys.exit(ExitStatus.INTERRUPTED)
+        return ExitStatus.INTERRUPTED
     return deal, analysis
-
-
-def exit_status(analysis) -> ExitStatus:
-    """0 still winnable or won, 1 no longer winnable, 3 unknown."""
-    if analysis.status is Status.VERIFIED:
-        return ExitStatus.OK
-    if analysis.status is Status.UNWINNABLE:
-        return ExitStatus.NOT_WON
-    return ExitStatus.UNKNOWN
 
 
 def position_words(analysis) -> str:
@@ -177,7 +169,7 @@ def bracket_words(bracket) -> str:
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @game_options
-def hint(args: GameArgs) -> None:
+def hint(args: GameArgs) -> ExitStatus:
     """Print the next action of a winning line from the position a game log reaches.
 
     The deal is a game CODE (or --deck with --suits and --rule); ACTIONS are the
@@ -192,7 +184,10 @@ def hint(args: GameArgs) -> None:
     longer be won, 3 unknown (the budget ran out), 2 bad input or a refused
     action in the log, 130 interrupted.
     """
-    _, analysis = run_analysis(args, find_lost_at=False)
+    ran = run_analysis(args, find_lost_at=False)
+    if isinstance(ran, ExitStatus):
+        return ran
+    _, analysis = ran
     if args.as_json:
         echo_json(analysis.to_dict())
     elif analysis.hint is not None:
@@ -201,10 +196,10 @@ def hint(args: GameArgs) -> None:
         click.echo(f"no hint: {position_words(analysis)}", err=True)
         if analysis.tried is not None:
             click.echo(f"tried: {analysis.tried}", err=True)
-    sys.exit(exit_status(analysis))
+    return of_outcome(analysis.status or Status.UNKNOWN)
 
 
-def json_keys(func: Callable[[GameArgs], None]) -> Callable[[GameArgs], None]:
+def json_keys(func: Callable[[GameArgs], ExitStatus]) -> Callable[[GameArgs], ExitStatus]:
     """The command's help with the keys ``--json`` prints, from the analysis's one
     declaration (``ANALYSIS_FIELDS``), in place of ``{json_keys}``."""
     keys = "{" + ", ".join(f'"{name}"' for name in field_names(ANALYSIS_FIELDS)) + "}."
@@ -216,7 +211,7 @@ def json_keys(func: Callable[[GameArgs], None]) -> Callable[[GameArgs], None]:
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @game_options
 @json_keys
-def analyze(args: GameArgs) -> None:
+def analyze(args: GameArgs) -> ExitStatus:
     """Replay a game log and say whether the game can still be won, and if not, where it was lost.
 
     Prints the replay, the status of the position reached, and the hint and the
@@ -232,10 +227,13 @@ def analyze(args: GameArgs) -> None:
     Exit status: 0 still winnable (or won), 1 no longer winnable, 3 unknown,
     2 bad input or a refused action in the log, 130 interrupted.
     """
-    deal, analysis = run_analysis(args, find_lost_at=True)
+    ran = run_analysis(args, find_lost_at=True)
+    if isinstance(ran, ExitStatus):
+        return ran
+    _, analysis = ran
     if args.as_json:
         echo_json(analysis.to_dict())
-        sys.exit(exit_status(analysis))
+        return of_outcome(analysis.status or Status.UNKNOWN)
     replayed = analysis.replay
     click.echo(
         f"{'won' if replayed.won else 'not won'}: {plural(replayed.moves, 'move')}, score {replayed.score}, "
@@ -257,4 +255,4 @@ def analyze(args: GameArgs) -> None:
             click.echo(f"lost at: {bracket_words(analysis.bracket)}")
         else:
             click.echo("lost at: not established within the budget")
-    sys.exit(exit_status(analysis))
+    return of_outcome(analysis.status or Status.UNKNOWN)

@@ -9,7 +9,8 @@ from typing import Any, cast
 
 import click
 
-from spider_solver.cli.group import cli, error_line, plural
+from spider_solver.cli.exits import of_check, of_error, of_grading
+from spider_solver.cli.group import cli, error_line, plural, when_exiting
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
     DIFFICULTY,
@@ -30,7 +31,7 @@ from spider_solver.stops import hold_for_good, restore
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @catalog_option(DEFAULT_CATALOG)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def check(catalog: str, quiet: bool = False) -> None:
+def check(catalog: str, quiet: bool = False) -> ExitStatus:
     """Replay the catalog's verified solutions.
 
     Every solution stored as verified is replayed on the reference rules engine.
@@ -62,13 +63,12 @@ def check(catalog: str, quiet: bool = False) -> None:
     if stop:
         raise KeyboardInterrupt  # "interrupted", status 130 (SpiderGroup)
     if failed:
-        click.echo(f"{failed} of {plural(total, 'verified solution')} {'does' if failed == 1 else 'do'} not win")
-        sys.exit(ExitStatus.NOT_WON)
-    if total == 0:
+        click.echo(f"{failed} of {plural(total, 'verified solution')} {plural_noun(failed, 'does', 'do')} not win")
+    elif total == 0:
         click.echo("no verified solution to check")
     else:
         click.echo("the verified solution wins" if total == 1 else f"all {plural(total, 'verified solution')} win")
-    sys.exit(ExitStatus.OK)
+    return of_check(failed)
 
 
 def _print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -94,7 +94,7 @@ def _print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.option("--schema", is_flag=True, is_eager=True, expose_value=False, callback=_print_schema,
               help="Print the JSON Schema of the json format and exit.")
 def export(catalog: str, suits: str | None, rule: str | None, status: str | None,
-           difficulty: tuple[int, int] | None, fmt: str, output: str) -> None:
+           difficulty: tuple[int, int] | None, fmt: str, output: str) -> ExitStatus:
     """Export the catalog for frontends.
 
     \b
@@ -128,9 +128,9 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
                 import os
 
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-                sys.exit(ExitStatus.NOT_WON)
+                return of_error(BrokenPipeError())
             click.echo(f"exported {plural(count, 'deal')}", err=True)
-            return
+            return ExitStatus.OK
         held, renamed = None, not written_in_place(output)
         try:
             with atomic_file(output) as stream:
@@ -138,10 +138,11 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
                 if renamed:  # the rename completes the export: a late Ctrl-C no longer undoes it
                     held = hold_for_good()
             click.echo(f"exported {plural(count, 'deal')} to {output}", err=True)
-            sys.exit(ExitStatus.OK)
         except BaseException:
             restore(held)
             raise
+        when_exiting(lambda: restore(held))  # put back once the status is on its way out
+        return ExitStatus.OK
 
 
 def _refuse_the_catalog_as_output(catalog: str, output: str) -> None:
@@ -180,7 +181,7 @@ def _nothing_to_grade(db: Any, *, suits: int | None, rule: str | None) -> str:
 @click.option("--workers", type=WORKERS, default=None, help="Worker processes.  [default: all cores]")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no messages but errors.")
 def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bool, workers: int | None,
-                  quiet: bool = False) -> None:
+                  quiet: bool = False) -> ExitStatus:
     """Grade the difficulty of the catalog's verified deals for a person.
 
     Grades the verified rows that have no grade yet, or a grade from another grader
@@ -224,7 +225,7 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
                 "those that have no grade of this version)" if regrade else
                 "run the same command again to carry on")
         click.echo(f"interrupted: {done} of {plural(len(codes), 'deal')} graded and written; {then}", err=True)
-        sys.exit(ExitStatus.INTERRUPTED)
+        return of_grading(grading)
     shares = ", ".join(f"{grades[g]} of grade {g}" for g in sorted(grades))
     click.echo(f"graded {plural(grading.done, 'deal')}" + (f": {shares}" if shares else "") + f" ({GRADER_VERSION})")
     if grading.errors or grading.broken:
@@ -233,5 +234,4 @@ def grade_command(catalog: str, suits: str | None, rule: str | None, regrade: bo
         retry = ("without --regrade the command grades those that have no grade of this version; with it, "
                  "every deal again" if regrade else "run the same command again to retry")
         error_line(f"{plural(left, 'deal')} not graded (first: {why}); {retry}")
-        sys.exit(ExitStatus.NOT_WON)
-    sys.exit(ExitStatus.OK)
+    return of_grading(grading)

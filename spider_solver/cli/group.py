@@ -17,6 +17,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
+from spider_solver.cli.exits import of_batch, of_error
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
     COUNT,
@@ -63,29 +64,30 @@ def os_error_line(error: OSError) -> None:
 
 
 class SpiderGroup(click.Group):
-    """A group that maps every error to one line and an :class:`ExitStatus`."""
+    """A group that maps every error to one line and an :class:`ExitStatus`
+    (:mod:`spider_solver.cli.exits`), and ends the process with the status a command
+    returns: the command line's only exit."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except SpiderError as error:
-            error_line(str(error))
-            ctx.exit(ExitStatus.BAD_INPUT)
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            ctx.exit(ExitStatus.INTERRUPTED)
-        except BrokenPipeError:
-            # The reader went away (| head): stop quietly, and let nothing more reach the pipe.
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            ctx.exit(ExitStatus.NOT_WON)
-        except OSError as error:
-            os_error_line(error)
-            ctx.exit(ExitStatus.BAD_INPUT)
+        except (SpiderError, KeyboardInterrupt, OSError) as error:
+            if isinstance(error, SpiderError):
+                error_line(str(error))
+            elif isinstance(error, KeyboardInterrupt):
+                click.echo("interrupted", err=True)
+            elif isinstance(error, BrokenPipeError):
+                # The reader went away (| head): stop quietly, and let nothing more reach the pipe.
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            else:
+                os_error_line(error)
+            return of_error(error)
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         global ending_at_once
         ending_at_once = False  # asked for by this command, if at all (not by an earlier call in this process)
+        _when_exiting.clear()
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -96,14 +98,18 @@ class SpiderGroup(click.Group):
                 message = message[:-1]  # click's sentences; the command's own lines have no full stop
             error_line(message[:1].lower() + message[1:])
             click.echo(f"try '{self._usage_path(error, args, prog_name)} --help'", err=True)
-            sys.exit(ExitStatus.BAD_INPUT)
-        except click.Abort:
+            status = of_error(error)
+        except click.Abort as error:
             click.echo("interrupted", err=True)
-            sys.exit(ExitStatus.INTERRUPTED)
+            status = of_error(error)
         except OSError as error:  # -V or --help to a closed standard output
             os_error_line(error)
-            sys.exit(ExitStatus.BAD_INPUT)
-        sys.exit(status if isinstance(status, int) else ExitStatus.OK)
+            status = of_error(error)
+        try:
+            sys.exit(status if isinstance(status, int) else ExitStatus.OK)
+        finally:  # the status decided, and on its way out
+            while _when_exiting:
+                _when_exiting.pop()()
 
 
     def _usage_path(self, error: click.ClickException, args: Sequence[str] | None, prog_name: str | None) -> str:
@@ -121,6 +127,15 @@ class SpiderGroup(click.Group):
 
 #: Set by :func:`end_at_once`; read by the script's entry point (:mod:`spider_solver._console`).
 ending_at_once = False
+#: What :func:`when_exiting` defers.
+_when_exiting: list[Callable[[], object]] = []
+
+
+def when_exiting(callback: Callable[[], object]) -> None:
+    """Call ``callback`` once the command's exit status is decided and the process is on its
+    way out (``SystemExit`` raised): a signal that comes after it finds the status decided
+    (``_console``), as for the handlers an export held while it renamed its file."""
+    _when_exiting.append(callback)
 
 
 def end_at_once() -> None:
@@ -167,7 +182,7 @@ BATCH_OPTIONS = ("suits", "count", "rule", "start", "workers", "catalog", "max_n
 @click.option("--grade/--no-grade", default=True,
               help="Grade each verified deal's difficulty (1-5) for a person.  [default: grade]")
 @click.pass_context
-def cli(ctx: click.Context, **options: Any) -> None:
+def cli(ctx: click.Context, **options: Any) -> ExitStatus | None:
     """Solve Spider Solitaire deals and verify that they can be won.
 
     With no command, solve a batch of deals on all cores and record every result
@@ -188,14 +203,14 @@ def cli(ctx: click.Context, **options: Any) -> None:
             raise click.UsageError(f"{plural_noun(len(given), 'batch option')} {names} "
                                    f"{plural_noun(len(given), 'applies', 'apply')} only "
                                    "when no command is given")
-        return
-    ctx.exit(run_batch_command(options))
+        return None
+    return run_batch_command(options)
 
 
 def run_batch_command(given: dict[str, Any]) -> ExitStatus:
     """The batch with the options as the parameter types left them (``given``: the group's
     options by name); its exit status. What the batch tells is worded here (:mod:`.words`)."""
-    from spider_solver.batch import Options, exit_status, run_batch
+    from spider_solver.batch import Options, run_batch
     from spider_solver.cli.words import teller
     from spider_solver.rules import Variant, parse_rule
 
@@ -214,7 +229,7 @@ def run_batch_command(given: dict[str, Any]) -> ExitStatus:
         max_seconds=given["max_seconds"] if seconds_given else DEFAULT_MAX_SECONDS, scheduler=scheduler,
         quiet=given["quiet"], grade=given.get("grade", True),
     )
-    return exit_status(run_batch(options, tell=teller(sys.stderr, quiet=options.quiet)))
+    return of_batch(run_batch(options, tell=teller(sys.stderr, quiet=options.quiet)))
 
 
 def main() -> None:
@@ -255,4 +270,5 @@ def _standard_streams() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
-__all__ = ["cli", "echo_json", "end_at_once", "error_line", "main", "os_error_line", "plural", "run_batch_command"]
+__all__ = ["cli", "echo_json", "end_at_once", "error_line", "main", "os_error_line", "plural", "run_batch_command",
+           "when_exiting"]

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from spider_solver.cli.exits import of_improve
 from spider_solver.cli.group import cli
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
@@ -34,7 +35,7 @@ from spider_solver.outcomes import ExitStatus
 @click.option("--workers", type=WORKERS, default=1, show_default=True, help="Worker processes.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 def improve_command(catalog: str, suits: str | None, rule: str | None, max_nodes: int | None,
-                    max_seconds: float | None, workers: int, quiet: bool) -> None:
+                    max_seconds: float | None, workers: int, quiet: bool) -> ExitStatus:
     """Look for shorter lines of the catalog's verified deals, with a larger budget.
 
     Each verified line is shortened, then searched for again from the initial layout
@@ -54,9 +55,4 @@ def improve_command(catalog: str, suits: str | None, rule: str | None, max_nodes
     options = ImproveOptions(catalog=catalog, suits=None if suits is None else int(suits),
                              rule=rule and rule.lower(), max_nodes=max_nodes, max_seconds=max_seconds,
                              workers=workers, quiet=quiet)
-    report = run_improve(options, tell=teller(sys.stderr, quiet=quiet))
-    if report.interrupted:
-        sys.exit(ExitStatus.INTERRUPTED)
-    if report.failed or report.broken:
-        sys.exit(ExitStatus.NOT_WON)
-    sys.exit(ExitStatus.OK)
+    return of_improve(run_improve(options, tell=teller(sys.stderr, quiet=quiet)))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
 from click.core import ParameterSource
 
+from spider_solver.cli.exits import of_replay
 from spider_solver.cli.group import cli, echo_json, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options, log_file_option
 from spider_solver.errors import not_utf8
@@ -120,7 +120,7 @@ def show(code: str, as_deck: bool, as_words: bool, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"code", "won", "moves", "score", "runs_removed", "stock_left", "error"}.')
 def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
-           log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool, as_json: bool) -> None:
+           log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool, as_json: bool) -> ExitStatus:
     """Replay a game log on the deal CODE and score it as the app does.
 
     ACTIONS are D (deal), F>T (move onto column T), F>T/N (move N cards) and U
@@ -143,6 +143,4 @@ def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
     finally:  # the refusal is said even when the output's reader has gone (| head)
         if result.error is not None:
             click.echo(f"error: {result.error}", err=True)
-    if result.error is not None:
-        sys.exit(ExitStatus.BAD_INPUT)
-    sys.exit(ExitStatus.OK if result.won else ExitStatus.NOT_WON)
+    return of_replay(result.won, refused=result.error is not None)

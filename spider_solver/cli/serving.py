@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 
 import click
 
@@ -51,7 +50,7 @@ def _default_solvers() -> int:
               default="warning", show_default=True, help="How much the server logs to stderr.")
 def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int, queue: int | None,
           max_nodes_cap: int,
-          max_seconds_cap: float | None, read_only: bool, cors_origins: tuple[str, ...], log_level: str) -> None:
+          max_seconds_cap: float | None, read_only: bool, cors_origins: tuple[str, ...], log_level: str) -> ExitStatus:
     """Run the deal-verification service: an HTTP API (JSON) that frontends call.
 
     Endpoints under /v1: health, deals/{code}, verify, replay, analyze,
@@ -114,4 +113,4 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
     except KeyboardInterrupt:
         pass
     click.echo("stopped", err=True)
-    sys.exit(ExitStatus.OK)
+    return ExitStatus.OK

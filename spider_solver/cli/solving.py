@@ -6,10 +6,11 @@ import sys
 
 import click
 
+from spider_solver.cli.exits import of_outcome
 from spider_solver.cli.group import cli, echo_json, end_at_once, messages, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, budget_options, deal_options
 from spider_solver.cli.play import load_deal
-from spider_solver.outcomes import EXIT_BY_STATUS, UNKNOWN_BECAUSE, ExitStatus, Reason, Status, what_was_tried
+from spider_solver.outcomes import UNKNOWN_BECAUSE, ExitStatus, Reason, Status, what_was_tried
 from spider_solver.terminal import is_terminal
 
 
@@ -28,7 +29,7 @@ from spider_solver.terminal import is_terminal
               help="Also grade a verified deal's difficulty for a person, 1 (very easy) to 5 (very hard).")
 def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: str, max_nodes: int,
            max_seconds: float | None, deal_on_empty: bool, progress: bool | None, as_json: bool,
-           with_grade: bool, quiet: bool = False) -> None:
+           with_grade: bool, quiet: bool = False) -> ExitStatus:
     """Find out whether a deal can be won, and print a winning line.
 
     The deal is a game CODE, or an explicit deal: --deck "104 cards" with --suits
@@ -58,7 +59,7 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
     )
     if result.reason is Reason.INTERRUPTED:
         click.echo("interrupted", err=True)
-        sys.exit(ExitStatus.INTERRUPTED)
+        return ExitStatus.INTERRUPTED
     graded = None
     if with_grade and result.status is Status.VERIFIED:
         from spider_solver.grading import grade, load_grader
@@ -89,4 +90,4 @@ def verify(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: 
         else:
             click.echo(f"{deal.name}: unknown, {UNKNOWN_BECAUSE[result.reason]} ({figures})")
             click.echo(f"tried: {what_was_tried(result.attempts, result.nodes, result.max_nodes)}")
-    sys.exit(EXIT_BY_STATUS[result.status])
+    return of_outcome(result.status)

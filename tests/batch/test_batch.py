@@ -17,10 +17,11 @@ from dataclasses import replace
 import pytest
 from click.testing import CliRunner
 
-from spider_solver.batch import Options, Report, Task, exit_status, pools, run_batch
+from spider_solver.batch import Options, Report, Task, pools, run_batch
 from spider_solver.batch.report import format_seconds, percentile, progress_bar
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
+from spider_solver.cli.exits import of_batch as exit_status
 from spider_solver.errors import SchedulerError
 from spider_solver.grading import GRADER_VERSION
 from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
