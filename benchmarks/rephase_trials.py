@@ -40,7 +40,7 @@ def _one(args: tuple[str, dict]) -> dict:
     from spider_solver.budget import Budget
     from spider_solver.engine.driver import SearchOptions, run_search
     from spider_solver.engine.game import Game, move_code
-    from spider_solver.engine.rephase import rephase
+    from spider_solver.engine.rephase import Phases, rephase
     from spider_solver.rules import Board, Deal
 
     code, configs = args
@@ -56,7 +56,7 @@ def _one(args: tuple[str, dict]) -> dict:
     row["base"] = len(line)
     for name, (widths, phases, nodes) in configs.items():
         started = time.perf_counter()
-        result = rephase(game, line, tuple(widths), Budget(nodes, None), phases=phases)
+        result = rephase(game, line, tuple(widths), Budget(nodes, None), which=Phases(phases))
         row[name] = (len(result.line), result.nodes, time.perf_counter() - started)
     return row
 

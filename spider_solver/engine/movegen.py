@@ -177,7 +177,7 @@ def gen_moves_of(pos, vp, mode, out, tops, groups, first_empty):
             d = lowest_bit(targets)
             targets &= targets - 1
             if _field(tops, d) == 0:
-                n = _moves_to_empty(cols, ls, s, d, group, search, renames, relaxed, out, n)
+                n = _moves_to_empty(cols, ls, s, d, group, (search, renames, relaxed), out, n)
                 continue
             count = _field(tops, d) - low
             code = encode_move(s, d, count)
@@ -201,7 +201,10 @@ def gen_moves_of(pos, vp, mode, out, tops, groups, first_empty):
 
 
 @njit(**INLINE)
-def _moves_to_empty(cols, ls, s, d, group, search, renames, relaxed, out, n):
+def _moves_to_empty(cols, ls, s, d, group, flags, out, n):
+    """The moves of 1 to ``group`` cards from column ``s`` to the empty column ``d``, written
+    to ``out`` from ``n``; ``flags`` is (search, renames, relaxed). Returns the new ``n``."""
+    search, renames, relaxed = flags
     for count in range(1, group + 1):
         if count == ls and not renames:
             continue

@@ -277,9 +277,10 @@ def played_score(pos, tables, par, weights, total, move, removed_before, scratch
 
 
 @njit(cache=True)
-def children_check(pos, tables, par, weights, moves, n_moves, out_played, out_keys, out_scores):
+def children_check(pos, tables, par, weights, moves, n_moves, out):
     """For tests: ``child`` of each move, or, for a move it leaves to be played, the
-    key and score after ``do_move`` (then taken back)."""
+    key and score after ``do_move`` (then taken back), into ``out`` (played, keys, scores)."""
+    out_played, out_keys, out_scores = out
     scratch = np.zeros(MAX_COLUMNS, dtype=np.int64)
     total = 0
     for c in range(MAX_COLUMNS):

@@ -70,17 +70,32 @@ def from_position(game: Game, state: np.ndarray, key: np.uint64) -> Game:
     return dataclasses.replace(game, start=state.copy(), start_key=np.uint64(key))
 
 
+@dataclass(frozen=True)
+class Phases:
+    """Which phases of a line :func:`rephase` re-searches, and what it takes as a gain.
+
+    ``count``: at most this many phases, the last ones (negative: the first ones; -1 the
+    initial layout only; None: all, down to the initial layout). A beam from position k is
+    capped at ``len(line) - k - min_gain`` actions, so it either finds an ending at least
+    ``min_gain`` shorter or nothing. ``join``: a beam that reaches a later position of the
+    line joins it there. ``origin``: the initial layout is one of the starts.
+    """
+
+    count: int | None = None
+    min_gain: int = 1
+    join: bool = True
+    origin: bool = True
+
+
 def rephase(game: Game, line: list[int], widths: tuple[int, ...], budget: Budget, *,
-            phases: int | None = None, min_gain: int = 1, join: bool = True, origin: bool = True,
-            weights: np.ndarray = DEFAULT_WEIGHTS) -> Rephased:
+            which: Phases = Phases(), weights: np.ndarray = DEFAULT_WEIGHTS) -> Rephased:
     """Shorten ``line`` by re-searching its phases with beams of each width in turn.
 
-    For each width, the phases are re-searched from the last to the first (at most
-    ``phases`` of them, the last ones; None: all, down to the initial layout). A beam
-    from position k is capped at ``len(line) - k - min_gain`` actions, so it either
-    finds an ending at least ``min_gain`` shorter or nothing. ``budget`` is shared
-    (its nodes are the pass's budget); the pass stops when it is spent.
+    For each width, the phases ``which`` says are re-searched from the last to the first
+    (:class:`Phases`). ``budget`` is shared (its nodes are the pass's budget); the pass
+    stops when it is spent.
     """
+    phases, min_gain, join, origin = which.count, which.min_gain, which.join, which.origin
     result = Rephased(line=list(line))
     for width in widths:
         starts = phase_starts(result.line)
@@ -157,7 +172,7 @@ def polish(game: Game, line: list[int], won_width: int, budget: Budget, nodes: i
         nodes = POLISH_NODES.get(game.deal.variant.suits, 0)
     if nodes <= 0:
         return Rephased(line=list(line))
-    return rephase(game, line, (POLISH_FACTOR * won_width,), budget.sub(nodes), phases=POLISH_PHASES)
+    return rephase(game, line, (POLISH_FACTOR * won_width,), budget.sub(nodes), which=Phases(POLISH_PHASES))
 
 
 def improve_moves(game: Game, line: list[int], budget: Budget, widths: tuple[int, ...] = IMPROVE_WIDTHS,
@@ -167,7 +182,7 @@ def improve_moves(game: Game, line: list[int], budget: Budget, widths: tuple[int
     first = shorten(game, line)
     if weights is None:
         weights = IMPROVE_WEIGHTS.get(game.deal.variant.suits, DEFAULT_WEIGHTS)
-    result = rephase(game, first, widths, budget, phases=IMPROVE_PHASES, weights=weights)
+    result = rephase(game, first, widths, budget, which=Phases(IMPROVE_PHASES), weights=weights)
     if len(first) < len(line) and result.improved == 0:
         result.improved = 1
     return result

@@ -135,8 +135,10 @@ class NextLevel(NamedTuple):
 
 
 @njit(cache=True)
-def expand_level(level, arrive, strata_mask, tier, tables, params, tt, cand, start, node_limit):
-    """Expand a level. Returns ``(candidates, nodes, won_parent, won_move)``.
+def expand_level(frontier, scope, tables, params, tt, cand, span):
+    """Expand a level: ``frontier`` is ``(level, arrive)``, ``scope`` is ``(strata_mask,
+    tier)`` and ``span`` is ``(start, node_limit)``. Returns ``(candidates, nodes,
+    won_parent, won_move)``.
 
     Only positions whose stratum (deals made) is set in ``strata_mask`` are
     expanded. In ``MODE_SEARCH``, ``TIER_PLAIN`` plays the plain moves and the
@@ -150,7 +152,7 @@ def expand_level(level, arrive, strata_mask, tier, tables, params, tt, cand, sta
     ``arrive[i]`` is how position i was reached (``arrival``), read under ``params.prune``.
     """
     work = (new_position(), new_parent(), np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(MAX_COLUMNS, dtype=np.int64))
-    return _expand(level, arrive, strata_mask, tier, tables, params, tt, cand, start, node_limit, work)
+    return _expand(frontier, scope, tables, params, tt, cand, span, work)
 
 
 #: ``arrival``'s fields above the move code. ARRIVE_QUIET: the commuting-moves rule
@@ -245,10 +247,13 @@ def pruned(lens, move, arrived, ranks):
 
 
 @njit(**KERNEL)
-def _expand(level, arrive, strata_mask, tier, tables, params, tt, cand, start, node_limit, work):
+def _expand(frontier, scope, tables, params, tt, cand, span, work):
     """``expand_level`` in its working arrays ``work``: a kernel that does not count
     references (``KERNEL``), so that the helpers inlined into its loop cost no more
     than their arithmetic."""
+    level, arrive = frontier
+    strata_mask, tier = scope
+    start, node_limit = span
     pos, par, moves, scratch = work
     states, keys = level
     vp = tables.vp
@@ -384,8 +389,8 @@ def shared_order(cand, start, n_cand, offset):
 
 
 @njit(cache=True)
-def select_level(cand, start, n_cand, width, counts, tt, selected, kept, select):
-    """Keep the best new candidates of ``start:n_cand``, as the policy ``select`` says
+def select_level(cand, span, width, counts, tt, selected, kept, select):
+    """Keep the best new candidates of ``start:n_cand`` (``span``), as the policy ``select`` says
     (SELECT_STRATA: until each stratum has ``width``; SELECT_SHARED: see there).
 
     ``counts[s]`` is how many positions stratum s already has in the next level
@@ -393,10 +398,11 @@ def select_level(cand, start, n_cand, width, counts, tt, selected, kept, select)
     ``selected`` from ``kept``; returns ``(kept, truncated)``, ``truncated`` being
     True if a new position was left out.
     """
+    start, n_cand = span
     order = candidate_order(cand, start, n_cand)
     if select[0] == SELECT_SHARED:
-        return _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, select, order)
-    return _keep(order, cand, start, counts, tt, selected, kept, width, np.int64(NO_ROOM_LIMIT), np.int64(0))
+        return _select_shared(cand, span, (width, select), counts, tt, selected, kept, order)
+    return _keep(order, cand, start, counts, tt, selected, kept, (width, np.int64(NO_ROOM_LIMIT), np.int64(0)))
 
 
 #: The room of a level under SELECT_STRATA: only the strata's widths limit it.
@@ -404,10 +410,12 @@ NO_ROOM_LIMIT = 1 << 62
 
 
 @njit(cache=True)
-def _keep(order, cand, start, counts, tt, selected, kept, cap, room, total):
+def _keep(order, cand, start, counts, tt, selected, kept, bounds):
     """Keep the candidates in ``order`` whose key is new, while their stratum holds fewer
-    than ``cap`` and the level fewer than ``room`` (``total`` so far); return ``(kept,
-    truncated)``, ``truncated`` being True if a new position was left out."""
+    than ``cap`` and the level fewer than ``room`` (``total`` so far; ``bounds`` is ``(cap,
+    room, total)``); return ``(kept, truncated)``, ``truncated`` being True if a new position
+    was left out."""
+    cap, room, total = bounds
     truncated = False
     for o in order:
         idx = start + o
@@ -462,8 +470,11 @@ def _keep_every(order, cand, n_cand, counts, tt, selected, arrive):
 
 
 @njit(cache=True)
-def _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, select, order):
-    """SELECT_SHARED: each stratum's floor first, in ``order``, then the shared room."""
+def _select_shared(cand, span, policy, counts, tt, selected, kept, order):
+    """SELECT_SHARED: each stratum's floor first, in ``order``, then the shared room
+    (``span`` is ``(start, n_cand)``, ``policy`` ``(width, select)``)."""
+    start, n_cand = span
+    width, select = policy
     strata = counts.shape[0]
     floor = width * select[2] // 1000
     cap = width * select[3] // 1000 if select[3] > 0 else width * strata
@@ -478,8 +489,8 @@ def _select_shared(cand, start, n_cand, width, counts, tt, selected, kept, selec
     total = np.int64(0)
     for s in range(strata):
         total += counts[s]
-    return _keep(shared_order(cand, start, n_cand, select[1]), cand, start, counts, tt, selected, kept, cap, room,
-                 total)
+    return _keep(shared_order(cand, start, n_cand, select[1]), cand, start, counts, tt, selected, kept,
+                 (cap, room, total))
 
 
 @njit(cache=True)
@@ -542,8 +553,8 @@ def step_level(level, arrive, tables, params, tt, cand, nxt, node_limit):
     # np.int64(constant): numba types a bare constant argument as a literal and compiles
     # the callee once more for it; the kernels here compile once for int64 arguments.
     n_cand, nodes, won_parent, won_move = expand_level(
-        level, arrive, np.int64(strata_below(strata)), np.int64(TIER_PLAIN), tables, params, tt, cand, np.int64(0),
-        node_limit)
+        (level, arrive), (np.int64(strata_below(strata)), np.int64(TIER_PLAIN)), tables, params, tt, cand,
+        (np.int64(0), node_limit))
     if n_cand == OVERFLOW:
         return STEP_OVERFLOW, 0, nodes, False, NO_WIN, 0
     if won_parent == OUT_OF_NODES:
@@ -556,7 +567,7 @@ def step_level(level, arrive, tables, params, tt, cand, nxt, node_limit):
         truncated = False
         kept = _keep_every(candidate_order(cand, np.int64(0), n_cand), cand, n_cand, counts, tt, selected, nxt.arrive)
     else:
-        kept, truncated = select_level(cand, np.int64(0), n_cand, width, counts, tt, selected, np.int64(0),
+        kept, truncated = select_level(cand, (np.int64(0), n_cand), width, counts, tt, selected, np.int64(0),
                                        params.select)
     if params.mode == MODE_SEARCH:
         # Classed moves only where the plain ones left a stratum short.
@@ -568,8 +579,8 @@ def step_level(level, arrive, tables, params, tt, cand, nxt, node_limit):
         if mask:
             start = n_cand
             n_cand, more, won_parent, won_move = expand_level(
-                level, arrive, np.int64(mask), np.int64(TIER_CLASSED), tables, params, tt, cand, start,
-                node_limit - nodes)
+                (level, arrive), (np.int64(mask), np.int64(TIER_CLASSED)), tables, params, tt, cand,
+                (start, node_limit - nodes))
             nodes += more
             if won_parent == OUT_OF_NODES:
                 return STEP_OUT_OF_NODES, 0, nodes, False, NO_WIN, 0
@@ -582,7 +593,7 @@ def step_level(level, arrive, tables, params, tt, cand, nxt, node_limit):
                 if kept + (n_cand - start) > room:
                     truncated = True
                     n_cand = start + room - kept
-                kept, more_cut = select_level(cand, start, n_cand, width, counts, tt, selected, kept,
+                kept, more_cut = select_level(cand, (start, n_cand), width, counts, tt, selected, kept,
                                               params.select)
                 truncated = truncated or more_cut
     materialize_level(level, tables, cand, nxt, kept)

@@ -202,9 +202,10 @@ def _best_shortcut(state, key0, i, depth, tables, index, found):
 
 
 @njit(cache=True)
-def _play_from(state, key0, tables, moves, begin, end, skip, at=NOT_FOUND, instead=0):
-    """Play ``moves[begin:end]`` but index ``skip``, and ``instead`` in place of index ``at``;
-    the index past the winning move, or NOT_WON."""
+def _play_from(state, key0, tables, moves, span, skip, at=NOT_FOUND, instead=0):
+    """Play ``moves[begin:end]`` (``span``) but index ``skip``, and ``instead`` in place of
+    index ``at``; the index past the winning move, or NOT_WON."""
+    begin, end = span
     vp = tables.vp
     pos = new_position()
     unpack(state, pos)
@@ -248,7 +249,7 @@ def _delete_pair(tables, moves, n, window, path):
     states, keys = path
     for i in range(n - 1, -1, -1):
         for j in range(i + 1, min(n, i + window)):
-            end = _play_from(states[i], keys[i], tables, moves, i + 1, n, j)
+            end = _play_from(states[i], keys[i], tables, moves, (i + 1, n), j)
             if end != NOT_WON:
                 # Keep moves[i+1:j] and moves[j+1:end], dropping i and j.
                 k = i
@@ -286,7 +287,7 @@ def _merge_pair(tables, moves, n, path):
                     begin, skip, at = i + 1, NOT_FOUND, j
                 else:  # or at the first's
                     begin, skip, at = i, j, i
-                end = _play_from(states[i], keys[i], tables, moves, begin, n, skip, at, merged)
+                end = _play_from(states[i], keys[i], tables, moves, (begin, n), skip, at, merged)
                 if end != NOT_WON:
                     k = i
                     for m in range(begin, end):

@@ -90,7 +90,7 @@ def check_position(game: Game, pos, weights: np.ndarray) -> list[int]:
     keys = np.zeros(max(count, 1), dtype=np.uint64)
     scores = np.zeros(max(count, 1), dtype=np.int64)
     before = state.copy()
-    children_check(mine, game.tables, par, weights, moves, count, played, keys, scores)
+    children_check(mine, game.tables, par, weights, moves, count, (played, keys, scores))
     after = np.zeros(STATE_BYTES, dtype=np.uint8)
     pack(mine, after)
     assert after.tobytes() == before.tobytes() and int(mine.key[0]) == int(pos.key[0])

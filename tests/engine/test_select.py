@@ -72,7 +72,7 @@ def test_the_shared_selection_keeps_what_its_definition_says(data, n, width, str
     select = np.array([SELECT_SHARED, offset, floor, cap], dtype=np.int64)
     counts = np.zeros(strata, dtype=np.int64)
     selected = np.zeros(max(1, n), dtype=np.int64)
-    kept, _ = select_level(cand, 0, n, width, counts, tt_new(16), selected, 0, select)
+    kept, _ = select_level(cand, (0, n), width, counts, tt_new(16), selected, 0, select)
     hashed = [k * 0x9E3779B97F4A7C15 % 2**64 for k in keys]
     expected, expected_counts = shared_reference(strata_of, scores, hashed, width, strata, offset,
                                                  width * floor // 1000, width * cap // 1000 or width * strata)
