@@ -13,7 +13,7 @@ from spider_solver.batch.inflight import StatusLine, tracked
 from spider_solver.batch.pools import keep_busy, local_pool
 from spider_solver.batch.report import cpu_seconds
 from spider_solver.batch.signals import StopRequest, catch_signals
-from spider_solver.batch.task import grade_deal, prepare_grader, warm_grader
+from spider_solver.batch.task import Graded, grade_deal, prepare_grader, warm_grader
 from spider_solver.catalog import Catalog
 from spider_solver.limits import GRADE_CPU_SECONDS
 from spider_solver.terminal import silent
@@ -35,17 +35,17 @@ class Grading:
         return sum(self.grades.values())
 
 
-def write_grade(catalog: Catalog, code: str, future: Future) -> dict:
+def write_grade(catalog: Catalog, code: str, future: Future) -> Graded:
     """The result of a grading job (:func:`~spider_solver.batch.task.grade_deal`), its
-    grade written to ``catalog``; or ``{"grade_error": why}``, the deal left ungraded (the
+    grade written to ``catalog``; or, with its ``error``, the deal left ungraded (the
     grader cannot grade it, or its worker failed)."""
     error = future.exception()
     if error is not None:
-        return {"grade_error": f"{type(error).__name__} in a worker: {error}"}
-    data = future.result()
-    if not data.get("grade_error"):
-        catalog.set_grade(code, data)
-    return data
+        return Graded(None, f"{type(error).__name__} in a worker: {error}")
+    graded = future.result()
+    if graded.grade is not None:
+        catalog.set_grade(code, graded.grade.to_dict())
+    return graded
 
 
 def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any, tell: Tell = ignore,
@@ -63,11 +63,11 @@ def grade_all(catalog: Catalog, codes: Sequence[str], *, workers: int, bar: Any,
     stop = StopRequest()
 
     def collect(future: Future, code: str) -> None:
-        data = write_grade(catalog, code, future)
-        if data.get("grade_error"):
-            grading.errors.append((code, data["grade_error"]))
+        graded = write_grade(catalog, code, future)
+        if graded.grade is None:
+            grading.errors.append((code, graded.error or "no grade"))
         else:
-            grading.grades[int(data["difficulty"])] += 1
+            grading.grades[graded.grade.grade] += 1
         bar.update(1)
 
     with catch_signals(stop):

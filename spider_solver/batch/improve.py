@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from spider_solver.batch.events import (
     CannotImprove,
@@ -46,6 +46,9 @@ from spider_solver.limits import (
 from spider_solver.rules.variant import SUIT_COUNTS
 from spider_solver.terminal import is_terminal, silent
 
+if TYPE_CHECKING:
+    from spider_solver.verify import ImproveResult
+
 
 @dataclass(frozen=True)
 class ImproveOptions:
@@ -65,15 +68,21 @@ class ImproveOptions:
         return self.max_nodes if self.max_nodes is not None else improve_nodes(suits)
 
 
-def improve_deal(code: str, solution: tuple[str, ...], max_nodes: int, max_seconds: float | None) -> dict:
-    """Run in a worker: :func:`spider_solver.verify.improve` on one stored line, as a dict."""
+class Improved(NamedTuple):
+    """What an improvement job sends back: the pass's result, and the worker's version
+    (a cluster may run another version than this machine)."""
+
+    result: ImproveResult
+    solver_version: str
+
+
+def improve_deal(code: str, solution: tuple[str, ...], max_nodes: int, max_seconds: float | None) -> Improved:
+    """Run in a worker: :func:`spider_solver.verify.improve` on one stored line."""
     from spider_solver.batch.inflight import meter
     from spider_solver.verify import improve
     from spider_solver.version import __version__
 
-    data = improve(code, solution, max_nodes=max_nodes, max_seconds=max_seconds, meter=meter()).to_dict()
-    data["solver_version"] = __version__
-    return data
+    return Improved(improve(code, solution, max_nodes=max_nodes, max_seconds=max_seconds, meter=meter()), __version__)
 
 
 def run_improve(options: ImproveOptions, *, stream: TextIO | None = None, tell: Tell = ignore) -> ImproveReport:
@@ -152,23 +161,26 @@ def _improve_all(run: _Pass, bar: Any, version: str, line: StatusLine) -> None:
 
     def collect(future: Future, job: tuple[str, tuple[str, ...]]) -> None:
         code, before = job
-        data = job_result(future, code, report.failed, tell)
-        if data is None:
+        improved = job_result(future, code, report.failed, tell)
+        if improved is None:
             return
-        if data.get("stopped") == "interrupted":
+        result = improved.result
+        if result.stopped == "interrupted":
             return  # no result at this budget: the next run does it again
-        replaced = catalog.record_improvement(code, before, data, version=data.get("solver_version") or version)
+        # The catalog stores the pass's plain-data form (ImproveResult.to_dict, its one serialisation).
+        replaced = catalog.record_improvement(code, before, result.to_dict(),
+                                              version=improved.solver_version or version)
         report.done += 1
         report.before.append(len(before))
-        report.after.append(int(data["moves"]) if replaced else len(before))
-        report.seconds.append(float(data["seconds"]))
+        report.after.append(result.moves if replaced else len(before))
+        report.seconds.append(float(result.seconds))
         if replaced:
             report.shortened += 1
-            report.saved += len(before) - int(data["moves"])
+            report.saved += len(before) - result.moves
         bar.update(1)
         bar.set_postfix({"shortened": report.shortened, "saved": report.saved}, refresh=False)
 
-    def jobs() -> Iterator[tuple[Callable[..., dict], tuple, tuple[str, tuple[str, ...]]]]:
+    def jobs() -> Iterator[tuple[Callable[..., Improved], tuple, tuple[str, tuple[str, ...]]]]:
         for code in codes:  # each stored line read as its deal is submitted
             try:
                 entry = catalog.get(code)
@@ -191,4 +203,4 @@ def _improve_all(run: _Pass, bar: Any, version: str, line: StatusLine) -> None:
         tell(PoolBroke(report.broken))
 
 
-__all__ = ["ImproveOptions", "ImproveReport", "improve_deal", "run_improve"]
+__all__ = ["ImproveOptions", "ImproveReport", "Improved", "improve_deal", "run_improve"]

@@ -8,13 +8,16 @@ import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from spider_solver.errors import SpiderError, plural
 from spider_solver.outcomes import AttemptSummary, Status
 from spider_solver.record import SolveRecord
 from spider_solver.rules import GameCode
 from spider_solver.terminal import is_terminal
+
+if TYPE_CHECKING:
+    from spider_solver.grading import Grade
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -120,9 +123,9 @@ class Report:
         else:
             self.kept += 1
 
-    def add_grade(self, data: dict) -> None:
-        self.grades[int(data["difficulty"])] += 1
-        self.grade_seconds.append(float(data.get("grade_seconds") or 0.0))
+    def add_grade(self, grade: Grade) -> None:
+        self.grades[grade.grade] += 1
+        self.grade_seconds.append(float(grade.seconds or 0.0))
 
     def postfix(self, *, grading: bool = False) -> dict:
         figures = {"verified": self.statuses[Status.VERIFIED], "unwinnable": self.statuses[Status.UNWINNABLE],

@@ -254,12 +254,12 @@ def _solve_all(run: _Run, codes: Sequence[str], bar: Any, line: StatusLine, ungr
         nonlocal queued
         if grading:  # a deal the grader cannot grade is written all the same, ungraded
             graded = write_grade(catalog, code, future)
-            if graded.get("grade_error"):
+            if graded.grade is None:
                 if not ungradable:
-                    tell(Ungradable(code, graded["grade_error"]))
+                    tell(Ungradable(code, graded.error or "no grade"))
                 ungradable.append(code)
             else:
-                report.add_grade(graded)
+                report.add_grade(graded.grade)
             return
         record = job_result(future, code, report.failed, tell)
         if record is None:

@@ -5,11 +5,20 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from spider_solver.grading import Grade
     from spider_solver.record import SolveRecord
     from spider_solver.rules import Deal
+
+
+class Graded(NamedTuple):
+    """What a grading job sends back: the deal's grade (with the seconds it took), or why
+    there is none (``error``: the grader cannot grade this variant, or its worker failed)."""
+
+    grade: Grade | None
+    error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -19,7 +28,7 @@ class Task:
     ``run(code, max_nodes, max_seconds)`` runs in the workers and returns the deal's
     :class:`~spider_solver.record.SolveRecord`; ``grade(code)``,
     if given, runs in the workers too, on each deal ``run`` verified, and returns its
-    grade's dict; ``prepare(say)`` runs once in the main process before the workers
+    :class:`Graded`; ``prepare(say)`` runs once in the main process before the workers
     start; ``warm()`` runs in each local worker as it starts. All must be top-level
     functions (picklable).
     """
@@ -27,7 +36,7 @@ class Task:
     run: Callable[[str, int, float | None], SolveRecord]
     prepare: Callable[[Callable[[str], None]], None] | None = None
     warm: Callable[[], None] | None = None
-    grade: Callable[[str], dict] | None = None
+    grade: Callable[[str], Graded] | None = None
 
 
 def solve_deal(deal: str | Deal, max_nodes: int, max_seconds: float | None, *,
@@ -45,19 +54,17 @@ def solve_deal(deal: str | Deal, max_nodes: int, max_seconds: float | None, *,
     return replace(record, attempts=() if proof is None else (proof,))
 
 
-def grade_deal(code: str) -> dict:
-    """Grade one verified deal (:func:`spider_solver.grading.grade`): ``difficulty``,
-    ``difficulty_raw``, ``grader_version`` and ``grade_seconds``. A grader that cannot
-    grade (``grade_error``: no boundaries for this variant) leaves the deal ungraded;
+def grade_deal(code: str) -> Graded:
+    """Grade one verified deal (:func:`spider_solver.grading.grade`). A grader that cannot
+    grade (no boundaries for this variant: ``Graded.error``) leaves the deal ungraded;
     ``spider-solve grade`` grades it later."""
     from spider_solver.errors import SpiderError
     from spider_solver.grading import grade
 
     try:
-        result = grade(code)
+        return Graded(grade(code))
     except SpiderError as error:
-        return {"grade_error": str(error)}
-    return result.to_dict() | {"grade_seconds": result.seconds}
+        return Graded(None, str(error))
 
 
 def prepare_engine(say: Callable[[str], None]) -> None:

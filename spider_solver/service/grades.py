@@ -65,11 +65,11 @@ class Grader:
         while self._waiting:
             code = self._current = self._waiting.popleft()
             try:
-                data = await self._searches.background(grade_deal, code)
-                if data.get("grade_error"):
-                    log.warning("%s stays ungraded: %s", code, data["grade_error"])
+                graded = await self._searches.background(grade_deal, code)
+                if graded.grade is None:
+                    log.warning("%s stays ungraded: %s", code, graded.error)
                 else:
-                    await self._writer.set_grade(code, data)
+                    await self._writer.set_grade(code, graded.grade.to_dict())  # the catalog stores its plain form
                     self.graded += 1
             except Stopping:
                 return

@@ -19,11 +19,12 @@ from click.testing import CliRunner
 
 from spider_solver.batch import Options, Report, Task, pools, run_batch
 from spider_solver.batch.report import format_seconds, percentile, progress_bar
+from spider_solver.batch.task import Graded
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
 from spider_solver.cli.exits import of_batch as exit_status
 from spider_solver.errors import SchedulerError
-from spider_solver.grading import GRADER_VERSION
+from spider_solver.grading import GRADER_VERSION, Grade
 from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import AttemptSummary, BeamOutcome, ExitStatus, SearchMode
 from spider_solver.record import SolveRecord
@@ -504,13 +505,13 @@ def logged_solve(code: str, max_nodes: int, max_seconds: float | None) -> SolveR
     return stand_in_fixed(code, max_nodes, max_seconds)
 
 
-def logged_grade(code: str) -> dict:
+def logged_grade(code: str) -> Graded:
     """Grade 1 + deal / 2 (deals 0, 2, 4 are verified); deal 4's grader fails."""
     logged("grade", code)
     number = GameCode.parse(code).number
     if number == 4:
         raise RuntimeError("grader bug on deal 4")
-    return {"difficulty": 1 + number // 2, "difficulty_raw": 0.5, "grader_version": "stand-in", "grade_seconds": 0.01}
+    return Graded(Grade(grade=1 + number // 2, raw=0.5, version="stand-in", win_rate=0.5, seconds=0.01))
 
 
 def grading_batch(tmp_path, monkeypatch, solve, grade) -> tuple[Report, str]:
@@ -576,7 +577,7 @@ def test_a_batch_over_a_settled_range_grades_its_ungraded_deals(tmp_path, monkey
         assert {entry.deal: entry.difficulty for entry in catalog.entries(status="verified")} == {0: 1, 2: 2}
 
 
-def stop_while_grading(code: str) -> dict:
+def stop_while_grading(code: str) -> Graded:
     import signal
     import time
 
@@ -595,7 +596,7 @@ def test_a_stop_while_grading_is_an_interruption_that_says_what_is_left(tmp_path
         assert catalog.count() == 6 and catalog.pending() == []
 
 
-def crash_grading(code: str) -> dict:
+def crash_grading(code: str) -> Graded:
     """The grader's worker process dies on deal 2."""
     if GameCode.parse(code).number == 2:
         os._exit(3)

@@ -174,10 +174,10 @@ def test_a_deal_the_grader_cannot_grade_is_reported_and_the_others_graded(catalo
         assert db.get(GRADED[1]).difficulty is None and db.get(GRADED[0]).difficulty in range(1, 6)
 
 
-def failing_grade(code: str) -> dict:
-    from spider_solver.batch.task import grade_deal
+def failing_grade(code: str):
+    from spider_solver.batch.task import Graded, grade_deal
 
-    return {"grade_error": "no bounds for this one"} if code == GRADED[1] else grade_deal(code)
+    return Graded(None, "no bounds for this one") if code == GRADED[1] else grade_deal(code)
 
 
 def test_a_grading_job_that_fails_leaves_the_stored_grade_as_it_was(catalog):
@@ -186,20 +186,21 @@ def test_a_grading_job_that_fails_leaves_the_stored_grade_as_it_was(catalog):
     from concurrent.futures import Future
 
     from spider_solver.batch.grading import write_grade
+    from spider_solver.batch.task import Graded
 
     older = {"difficulty": 3, "difficulty_raw": 40.0, "grader_version": "fair-0"}
     cannot, died = Future(), Future()
-    cannot.set_result({"grade_error": "no bounds for this one"})
+    cannot.set_result(Graded(None, "no bounds for this one"))
     died.set_exception(RuntimeError("the worker died"))
     with Catalog(catalog, create=False) as db:
         assert db.set_grade(GRADED[0], older)
-        assert write_grade(db, GRADED[0], cannot) == {"grade_error": "no bounds for this one"}
-        assert write_grade(db, GRADED[0], died) == {"grade_error": "RuntimeError in a worker: the worker died"}
+        assert write_grade(db, GRADED[0], cannot) == Graded(None, "no bounds for this one")
+        assert write_grade(db, GRADED[0], died) == Graded(None, "RuntimeError in a worker: the worker died")
         entry = db.get(GRADED[0])
     assert {name: getattr(entry, name) for name in older} == older
 
 
-def stop_then_grade_slowly(code: str) -> dict:
+def stop_then_grade_slowly(code: str):
     """A grading job that asks its command to stop (SIGTERM), then takes long."""
     import os
     import signal
@@ -207,7 +208,9 @@ def stop_then_grade_slowly(code: str) -> dict:
 
     os.kill(os.getppid(), signal.SIGTERM)
     time.sleep(30.0)
-    return {"grade_error": "too late"}
+    from spider_solver.batch.task import Graded
+
+    return Graded(None, "too late")
 
 
 def test_a_stop_ends_grade_now_not_after_the_grades_in_flight(catalog, monkeypatch):

@@ -207,7 +207,7 @@ def test_a_stop_while_the_engine_compiles_does_not_wait_for_it(catalog, monkeypa
     assert "interrupted: 0 deals written, 1 left" in stream.getvalue()
 
 
-def crash_improve(*args) -> dict:
+def crash_improve(*args):
     import os
 
     os._exit(3)  # a worker process dying under the executor

@@ -9,6 +9,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from spider_solver.batch.task import Graded  # noqa: E402
+from spider_solver.grading import Grade  # noqa: E402
 from spider_solver.service.grades import Grader  # noqa: E402
 from spider_solver.service.searches import Stopping  # noqa: E402
 
@@ -30,7 +32,7 @@ class StandInPool:
         self.most = max(self.most, self.running)
         await self.release.wait()
         self.running -= 1
-        return {"difficulty": 3, "difficulty_raw": 40.0, "grader_version": "stand-in", "grade_seconds": 0.1}
+        return Graded(Grade(grade=3, raw=40.0, version="stand-in", win_rate=0.5, seconds=0.1))
 
 
 class StandInWriter:

@@ -210,11 +210,11 @@ def test_a_deal_verified_by_the_service_is_graded_in_the_background_as_by_the_ba
 
     client.post("/v1/verify", json={"code": NEW})
     grades = grades_settled(client)
-    expected = grade_deal(NEW)
-    assert grades[NEW] == expected["difficulty"]
+    expected = grade_deal(NEW).grade
+    assert expected is not None and grades[NEW] == expected.grade
     catalog = client.get(f"/v1/deals/{NEW}").json()["catalog"]
     assert (catalog["difficulty"], catalog["difficulty_raw"], catalog["grader_version"]) == (
-        expected["difficulty"], expected["difficulty_raw"], expected["grader_version"])
+        expected.grade, expected.raw, expected.version)
     # "New game" can pick it now.
     assert NEW in {d["code"] for d in client.get(
         "/v1/catalog/deals", params={"suits": 1, "difficulty": str(grades[NEW])}).json()["deals"]}
