@@ -254,8 +254,8 @@ def _deal_work(args: tuple) -> dict:
         started = time.perf_counter()
         result = analyze(deal, log, **budget)
         seconds = time.perf_counter() - started
-        probes = [dict(p, deals_left=deal.variant.deals - log[: p["position"]].count("D"),
-                       cards=Game.from_board(_board(deal, log[: p["position"]])).start_cards)
+        probes = [p.to_dict() | {"deals_left": deal.variant.deals - log[: p.position].count("D"),
+                                 "cards": Game.from_board(_board(deal, log[: p.position])).start_cards}
                   for p in result.probes]
         row["lost"] = {"length": len(log), "status": str(result.status), "reason": str(result.reason),
                        "lost_at": result.lost_at, "effective": result.effective, "nodes": result.nodes,

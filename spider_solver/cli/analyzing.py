@@ -105,10 +105,11 @@ def stored_line(deal: Deal, catalog: str | None) -> tuple[str, ...] | None:
     return entry.solution
 
 
-def run_analysis(args: GameArgs, *, find_lost_at: bool) -> tuple[Deal, Analysis] | ExitStatus:
-    """Load the deal, the log and the stored line; analyse. The command ends with the
-    status returned instead of an analysis: 2 on a refused action (with ``args.as_json``,
-    after printing the analysis, whose replay names the action), 130 interrupted."""
+def run_analysis(args: GameArgs, *, find_lost_at: bool, words: Callable[[Analysis], None]) -> ExitStatus:
+    """Load the deal, the log and the stored line; analyse; print the analysis as JSON
+    (``args.as_json``) or in ``words``; return the exit status: that of the position's
+    outcome, 2 on a refused action (with ``args.as_json``, after printing the analysis,
+    whose replay names the action), 130 interrupted."""
     from spider_solver.analysis import Analysis, AnalysisOptions, analyze
     from spider_solver.verify import load_engine
 
@@ -136,7 +137,11 @@ def run_analysis(args: GameArgs, *, find_lost_at: bool) -> tuple[Deal, Analysis]
     if analysis.interrupted:
         click.echo("interrupted", err=True)
         return ExitStatus.INTERRUPTED
-    return deal, analysis
+    if args.as_json:
+        echo_json(analysis.to_dict())
+    else:
+        words(analysis)
+    return of_outcome(analysis.status or Status.UNKNOWN)
 
 
 def position_words(analysis) -> str:
@@ -184,19 +189,17 @@ def hint(args: GameArgs) -> ExitStatus:
     longer be won, 3 unknown (the budget ran out), 2 bad input or a refused
     action in the log, 130 interrupted.
     """
-    ran = run_analysis(args, find_lost_at=False)
-    if isinstance(ran, ExitStatus):
-        return ran
-    _, analysis = ran
-    if args.as_json:
-        echo_json(analysis.to_dict())
-    elif analysis.hint is not None:
+    return run_analysis(args, find_lost_at=False, words=hint_words)
+
+
+def hint_words(analysis: Analysis) -> None:
+    """``hint``'s answer: the hint on standard output, or why there is none on standard error."""
+    if analysis.hint is not None:
         click.echo(analysis.hint)
     else:
         click.echo(f"no hint: {position_words(analysis)}", err=True)
         if analysis.tried is not None:
             click.echo(f"tried: {analysis.tried}", err=True)
-    return of_outcome(analysis.status or Status.UNKNOWN)
 
 
 def json_keys(func: Callable[[GameArgs], ExitStatus]) -> Callable[[GameArgs], ExitStatus]:
@@ -227,13 +230,11 @@ def analyze(args: GameArgs) -> ExitStatus:
     Exit status: 0 still winnable (or won), 1 no longer winnable, 3 unknown,
     2 bad input or a refused action in the log, 130 interrupted.
     """
-    ran = run_analysis(args, find_lost_at=True)
-    if isinstance(ran, ExitStatus):
-        return ran
-    _, analysis = ran
-    if args.as_json:
-        echo_json(analysis.to_dict())
-        return of_outcome(analysis.status or Status.UNKNOWN)
+    return run_analysis(args, find_lost_at=True, words=analysis_words)
+
+
+def analysis_words(analysis: Analysis) -> None:
+    """``analyze``'s answer: the replay, the position, the hint and its line, or where the game was lost."""
     replayed = analysis.replay
     click.echo(
         f"{'won' if replayed.won else 'not won'}: {plural(replayed.moves, 'move')}, score {replayed.score}, "
@@ -255,4 +256,3 @@ def analyze(args: GameArgs) -> ExitStatus:
             click.echo(f"lost at: {bracket_words(analysis.bracket)}")
         else:
             click.echo("lost at: not established within the budget")
-    return of_outcome(analysis.status or Status.UNKNOWN)

@@ -13,7 +13,7 @@ driver (:mod:`~spider_solver.engine.driver`) decide what a solve makes of it.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -140,42 +140,22 @@ Mode = Beam | Exhaustive
 
 
 @dataclass(frozen=True)
-class Attempt:
-    """One beam search: its mode, its outcome, its line and its counters."""
+class Attempt(AttemptSummary):
+    """One beam search: its mode, outcome and counters (:class:`AttemptSummary`), and its
+    line in move codes, which :meth:`summary` leaves out."""
 
-    width: int
-    mode: SearchMode
-    #: How the beam ended.
-    outcome: BeamOutcome
+    #: The winning line (``outcome`` won), else empty.
     moves: list[int] = field(default_factory=list)
-    nodes: int = 0
-    levels: int = 0
-    peak_level: int = 0
-    tt_stored: int = 0
-    tt_forgotten: int = 0
-    seconds: float = 0.0
     #: With a :class:`LineWatch`: the moves to the best position of the watched line
     #: reached (empty if none), and that position's index on the line.
     hit_moves: list[int] = field(default_factory=list)
     hit_target: int = -1
-    #: Nodes of the post-pass on a won line (counted in ``nodes``), and the actions it saved.
-    polish_nodes: int = 0
-    polish_saved: int = 0
-    #: The exhaustive search: the most positions a level may hold (it gives up past them).
-    level_limit: int = 0
-    #: An exhaustive search that avoided positions: it looked for a line, and its end
-    #: without one proves nothing.
-    avoiding: bool = False
 
     def summary(self) -> AttemptSummary:
         """Its outcome and counters, as a search's result carries them (no line)."""
-        return AttemptSummary(
-            width=self.width if self.width < UNLIMITED else None, mode=self.mode, outcome=self.outcome,
-            nodes=self.nodes, levels=self.levels, peak_level=self.peak_level, tt_stored=self.tt_stored,
-            tt_forgotten=self.tt_forgotten, seconds=round(self.seconds, 4), polish_nodes=self.polish_nodes,
-            polish_saved=self.polish_saved if self.polish_nodes else 0, level_limit=self.level_limit,
-            avoiding=self.avoiding,
-        )
+        counters = {spec.name: getattr(self, spec.name) for spec in fields(AttemptSummary)}
+        return AttemptSummary(**counters | {"seconds": round(self.seconds, 4),
+                                            "polish_saved": self.polish_saved if self.polish_nodes else 0})
 
 
 @dataclass
@@ -338,8 +318,8 @@ def beam(game: Game, mode: Mode, budget: Budget, *, weights: np.ndarray = DEFAUL
                     hit_target = int(target)
     except KeyboardInterrupt:
         outcome = BeamOutcome.INTERRUPTED
-    return Attempt(width, mode.mode, outcome, moves=found, nodes=nodes_spent, levels=levels, peak_level=peak_level,
-                   tt_stored=int(tt.info[TT_STORED]), tt_forgotten=int(tt.info[TT_FORGOTTEN]),
+    return Attempt(None if exhaustive else width, mode.mode, outcome, moves=found, nodes=nodes_spent, levels=levels,
+                   peak_level=peak_level, tt_stored=int(tt.info[TT_STORED]), tt_forgotten=int(tt.info[TT_FORGOTTEN]),
                    seconds=time.perf_counter() - started, hit_moves=hit_moves, hit_target=hit_target,
                    level_limit=max_level if exhaustive else 0, avoiding=bool(avoided.size and exhaustive))
 

@@ -241,7 +241,7 @@ class _Search:
             return Reason.WON, self.proof_line(attempt)
         if not polish:
             return Reason.WON, self.avoiding(attempt.moves)[0]
-        line, stopped, self.attempts[-1] = _polished(self.game, attempt, self.budget)
+        line, stopped, self.attempts[-1] = _polished(self.game, attempt, step.width, self.budget)
         if stopped is Reason.INTERRUPTED:
             # The post-pass's beams took a Ctrl-C as their stop: the solve stops too.
             return Reason.INTERRUPTED, None
@@ -262,15 +262,15 @@ class _Search:
         return first, True
 
 
-def _polished(game: Game, attempt: Attempt, budget: Budget) -> tuple[list[int], Reason | None, Attempt]:
-    """The won ``attempt``'s line shortened, then its phases re-searched at a wider beam
+def _polished(game: Game, attempt: Attempt, width: int, budget: Budget) -> tuple[list[int], Reason | None, Attempt]:
+    """The won ``attempt``'s line (a beam of ``width``) shortened, then its phases re-searched at a wider beam
     (see rephase.polish); why the re-search stopped early (None if it did not;
     ``Reason.INTERRUPTED`` for a Ctrl-C); and the attempt with the post-pass counted in it
     (``polish_nodes`` says how many of its nodes)."""
     started = time.perf_counter()
     before = budget.nodes
     line = shorten(game, attempt.moves)
-    result = polish(game, line, attempt.width, budget)
+    result = polish(game, line, width, budget)
     spent = budget.nodes - before
     counted = replace(attempt, polish_nodes=spent, polish_saved=len(line) - len(result.line),
                       nodes=attempt.nodes + spent, seconds=attempt.seconds + time.perf_counter() - started)

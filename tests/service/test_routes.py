@@ -1048,7 +1048,7 @@ def test_a_solver_process_that_dies_fails_its_search_and_the_next_search_gets_a_
                 with pytest.raises(SolverFailed) as failed:
                     await attempt()
                 told.append(str(failed.value))
-                assert await searches.run("after", slow_search, 0, 5) == {"nodes": 5, "seconds": 0}
+                assert await searches.run("after", slow_search, 0, 5) == Searched(5, 0)
             assert searches.running == 0
         finally:
             searches.stop()
@@ -1071,7 +1071,7 @@ def test_a_search_handed_to_a_pool_whose_idle_process_died_gets_solver_failed_an
         searches = Searches(solvers=1, queue=0, max_seconds=60.0)
         searches.start()
         try:
-            assert await searches.run("first", slow_search, 0, 1) == {"nodes": 1, "seconds": 0}
+            assert await searches.run("first", slow_search, 0, 1) == Searched(1, 0)
             (worker,) = searches._pool.workers()
             os.kill(worker.pid, signal.SIGKILL)
             worker.join(10)
@@ -1081,7 +1081,7 @@ def test_a_search_handed_to_a_pool_whose_idle_process_died_gets_solver_failed_an
                 await asyncio.sleep(0.1)
             with pytest.raises(SolverFailed) as failed:
                 await searches.run("second", slow_search, 0, 2)
-            assert await searches.run("third", slow_search, 0, 3) == {"nodes": 3, "seconds": 0}
+            assert await searches.run("third", slow_search, 0, 3) == Searched(3, 0)
             return str(failed.value)
         finally:
             searches.stop()
