@@ -1,0 +1,28 @@
+"""The JavaScript rules module's own tests (``spider_solver/js/test``: every vector of data/,
+the examples and refusals of RULES.md, the package's exports) under Node's built-in test
+runner, run from here so that the README's test command runs them."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+from spider_solver.version import __version__
+from tests.js.node import PACKAGE, node
+
+
+def test_the_modules_own_tests_pass_under_node():
+    result = subprocess.run([node(), "--test", "test/"], cwd=PACKAGE, capture_output=True, text=True, timeout=300)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    passed = re.search(r"^# pass (\d+)$", output, re.MULTILINE)
+    assert passed and int(passed[1]) >= 20, output
+    assert re.search(r"^# fail 0$", output, re.MULTILINE), output
+
+
+def test_the_package_has_the_projects_version_and_license():
+    package = json.loads((PACKAGE / "package.json").read_text(encoding="utf-8"))
+    assert package["version"] == __version__
+    assert package["license"] == "MIT"
+    assert package["exports"]["."]["default"] == "./index.js"
