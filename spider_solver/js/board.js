@@ -335,7 +335,7 @@ export class Board {
       return action;
     }
     if (this.undoLimit !== 0) {
-      this.#history.push(this.position());
+      this.#history.push(this.#snapshot());
       if (this.undoLimit !== null && this.#history.length > this.undoLimit) this.#history.shift();
     }
     let touched;
@@ -371,14 +371,22 @@ export class Board {
   pop() {
     const refusal = this.#undoRefusal();
     if (refusal !== null) throw new IllegalActionError(refusal);
-    this.#restore(this.#history.pop());
+    this.#restore(this.#history.pop(), false);
   }
 
-  #restore(position) {
-    this.columns = position.columns.map((column) => column.slice());
-    this.down = position.down.slice();
+  /** What undo restores: the position's arrays copied, not frozen (a Position's are, and
+   *  freezing them took most of a replay's time when the log undoes). */
+  #snapshot() {
+    return { columns: this.columns.map((column) => column.slice()), down: this.down.slice(), dealt: this.dealt,
+             removed: this.removed.slice(), score: this.score, moves: this.moves };
+  }
+
+  /** Set the position of a Position or a snapshot; ``copy`` false takes a snapshot's arrays over. */
+  #restore(position, copy = true) {
+    this.columns = copy ? position.columns.map((column) => column.slice()) : position.columns;
+    this.down = copy ? position.down.slice() : position.down;
     this.dealt = position.dealt;
-    this.removed = position.removed.slice();
+    this.removed = copy ? position.removed.slice() : position.removed;
     this.score = position.score;
     this.moves = position.moves;
   }
