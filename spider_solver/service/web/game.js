@@ -167,10 +167,9 @@ function render() {
   const board = game.board;
   if (!board) return;
   const tableau = $("tableau");
-  const room = measure(tableau); // before the columns change: one layout a drawing
+  const room = metrics ?? { width: 100, room: 600 }; // until the page is laid out (watchLayout)
   tableau.replaceChildren();
   const hint = game.hint?.action instanceof Move ? game.hint.action : null;
-  const targets = game.selected ? board.targets(game.selected.col, game.selected.count) : [];
   for (let c = 1; c <= board.variant.columns; c++) {
     const down = board.down[c - 1];
     const up = board.faceUp(c);
@@ -182,7 +181,6 @@ function render() {
     const upText = up.map((card) => card.symbol()).join(" ");
     el.setAttribute("aria-label", `Column ${c}: ` + (down || up.length
       ? `${down} face down${upText ? ", then " + upText : ""}` : "empty"));
-    if (targets.includes(c)) el.classList.add("target");
     if (hint && hint.dst === c) el.classList.add("hint-dst");
     const step = steps(down, up.length, room);
     let y = 0;
@@ -207,7 +205,6 @@ function render() {
         pip.textContent = SUIT_SYMBOLS[card.suit];
         pip.setAttribute("aria-hidden", "true");
         node.append(corner, pip);
-        if (game.selected && game.selected.col === c && count <= game.selected.count) node.classList.add("selected");
         if (hint && hint.src === c && count <= hint.count) node.classList.add("hint-src");
         y += step.up;
       }
@@ -250,14 +247,48 @@ function render() {
   $("undo").disabled = board.moves === 0;
   document.body.dataset.moves = String(board.moves);
   document.body.dataset.won = String(board.isWon());
+  highlight();
 }
 
-/** The tableau's size, in hundredths of a card's width: a card's width, and the height a
- *  column may take in the window. */
-function measure(tableau) {
+/** Show the group held and the columns it may go to (placement help) on the cards drawn. */
+function highlight() {
+  const held = game.selected;
+  const targets = held ? game.board.targets(held.col, held.count) : [];
+  for (const column of $("tableau").children) {
+    const c = Number(column.dataset.col);
+    column.classList.toggle("target", targets.includes(c));
+    for (const card of column.querySelectorAll(".card.up")) {
+      card.classList.toggle("selected", held?.col === c && Number(card.dataset.count) <= held.count);
+    }
+  }
+}
+
+let metrics = null; // measure()'s figures, from the last time the page was laid out
+
+/** The tableau's size: a card's width in pixels, and the height a column may take in the
+ *  window, in hundredths of a card's width. Reading them lays the page out. */
+function measure() {
+  const tableau = $("tableau");
   const width = tableau.clientWidth / 10 || 100;
   const room = Math.max(300, ((window.innerHeight - tableau.getBoundingClientRect().top - 90) / width) * 100);
   return { width, room };
+}
+
+/** Measure again whenever the browser has laid out a new size of the tableau, of what is
+ *  above it, or of the window, and draw again if it changed. A drawing never reads the
+ *  layout itself: that would lay the page out once an action (most of an action's time). */
+function watchLayout() {
+  const update = () => {
+    const now = measure();
+    if (metrics && Math.abs(now.width - metrics.width) < 0.5 && Math.abs(now.room - metrics.room) < 1) return;
+    metrics = now;
+    render();
+  };
+  const observer = new ResizeObserver(update);
+  for (const el of [$("tableau"), document.querySelector(".bar"), $("message"), $("busy"), $("lost")]) {
+    observer.observe(el);
+  }
+  window.addEventListener("resize", update);
 }
 
 /** Offsets (in hundredths of a card's width) between the cards of a column, smaller for
@@ -541,9 +572,7 @@ function startDrag() {
   document.body.append(ghost);
   press.ghost = ghost;
   game.selected = { col: press.col, count: press.count };
-  for (const target of game.board.targets(press.col, press.count)) {
-    document.querySelector(`.column[data-col="${target}"]`)?.classList.add("target");
-  }
+  highlight();
 }
 
 function onPointerUp(event) {
@@ -584,7 +613,7 @@ function onClick(event) {
     const { col: src, count: held } = game.selected;
     if (src === col) { // a click on the held group puts it down; on another of its cards, takes that group
       game.selected = card && count !== held ? { col, count } : null;
-      render();
+      highlight();
       return;
     }
     moveGroup(src, held, col);
@@ -595,7 +624,7 @@ function onClick(event) {
 
 function select(col, count) {
   game.selected = { col, count };
-  render();
+  highlight();
   const targets = game.board.targets(col, count);
   say(count > game.board.movable(col) ? `These ${count} cards do not form a group that can move; pick a card nearer the end.`
     : targets.length ? `Holding ${count} card${count > 1 ? "s" : ""} of column ${col}: it may go to column${targets.length > 1 ? "s" : ""} ${targets.join(", ")}.`
@@ -616,7 +645,7 @@ function onKey(event) {
     if (key === "z") { event.preventDefault(); undo(); }
     return;
   }
-  if (key === "Escape") { cancel(); game.selected = null; render(); return; }
+  if (key === "Escape") { cancel(); game.selected = null; highlight(); return; }
   const plain = { d: deal, u: undo, h: hint, w: stillWinnable, n: openNewGame, r: restart }[key.toLowerCase()];
   if (plain && !(event.target instanceof HTMLInputElement)) { event.preventDefault(); plain(); return; }
   if (!inColumn) return;
@@ -628,7 +657,7 @@ function onKey(event) {
   } else if (key === "Enter" || key === " ") {
     event.preventDefault();
     if (game.selected && game.selected.col !== inColumn) moveGroup(game.selected.col, game.selected.count, inColumn);
-    else if (game.selected) { game.selected = null; render(); say("Put down."); }
+    else if (game.selected) { game.selected = null; highlight(); say("Put down."); }
     else if (board.movable(inColumn)) select(inColumn, board.movable(inColumn));
     else say(`Column ${inColumn} has no card to pick up.`);
     setFocus(inColumn);
@@ -654,7 +683,7 @@ function init() {
   window.addEventListener("pointercancel", () => { press?.ghost?.remove(); press = null; });
   tableau.addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
-  window.addEventListener("resize", () => render());
+  watchLayout();
   $("new").addEventListener("click", openNewGame);
   $("restart").addEventListener("click", restart);
   $("undo").addEventListener("click", undo);
