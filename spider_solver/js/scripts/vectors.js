@@ -1,5 +1,6 @@
 // npm pack's hooks: the package carries the test vectors of spider-solver's data/ folder
-// (RULES.md §9.2, §12, §13.6), so that its tests pass where it is installed. `copy` puts
+// (RULES.md §9.2 Check values and test vectors, §12 Replay, §13.6 Best column (auto-place)),
+// so that its tests pass where it is installed. `copy` puts
 // them in vectors/ before the tarball is made, `remove` takes them out after; in the
 // repository the tests read data/ itself.
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";

@@ -18,7 +18,7 @@ function refused(call, kind, message) {
   });
 }
 
-test("§1 white space is Python's 29 characters, and only ASCII letters are folded", () => {
+test("§1 Conventions: white space is Python's 29 characters, and only ASCII letters are folded", () => {
   const spaces = "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008" +
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
   assert.equal(Array.from(spaces).length, 29);
@@ -33,7 +33,7 @@ test("§1 white space is Python's 29 characters, and only ASCII letters are fold
   refused(() => Card.parse("Aſ"), InvalidCardError, "invalid card 'Aſ': the suit must be one of S H D C");
 });
 
-test("§1 a message quotes its input as Python's repr does, cut to 40 characters", () => {
+test("§1 Conventions: a message quotes its input as Python's repr does, cut to 40 characters", () => {
   assert.equal(quote("TS"), "'TS'");
   assert.equal(quote("it's"), `"it's"`);
   assert.equal(quote("a\tb\\\u200b\x00é"), "'a\\tb\\\\\\u200b\\x00é'");
@@ -49,7 +49,7 @@ test("§1 a message quotes its input as Python's repr does, cut to 40 characters
           "3333333333333333333333333333333333333333... cards is out of range (a game has at most 104 cards)");
 });
 
-test("§2 cards: text forms, reading, and the refusals", () => {
+test("§2 Cards: text forms, reading, and the refusals", () => {
   for (const text of ["TS", "ts", "10S", "10s", "10♠", "T♠"]) assert.equal(Card.parse(text), new Card(10, 0));
   assert.equal(new Card(1, 2).toString(), "AD");
   assert.equal(new Card(10, 0).symbol(), "10♠");
@@ -66,7 +66,7 @@ test("§2 cards: text forms, reading, and the refusals", () => {
   }
 });
 
-test("§3 variants: suit counts, rules, and the limits of a shrunken game", () => {
+test("§3 Variants: suit counts, rules, and the limits of a shrunken game", () => {
   assert.equal(parseSuits(" 4 "), 4);
   assert.equal(parseSuits(2), 2);
   for (const value of ["3", "04", "+4", 4.5, true]) {
@@ -94,7 +94,7 @@ test("§3 variants: suit counts, rules, and the limits of a shrunken game", () =
   for (const [options, message] of limits) refused(() => new Variant(options), InvalidVariantError, message);
 });
 
-test("§4 layout and stock of SP1-S4C-AAAAAAD", () => {
+test("§4 Layout and stock of SP1-S4C-AAAAAAD", () => {
   const deal = Deal.fromCode("SP1-S4C-AAAAAAD");
   assert.equal(formatCards(deal.columns()[0]), "8S AC TD AS KD 2C");
   assert.equal(formatCards(deal.columns()[9]), "9D 8C KC 9H 5D");
@@ -105,7 +105,7 @@ test("§4 layout and stock of SP1-S4C-AAAAAAD", () => {
                "Stock: 50 cards, 5 deals left; no run removed. Column 1: 5 face down, then 2♣; Column 2");
 });
 
-test("§5 moves: which rule refuses a move, in the order of §5.4", () => {
+test("§5 Moves: which rule refuses a move, in the order of §5.4 Which rule refuses a move", () => {
   const board = new Board("SP1-S4C-AAAAAAD");
   refused(() => board.push(new Move(11, 3)), IllegalActionError,
           "cannot play '11>3': source column 11 does not exist (columns are 1 to 10)");
@@ -127,7 +127,7 @@ test("§5 moves: which rule refuses a move, in the order of §5.4", () => {
   assert.throws(() => new Move(true, 2), InvalidActionError);
 });
 
-test("§6 deals: the empty stock first, then empty columns; deal_on_empty lifts the second", () => {
+test("§6 Deals: the empty stock first, then empty columns; deal_on_empty lifts the second", () => {
   const board = new Board("SP1-S4C-AAAAAAD");
   for (let i = 0; i < 5; i++) board.push(new DealRow());
   refused(() => board.push(new DealRow()), IllegalActionError, "cannot deal: the stock is empty");
@@ -143,7 +143,7 @@ test("§6 deals: the empty stock first, then empty columns; deal_on_empty lifts 
   assert.equal(relaxed.stockLeft, 0);
 });
 
-test("§7 and §8: runs leave, the score counts, undo restores within its limit", () => {
+test("§7 Runs and the win, §8 Score and undo: runs leave, the score counts, undo restores within its limit", () => {
   const variant = new Variant({ suits: 1, ranks: 3, runs: 2, columns: 3, layout: 3 });
   const board = new Board(Deal.fromColumns(["3S", "2S", "AS"], ["3S 2S AS"], variant), { undoLimit: 1 });
   const before = board.position();
@@ -169,7 +169,7 @@ test("§7 and §8: runs leave, the score counts, undo restores within its limit"
   refused(() => limited.pop(), IllegalActionError, "nothing more to undo: only the last 3 actions can be undone");
 });
 
-test("§9 game codes: reading, writing, and every refusal", () => {
+test("§9 Game code: reading, writing, and every refusal", () => {
   const code = GameCode.parse(" sp1-s4c-aaaaaad ");
   assert.deepEqual([code.toString(), code.number, code.suits, code.rule], ["SP1-S4C-AAAAAAD", 3, 4, "classic"]);
   assert.equal(canonicalCode("SP1-S1R-AAAAAAD"), "SP1-S1C-AAAAAAD");
@@ -196,7 +196,7 @@ test("§9 game codes: reading, writing, and every refusal", () => {
   for (const [text, message] of wrong) refused(() => GameCode.parse(text), InvalidCodeError, message);
 });
 
-test("§10 explicit deals: from text, from columns, and the composition", () => {
+test("§10 Explicit deals: from text, from columns, and the composition", () => {
   const text = Deal.fromCode("SP1-S4C-AAAAAAD").text();
   const deal = Deal.fromText(text.toLowerCase().replaceAll(" ", ", "), "4", "c");
   assert.deepEqual([deal.text(), deal.code, deal.name], [text, null, "explicit deal"]);
@@ -224,7 +224,7 @@ test("§10 explicit deals: from text, from columns, and the composition", () => 
           "2 runs, 2 columns, layout 4");
 });
 
-test("§11 notation: the actions, the looser forms, and the refusals in their order", () => {
+test("§11 Action notation: the actions, the looser forms, and the refusals in their order", () => {
   assert.deepEqual(parseActions("d u 02>5 1>2/01, 10>3/13").map(String), ["D", "U", "2>5", "1>2/1", "10>3/13"]);
   assert.equal(parseAction(" 9>4 ").toString(), "9>4");
   const wrong = [
@@ -248,7 +248,7 @@ test("§11 notation: the actions, the looser forms, and the refusals in their or
   assert.equal(new Move(2, 5, 3).toString(), "2>5/3");
 });
 
-test("§12 replay: the example, the refusal after the win, and the options", () => {
+test("§12 Replay: the example, the refusal after the win, and the options", () => {
   const result = replay("SP1-S4C-AAAAAAD", "9>4 D 1>2");
   assert.deepEqual([result.won, result.moves, result.score, result.error.index, result.error.action],
                    [false, 2, 498, 2, "1>2"]);
@@ -268,7 +268,7 @@ test("§12 replay: the example, the refusal after the win, and the options", () 
   assert.equal(won.error.message, "the game is already won; 'U' comes after the last run left");
 });
 
-test("§13 frontend helpers: placement help, legal moves, auto-place, the position", () => {
+test("§13 Frontend helpers: placement help, legal moves, auto-place, the position", () => {
   const board = new Board(Deal.fromCode("SP1-S4C-AAAAAAD"));
   assert.deepEqual(board.legalMoves().map((action) => board.notation(action)),
                    ["1>8", "6>1", "7>10", "8>7", "9>4", "9>5", "10>2", "D"]);
