@@ -37,32 +37,29 @@ export class Move {
   }
 }
 
-let dealRow = null;
-let undo = null;
+const SOLE = new Map(); // the one DealRow and the one Undo
 
-/** Deal one card from the stock onto every column. There is one: ``new DealRow() === new DealRow()``. */
-export class DealRow {
+/** An action without operands, of which there is one: ``new DealRow() === new DealRow()``. */
+class Sole {
   constructor() {
-    if (dealRow) return dealRow;
+    const made = SOLE.get(new.target);
+    if (made) return made;
+    SOLE.set(new.target, this);
     Object.freeze(this);
-    dealRow = this;
   }
 
-  get kind() { return "deal"; }
   equals(other) { return other === this; }
+}
+
+/** Deal one card from the stock onto every column. */
+export class DealRow extends Sole {
+  get kind() { return "deal"; }
   toString() { return "D"; }
 }
 
-/** Take back the last action (game logs only). There is one, as for DealRow. */
-export class Undo {
-  constructor() {
-    if (undo) return undo;
-    Object.freeze(this);
-    undo = this;
-  }
-
+/** Take back the last action (game logs only). */
+export class Undo extends Sole {
   get kind() { return "undo"; }
-  equals(other) { return other === this; }
   toString() { return "U"; }
 }
 
