@@ -35,7 +35,8 @@ def test_the_page_is_served_with_a_policy_that_loads_only_this_servers_files(cli
 def test_every_file_the_page_and_its_modules_name_is_served(client):
     page = client.get("/").text
     named = re.findall(r'(?:href|src)="(web/[^"]+)"', page)
-    assert set(named) == {"web/style.css", "web/game.js"}
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="(web/[^"]+)">', page))
+    assert set(named) - preloaded == {"web/style.css", "web/game.js"}
     # The modules game.js imports, and theirs: api.js, and the rules module's files.
     todo, modules = ["web/game.js"], set()
     while todo:
@@ -49,6 +50,7 @@ def test_every_file_the_page_and_its_modules_name_is_served(client):
     rules = {f"web/rules/{path.name}" for path in RULES.glob("*.js")}
     assert modules == {"web/game.js", "web/api.js"} | rules
     assert len(rules) >= 8
+    assert preloaded == modules - {"web/game.js"}  # every module game.js imports is fetched at once
     for path in [*named, *sorted(modules)]:
         response = client.get("/" + path)
         assert response.status_code == 200, path
