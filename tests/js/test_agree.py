@@ -2,7 +2,8 @@
 
 Random games, from game codes of 1, 2 and 4 suits under both rules, explicit decks and
 shrunken variants, with random options: each is a log of legal actions, undos and
-wild tokens (refused moves, bad notation, odd white space). Both engines play the log
+wild tokens (refused moves, bad notation, odd white space); and the 117-action scripted win
+with an action undone and played again, then actions after the win. Both engines play the log
 token by token on a board and give, after every token, the same result (the canonical
 action, or the refusal's class and exact message) and the same position as a frontend
 reads it: cards and face-down counts, score, counters, runs, legal actions, the refusals
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spider_solver.errors import SpiderError
@@ -45,10 +46,12 @@ from spider_solver.rules import (
 )
 from spider_solver.rules.codes import MAX_DEAL
 from tests.js.node import ROOT, node
+from tests.rules.scripted_win import DECK_TEXT, WIN
 
 AGREE = ROOT / "tests" / "js" / "agree.mjs"
 SHRUNKEN = [
-    dict(ranks=3, runs=4, columns=4, layout=4),  # 12 cards, 2 deals: runs and wins come often
+    dict(ranks=2, runs=4, columns=3, layout=5),  # 8 cards, 1 deal: runs and wins come often
+    dict(ranks=3, runs=4, columns=4, layout=4),
     dict(ranks=4, runs=4, columns=3, layout=7),
     dict(ranks=5, runs=4, columns=4, layout=8),
 ]
@@ -226,6 +229,16 @@ def games(draw: st.DrawFn) -> dict[str, Any]:
     return {"deal": spec, "deal_on_empty": deal_on_empty, "undo_limit": undo_limit, "tokens": tokens}
 
 
+@st.composite
+def scripted_wins(draw: st.DrawFn) -> dict[str, Any]:
+    """The 117-action win of RULES.md §8.1 Score and move counter, one of its actions undone
+    and played again, then wild tokens after the win."""
+    again = draw(st.integers(1, len(WIN)))
+    tokens = [*WIN[:again], "U", WIN[again - 1], *WIN[again:], *draw(st.lists(WILD.filter(split_actions), min_size=1, max_size=3))]
+    return {"deal": {"text": DECK_TEXT, "suits": 1, "rule": "classic"}, "deal_on_empty": False,
+            "undo_limit": draw(st.sampled_from([None, 1, 100])), "tokens": tokens}
+
+
 def first_difference(expected: Any, got: Any, where: str = "") -> str | None:
     """Where two JSON values first differ, for a readable failure."""
     if type(expected) is not type(got):
@@ -247,8 +260,8 @@ def first_difference(expected: Any, got: Any, where: str = "") -> str | None:
     return None if expected == got else f"{where}: {expected!r} (Python) != {got!r} (JavaScript)"
 
 
-@given(st.lists(games(), min_size=1, max_size=6))
-def test_random_games_give_the_same_steps_positions_and_refusals(js, batch):
+def agree(js: Node, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Both engines play each game of the batch alike, step for step; what they gave."""
     answers = js.ask({"games": batch})
     assert len(answers) == len(batch)
     for game, got in zip(batch, answers, strict=True):
@@ -256,6 +269,22 @@ def test_random_games_give_the_same_steps_positions_and_refusals(js, batch):
         assert all(step.get("restored", True) for step in expected["steps"])
         difference = first_difference(expected, got)
         assert difference is None, f"{difference}\n{json.dumps(game)}"
+    return answers
+
+
+@given(st.lists(games(), min_size=1, max_size=4))
+def test_random_games_give_the_same_steps_positions_and_refusals(js, batch):
+    agree(js, batch)
+
+
+@settings(max_examples=8)
+@given(scripted_wins())
+def test_a_won_game_gives_the_same_runs_score_and_refusals_after_the_win(js, game):
+    """Runs leave, the score takes their bonus, an undo puts a run back, and any action
+    after the win is refused by the replay (RULES.md §7 Runs and the win, §12 Replay)."""
+    (got,) = agree(js, [game])
+    assert got["replay"]["won"] and got["replay"]["score"] == 1183 and got["replay"]["runs_removed"] == 8
+    assert got["replay"]["error"]["message"].startswith("the game is already won; ")
 
 
 DECKS = st.builds(
