@@ -103,6 +103,17 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
      "about 10,000 deals; beside each figure the machine's load average (it may be shared).",
      [Table("load", "service.json", "load", ""),
       Table("soak", "service.json", "soak", "A soak of mixed requests, a fifth malformed.")], []),
+    ("The rules in JavaScript", "The rules module `spider_solver/js` (the npm package spider-solver-rules) in "
+     "Node, with the Python reference engine beside it, and the web client playing with it in Chromium: "
+     "medians (`benchmarks/bench_js_rules.py`; its file has the machine's load average: it may be shared). Targets: "
+     "the deck of a code at most 0.1 ms and a 150-action replay at most 1 ms in Node, 100 actions at most 1 s "
+     "in the page.",
+     [Table("js_rules", "js-rules.json", "rules", ""),
+      Table("js_page", "js-rules.json", "browser", "The page (`/play`, 1280x800): 100 actions of a random "
+            "4-suit game with an undo every tenth, each a click on the card and one on the column (or the Deal "
+            "or Undo button), checked, played and drawn by the page, and the frame after the last; beside it "
+            "the same actions asked of the server one request at a time, as the page did before it had the "
+            "module.")], []),
     ("The 4-suit first width", "Why 4-suit solves start at width 64: on the tuning deals a wider first beam "
      "gives shorter lines for proportionally more nodes, and the 1000-deal batch's time target (2.5 min on 2 "
      "cores, grading included) leaves no room for it (benchmarks/HISTORY.md, \"The widening "

@@ -10,8 +10,11 @@ deal) and the record of ``spider-solve improve`` on that line (``improve_nodes``
 ``improve_seconds``, ``improve_version``; null when none). The package's
 ``export.schema.json`` (JSON Schema, draft 2020-12; :func:`schema_text`, printed by
 ``spider-solve export --schema``) describes the JSON form; each JSON Lines line is one
-of its items. Rows come ordered by suit count, rule and deal number, and are
-written one at a time, so a catalog of any size exports in little memory.
+of its items. With ``with_deck`` each deal also has ``deck``, its 104 cards in deck order
+(RULES.md §9.1 From deal number to cards), for a frontend that lays out catalog deals
+without porting the shuffle; without it the export is what it always was. Rows come
+ordered by suit count, rule and deal number, and are written one at a time, so a catalog
+of any size exports in little memory.
 """
 
 from __future__ import annotations
@@ -31,12 +34,14 @@ from typing import Any, Literal, TextIO
 
 from spider_solver.errors import InvalidOptionError, quote
 from spider_solver.record import FIELD_NAMES, SolveRecord
-from spider_solver.rules import Deal
+from spider_solver.rules import Deal, GameCode
 
 Format = Literal["json", "jsonl", "csv"]
 FORMATS: tuple[Format, ...] = ("json", "jsonl", "csv")
-#: The columns of the CSV form: the record's fields, in order.
+#: The columns of the CSV form: the record's fields, in order (then ``deck``, with the deck).
 FIELDS = FIELD_NAMES
+#: The field ``with_deck`` adds: the deal's cards in deck order.
+DECK = "deck"
 SCHEMA_FILE = "export.schema.json"
 
 
@@ -45,11 +50,14 @@ def schema_text() -> str:
     return resources.files("spider_solver").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
 
 
-def write_export(entries: Iterable[SolveRecord | Mapping[str, Any]], stream: TextIO, fmt: Format = "json") -> int:
+def write_export(entries: Iterable[SolveRecord | Mapping[str, Any]], stream: TextIO, fmt: Format = "json", *,
+                 with_deck: bool = False) -> int:
     """Write ``entries`` (records, or their plain-data form, read by
     :meth:`SolveRecord.from_dict`) to ``stream``, a text stream open for writing, in
-    ``fmt``; returns how many were written. An unknown format is an
-    :class:`~spider_solver.errors.InvalidOptionError`, before anything is written."""
+    ``fmt``; returns how many were written. ``with_deck`` adds ``deck``, each deal's 104
+    cards in deck order in short text form (in CSV one space-separated string, the last
+    column). An unknown format is an :class:`~spider_solver.errors.InvalidOptionError`,
+    before anything is written."""
     if fmt not in FORMATS:
         raise InvalidOptionError(f"unknown export format {quote(fmt)}: expected one of {', '.join(FORMATS)}")
     if not callable(getattr(stream, "write", None)):
@@ -57,6 +65,8 @@ def write_export(entries: Iterable[SolveRecord | Mapping[str, Any]], stream: Tex
                         f"not {type(stream).__name__}")
     rows = (entry.to_dict() if isinstance(entry, SolveRecord) else SolveRecord.from_dict(entry).to_dict()
             for entry in entries)
+    if with_deck:
+        rows = (row | {DECK: deck_of(row["code"])} for row in rows)
     count = 0
     if fmt == "json":  # "[" goes out with the first row: a catalog that fails to read prints nothing
         for count, row in enumerate(rows, 1):
@@ -67,13 +77,21 @@ def write_export(entries: Iterable[SolveRecord | Mapping[str, Any]], stream: Tex
             stream.write(json.dumps(row, ensure_ascii=False) + "\n")
             count += 1
     else:
-        writer = csv.DictWriter(stream, fieldnames=FIELDS, lineterminator="\n")
+        fields = (*FIELDS, DECK) if with_deck else FIELDS
+        writer = csv.DictWriter(stream, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
         for row in rows:
             count += 1
             row["solution"] = " ".join(row["solution"])
-            writer.writerow({name: "" if row[name] is None else row[name] for name in FIELDS})
+            if with_deck:
+                row[DECK] = " ".join(row[DECK])
+            writer.writerow({name: "" if row[name] is None else row[name] for name in fields})
     return count
+
+
+def deck_of(code: str) -> list[str]:
+    """The cards of a game code in deck order, short text form (``["8S", "QC", ...]``)."""
+    return [str(card) for card in GameCode.parse(code).deck()]
 
 
 def deal_json(deal: Deal) -> dict[str, Any]:

@@ -17,8 +17,9 @@ from click.testing import CliRunner
 
 from spider_solver.catalog import Catalog
 from spider_solver.cli import cli
-from spider_solver.export import schema_text
+from spider_solver.export import FIELDS, schema_text
 from spider_solver.record import SolveRecord
+from spider_solver.rules import Deal
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -102,6 +103,42 @@ def test_csv_has_the_same_columns_and_a_spaced_solution(catalog):
     assert rows[0]["solution"] == "3>7 D 10>1/4 2>9"
     assert (rows[0]["suits"], rows[0]["deal"], rows[0]["moves"], rows[0]["score"]) == ("1", "1", "4", "1296")
     assert list(rows[0])[:8] == ["code", "suits", "rule", "deal", "status", "moves", "score", "solution"]
+
+
+def test_with_deck_each_deal_has_its_104_cards_in_deck_order_and_matches_the_schema(catalog):
+    """RULES.md §9.1 From deal number to cards: the deck the code deals; its first 54 cards
+    are the layout, the rest the stock, as a frontend lays them out without the shuffle."""
+    data = json.loads(export(catalog, "--with-deck").stdout)
+    jsonschema.validate(data, SCHEMA, format_checker=jsonschema.FormatChecker())
+    assert len(data) == 4
+    for item in data:
+        deal = Deal.from_code(item["code"])
+        assert item["deck"] == deal.text().split() and len(item["deck"]) == 104
+        columns = [item["deck"][c:54:10] for c in range(10)]
+        assert columns == [[str(card) for card in column] for column in deal.columns()]
+    assert data[3]["deck"][:8] == ["8S", "QC", "4H", "JS", "7S", "TC", "4C", "AH"] and data[3]["deck"][-1] == "TS"
+    # The deck is added, nothing else changes.
+    plain = json.loads(export(catalog).stdout)
+    assert [{key: value for key, value in item.items() if key != "deck"} for item in data] == plain
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    for broken in (data[3]["deck"][:103], data[3]["deck"][:103] + ["8X"], data[3]["deck"] + ["AS"]):
+        assert not validator.is_valid([data[3] | {"deck": broken}])
+
+
+def test_with_deck_in_jsonl_and_csv(catalog):
+    lines = [json.loads(line) for line in export(catalog, "--with-deck", "--format", "jsonl").stdout.splitlines()]
+    assert [line["deck"] for line in lines] == [Deal.from_code(line["code"]).text().split() for line in lines]
+    rows = list(csv.DictReader(io.StringIO(export(catalog, "--with-deck", "--format", "csv").stdout)))
+    assert list(rows[0]) == [*FIELDS, "deck"]
+    assert [row["deck"] for row in rows] == [Deal.from_code(row["code"]).text() for row in rows]
+
+
+def test_without_the_deck_the_export_is_what_it_was(catalog):
+    """No "deck" key, and the CSV's columns are the record's fields alone."""
+    assert all("deck" not in item for item in json.loads(export(catalog).stdout))
+    assert "deck" not in export(catalog, "--format", "jsonl").stdout
+    header = export(catalog, "--format", "csv").stdout.splitlines()[0]
+    assert header == ",".join(FIELDS) and not header.endswith("deck")
 
 
 @pytest.mark.parametrize("args, codes", [

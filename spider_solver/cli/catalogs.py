@@ -91,10 +91,12 @@ def _print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> N
               show_default=True, help="Output format.")
 @click.option("-o", "--output", type=FilePath(allow_dash=True), default="-", show_default=True,
               help="Output file ('-' for standard output); written whole, then renamed into place.")
+@click.option("--with-deck", is_flag=True,
+              help="Add each deal's 104 cards in deck order (\"deck\"), to lay it out without the shuffle.")
 @click.option("--schema", is_flag=True, is_eager=True, expose_value=False, callback=_print_schema,
               help="Print the JSON Schema of the json format and exit.")
 def export(catalog: str, suits: str | None, rule: str | None, status: str | None,
-           difficulty: tuple[int, int] | None, fmt: str, output: str) -> ExitStatus:
+           difficulty: tuple[int, int] | None, fmt: str, output: str, with_deck: bool) -> ExitStatus:
     """Export the catalog for frontends.
 
     \b
@@ -106,6 +108,9 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
            of the shortest known line
     jsonl  one such object per line
     csv    the same columns; solution is one space-separated string
+    --with-deck adds "deck", the deal's 104 cards in deck order, short form
+    (in csv one space-separated string, the last column): the layout and
+    the stock without the shuffle (RULES.md §9.1 From deal number to cards).
     --schema prints the JSON Schema (draft 2020-12) of the json format; each
     jsonl line is one of its items.
     """
@@ -122,7 +127,7 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
                              status=status and status.lower(), difficulty=difficulty)
         if output == "-":
             try:
-                count = write_export(entries, sys.stdout, cast(Format, fmt.lower()))
+                count = write_export(entries, sys.stdout, cast(Format, fmt.lower()), with_deck=with_deck)
                 sys.stdout.flush()
             except BrokenPipeError:  # the reader stopped early (| head): no message
                 import os
@@ -134,7 +139,7 @@ def export(catalog: str, suits: str | None, rule: str | None, status: str | None
         held, renamed = None, not written_in_place(output)
         try:
             with atomic_file(output) as stream:
-                count = write_export(entries, stream, cast(Format, fmt.lower()))
+                count = write_export(entries, stream, cast(Format, fmt.lower()), with_deck=with_deck)
                 if renamed:  # the rename completes the export: a late Ctrl-C no longer undoes it
                     held = hold_for_good()
             click.echo(f"exported {plural(count, 'deal')} to {output}", err=True)

@@ -1,10 +1,12 @@
 """The reference web client: a page at ``/`` and ``/play`` that plays a verified deal
 with the service's hints, and its style sheet and scripts under ``/web/``. They are the
 files of ``spider_solver/service/web/`` (plain HTML, CSS and JavaScript modules, no build
-step), which use only the public ``/v1`` API, through ``web/api.js``
-(docs/frontend.md). The page names every URL relative to itself, so it also works
-behind a proxy that serves the service under a prefix; its Content-Security-Policy lets
-it load nothing but this server's files."""
+step). The page plays with the rules module, ``spider_solver/js/`` (the npm package
+spider-solver-rules, package data of the wheel), served under ``/web/rules/``, and asks
+the server only through the public ``/v1`` API, with ``web/api.js`` (docs/frontend.md).
+The page names every URL relative to itself, so it also works behind a proxy that serves
+the service under a prefix; its Content-Security-Policy lets it load nothing but this
+server's files."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from starlette.types import Scope
 
 #: The client's files, in the package.
 WEB = Path(str(resources.files("spider_solver.service") / "web"))
+#: The rules in JavaScript, which game.js imports from web/rules/ (package data of the wheel too).
+RULES = Path(str(resources.files("spider_solver") / "js"))
 #: The page's policy: scripts, styles and requests to this server only; the favicon a data: URL.
 POLICY = ("default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
           "form-action 'none'; frame-ancestors 'none'")
@@ -36,7 +40,8 @@ class WebFiles(StaticFiles):
 
 
 def install(app: FastAPI) -> None:
-    """Serve the page at ``/`` and ``/play`` and its files under ``/web/``."""
+    """Serve the page at ``/`` and ``/play``, its files under ``/web/``, and the rules module
+    under ``/web/rules/``."""
     page = (WEB / "index.html").read_text(encoding="utf-8")
 
     async def play(request: Request) -> HTMLResponse:
@@ -45,4 +50,5 @@ def install(app: FastAPI) -> None:
 
     for path in PAGES:
         app.add_route(path, play, include_in_schema=False)
+    app.mount("/web/rules", WebFiles(directory=RULES), name="web-rules")  # before /web, which would take it
     app.mount("/web", WebFiles(directory=WEB), name="web-client")

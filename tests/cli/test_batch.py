@@ -308,7 +308,7 @@ def set_grade_then_stop(self, code, grade):  # grade: SIGTERM once the first gra
     os.kill(os.getpid(), signal.SIGTERM)
     return changed
 
-def write_export(entries, stream, fmt):
+def write_export(entries, stream, fmt, **options):
     stream.write("[")
     stop_here()
 

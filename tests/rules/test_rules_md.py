@@ -32,7 +32,8 @@ def slug(title):
 def citing_files():
     """Every file of the project that may cite RULES.md, except RULES.md itself."""
     files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-    for folder, patterns in (("spider_solver", ["*.py"]), ("tests", ["*.py"]), ("data", ["*.py", "*.json", "*.sql"]),
+    for folder, patterns in (("spider_solver", ["*.py", "*.js"]), ("tests", ["*.py", "*.mjs"]),
+                             ("data", ["*.py", "*.json", "*.sql"]),
                              ("benchmarks", ["*.py", "*.md"])):
         for pattern in patterns:
             files.extend(sorted((ROOT / folder).rglob(pattern)))
@@ -40,8 +41,9 @@ def citing_files():
 
 
 def flatten(text):
-    """Join wrapped lines: a line break, the indentation and a comment leader become one space."""
-    return re.sub(r"\s*\n\s*(?:#\s*)?", " ", text)
+    """Join wrapped lines: a line break, the indentation and a comment leader (Python's ``#``,
+    JavaScript's ``//`` and ``*``) become one space."""
+    return re.sub(r"\s*\n\s*(?:(?:#|//|\*)\s*)?", " ", text)
 
 
 def test_rules_md_is_at_the_root_with_numbered_sections_in_order():

@@ -26,7 +26,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from spider_solver.rules import Board, Move
+from spider_solver.rules import Board, DealRow, Move, Undo
 from tests.cli.test_serve import ROOT, Served
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("engine")]
@@ -221,8 +221,8 @@ def test_a_verified_game_is_won_by_following_hint_alone(desktop, artefacts):
 
 def test_the_address_resumes_its_game_and_says_why_when_it_cannot(desktop):
     """A reload resumes the game of the address; a log the rules refuse gives the deal
-    from its first position, a code the server refuses a new game, each with the reason; a
-    server that cannot be reached is said, and the address kept."""
+    from its first position, a code that does not parse a new game, each with the reason;
+    without the server the game still resumes and plays, and the page says so."""
     code = DEALS[0]
     page = desktop.page
     board = Board(code)
@@ -246,17 +246,21 @@ def test_the_address_resumes_its_game_and_says_why_when_it_cannot(desktop):
     page.wait_for_selector("#message:has-text('A new game instead')")  # not wait_for_function: the CSP forbids eval
     assert desktop.message().startswith("The address's game could not be resumed: ")
     assert desktop.code() in DEALS
-    # The server unreachable once the deal is known: said, and the address kept for a reload.
+    # The server unreachable: the game is laid out, replayed and played all the same (the
+    # rules are the page's own); only the catalog's label is missing, and that is said.
     page.goto("about:blank")
-    page.route("**/v1/position", lambda route: route.abort())
+    page.route("**/v1/**", lambda route: route.abort())
     address = f"{code}/{board.notation(legal)}"
     page.goto(f"{desktop.url}/play#{address}")
     page.wait_for_selector("#message:has-text('The server could not be reached')")
-    assert unquote(urlparse(page.url).fragment) == address
-    page.unroute("**/v1/position")
-    # The browser logs the two 422 answers (the refused log, the code) and the aborted request.
-    assert desktop.errors == ["Failed to load resource: the server responded with a status of 422 "
-                              "(Unprocessable Entity)"] * 2 + ["Failed to load resource: net::ERR_FAILED"]
+    assert desktop.message().startswith(f"Game {code} resumed. The server could not be reached (")
+    assert unquote(urlparse(page.url).fragment) == address and desktop.moves() == 1
+    page.click("#deal")
+    desktop.wait_moves(2)
+    assert desktop.log() == [board.notation(legal), "D"]
+    page.unroute("**/v1/**")
+    # The browser logs the aborted request (a refused log and a bad code ask nothing of the server).
+    assert desktop.errors == ["Failed to load resource: net::ERR_FAILED"]
     desktop.errors.clear()
 
 
@@ -344,3 +348,88 @@ def test_a_stuck_game_shows_where_it_was_lost_and_goes_back(phone, artefacts):
     moves = phone.moves()
     page.wait_for_timeout(500)
     assert phone.moves() == moves and lost_at + 3 <= moves < lost_at + 20
+
+
+def test_a_game_is_played_without_a_request_to_the_server(desktop):
+    """The page plays with the rules module: drags, clicks, the keys, double-clicks, deals,
+    undos, a restart and a refused drop ask the server nothing. Opening the game asks for
+    its catalog record only (GET /v1/deals/{code}). (The client that sent each action to
+    POST /v1/position made one request an action: 40 for a game of 40 actions.)"""
+    code = DEALS[1]
+    page = desktop.page
+    requests: list[str] = []
+    page.on("request", lambda request: urlparse(request.url).path.startswith("/v1/")
+            and requests.append(f"{request.method} {urlparse(request.url).path}"))
+    desktop.open(code)
+    page.wait_for_selector("#verified:not([hidden])")  # the record has come
+    assert requests == [f"GET /v1/deals/{code}"]
+    requests.clear()
+    board = Board(code)
+    log: list[str] = []
+
+    def played(action) -> None:
+        log.append(board.notation(action))
+        if isinstance(action, Undo):
+            board.pop()
+        else:
+            board.push(action)
+        desktop.wait_moves(board.moves)
+        assert desktop.log() == log
+
+    refused = next(Move(s, d, 1) for s in range(1, 11) for d in range(1, 11)
+                   if s != d and board.columns[s - 1] and not board.is_legal(Move(s, d, 1)))
+    desktop.drag(refused.src, 1, refused.dst)
+    page.wait_for_selector("#message.rule")
+    used: set[str] = set()  # the ways the actions were made
+    for step in range(48):
+        if step == 24:  # a restart: the page starts from the deal's first position
+            page.click("#restart")
+            board, log = Board(code), []
+            desktop.wait_moves(0)
+            assert desktop.log() == []
+        moves = [action for action in board.legal_moves() if isinstance(action, Move)]
+        way = step % 6
+        if way == 5 or not moves:
+            if board.moves and step % 12 == 11:
+                key = "Control+z" if step % 24 == 11 else "u"
+                page.keyboard.press(key)
+                used.add(key)
+                played(Undo())
+            else:
+                how = "#deal" if step % 18 == 5 else "#stock" if step % 18 == 11 else "d"
+                page.keyboard.press(how) if how == "d" else page.click(how)
+                used.add(how)
+                played(DealRow())
+            continue
+        move = moves[step % len(moves)]
+        if way == 0:
+            desktop.drag(move.src, move.count, move.dst)
+            used.add("drag")
+        elif way == 1:
+            desktop.card(move.src, move.count).click(position={"x": 8, "y": 4})
+            desktop.column(move.dst).click(position={"x": 8, "y": 4})
+            used.add("click")
+        elif way == 2 and move.count == board.movable(move.src):  # the keys: pick the largest group up, put it down
+            page.focus(f'.column[data-col="{move.src}"]')
+            page.keyboard.press("Enter")
+            for _ in range((move.dst - move.src) % 10):
+                page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+            used.add("keys")
+        elif way == 3 and board.best_move(move.src, move.count) is not None:  # a double-click: auto-place
+            move = board.best_move(move.src, move.count)
+            desktop.card(move.src, move.count).dblclick(position={"x": 8, "y": 4})
+            used.add("double-click")
+        elif board.moves:
+            page.click("#undo")
+            used.add("#undo")
+            played(Undo())
+            continue
+        else:
+            desktop.drag(move.src, move.count, move.dst)
+        played(move)
+    assert used == {"drag", "click", "keys", "double-click", "#deal", "#stock", "d", "#undo", "u", "Control+z"}, used
+    assert requests == []
+    expected = replayed(code, desktop.log())
+    assert expected["error"] is None and expected["moves"] == board.moves == desktop.moves()
+    assert int(page.inner_text("#score")) == expected["score"] == board.score

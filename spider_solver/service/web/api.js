@@ -10,6 +10,10 @@
 //   pos = await api.position({ code: deal.code, actions: [...pos.played, "D"] });
 //   const hint = await api.analyze({ code: deal.code, actions: pos.played }, { signal });
 //
+// A frontend that plays with the rules module (spider-solver-rules, served at web/rules/)
+// needs no position request, as the reference client (game.js) shows: it asks for deals
+// and hints only.
+//
 // Every method returns the answer's JSON, and throws an ApiError for an error answer
 // ({"error": {"type", "message", ...}}), or the fetch's own error (a DOMException named
 // "AbortError" when the request was cancelled through its signal).
@@ -33,17 +37,6 @@ export function ruleOf(error) {
   const marker = ") refused: ";
   const at = message.indexOf(marker);
   return at >= 0 && message.startsWith("action ") ? message.slice(at + marker.length) : message;
-}
-
-/** An action in notation (RULES.md §11 Action notation): {kind: "move", src, dst, count} (count null when
- *  the notation leaves it to the rules), {kind: "deal"} or {kind: "undo"}; null if it is none. */
-export function parseAction(text) {
-  const token = String(text).trim().toUpperCase();
-  if (token === "D") return { kind: "deal" };
-  if (token === "U") return { kind: "undo" };
-  const match = /^0*(\d{1,3})>0*(\d{1,3})(?:\/0*(\d{1,3}))?$/.exec(token);
-  if (!match) return null;
-  return { kind: "move", src: Number(match[1]), dst: Number(match[2]), count: match[3] ? Number(match[3]) : null };
 }
 
 /** Where a game was lost, from an /v1/analyze answer (asked with ``lostAt: true``):

@@ -1,23 +1,139 @@
-// game.js: the reference web client's game: draws the position /v1/position answers,
-// plays the player's actions by sending the growing log, and asks /v1/analyze for hints
-// and for where a game was lost. Everything the server is asked goes through api.js.
-import { ApiError, SpiderApi, lostBracket, parseAction, ruleOf } from "./api.js";
+// game.js: the reference web client's game. It plays with the rules module (web/rules/,
+// the npm package spider-solver-rules): every action the player makes is checked, played
+// and drawn here, its refusal shown in the rules' own words, without a request. The server
+// is asked (through api.js) only for deals, and for what needs the solver: hints and
+// where a game was lost.
+//
+// The sections: the game (its state, playing, the address), messages, drawing, the solver,
+// new games, input, start. A feature that asks the server adds its call to the solver
+// section and its button to init(); it reads the game through `game` and changes it only
+// through begin() and play().
+import { ApiError, SpiderApi, lostBracket } from "./api.js";
+import { Board, Deal, DealRow, Move, SUIT_SYMBOLS, SpiderError, Undo, playOn, quote } from "./rules/index.js";
 
 const api = new SpiderApi();
-const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const RANK = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
+const SUIT_NAME = ["spades", "hearts", "diamonds", "clubs"];
 const $ = (id) => document.getElementById(id);
 const DOUBLE_CLICK_MS = 400;
 
+// --------------------------------------------------------------------------- the game
+
 const game = {
-  code: null, record: null, log: [], pos: null, undoLimit: 100,
-  selected: null, // {col, count}
+  deal: null, // the Deal being played (rules module)
+  board: null, // its Board: the position, the undo history, the score
+  code: null, // the deal's game code, canonical
+  record: null, // the catalog's record of the deal (Verified, difficulty, par), or null
+  log: [], // the actions played, canonical notation, undos included: the address's log (a new array each change)
+  undoLimit: 100, // null: unlimited
+  selected: null, // the group held: {col, count}
   focus: 1, // the column the keyboard is on
-  hint: null, // {token, move}
-  request: null, // the AbortController of the running long request
-  queue: Promise.resolve(), // the position requests, one after another
+  hint: null, // {token, action}: the hint shown, its action with the group size filled in
+  request: null, // the AbortController of the running request to the solver
+  lost: null, // {back, line}: where "go back" goes, and the line that wins from there
 };
+
+/** Start ``deal`` from its first position and play ``log`` (tokens in notation) on it, as
+ *  after any action (a won or stuck game is said). Returns null, or the log's first refused
+ *  action (a ReplayError: the actions before it are played). */
+function begin(deal, record, log = []) {
+  cancel();
+  clearHint();
+  hideLost();
+  game.deal = deal;
+  game.code = deal.name;
+  game.record = record;
+  game.board = new Board(deal, { undoLimit: game.undoLimit });
+  game.selected = null;
+  const result = playOn(game.board, log);
+  game.log = [...result.played];
+  document.body.dataset.code = game.code;
+  saveHash();
+  render();
+  afterMove();
+  return result.error;
+}
+
+/** Play an action of the player (a Move, DealRow or Undo): played and drawn, or its rule
+ *  reminder shown. True if it was played. */
+function play(action) {
+  clearHint();
+  game.selected = null;
+  lastClick = null;
+  const board = game.board;
+  let token;
+  try {
+    // A game log ends with the win (RULES.md §12 Replay): the board would allow undoing it.
+    if (board.isWon()) throw new SpiderError(`the game is already won; ${quote(String(action))} comes after the last run left`);
+    token = board.play(action);
+  } catch (error) {
+    if (!(error instanceof SpiderError)) throw error;
+    say(error.message, "rule");
+    render();
+    return false;
+  }
+  game.log = [...game.log, token];
+  saveHash();
+  render();
+  afterMove();
+  return true;
+}
+
+/** The game back at the position after the first ``actions`` actions of its log. */
+function rewind(actions) {
+  begin(game.deal, game.record, game.log.slice(0, actions));
+}
+
+function afterMove() {
+  const board = game.board;
+  if (board.isWon()) {
+    const par = game.record?.par;
+    say(`You won! Score ${board.score} in ${board.moves} moves` + (par != null ? ` (par ${par}).` : "."), "won");
+  } else if (!board.legalMoves().length) {
+    say("No move is left: the game is stuck. Looking for where it was lost…");
+    stillWinnable();
+  }
+}
+
+function saveHash() {
+  const hash = "#" + game.code + (game.log.length ? "/" + game.log.join(",") : "");
+  history.replaceState(null, "", hash);
+}
+
+function moveGroup(src, count, dst) {
+  return play(new Move(src, dst, count));
+}
+
+/** Send a group (the last ``count`` cards of ``src``; null: the column's best group) to
+ *  its best column (RULES.md §13.6 Best column (auto-place)). */
+function autoPlace(src, count) {
+  const board = game.board;
+  if (!board.columns[src - 1].length) { say(`Column ${src} is empty.`, "rule"); return false; }
+  const move = board.bestMove(src, count);
+  if (move) return play(move);
+  if (count != null && count > board.movable(src)) { // no group: the rule that says why
+    const other = board.columns.findIndex((column, c) => c + 1 !== src && column.at(-1)?.rank !== 1) + 1;
+    if (other) {
+      try { board.check(new Move(src, other, count)); } catch (error) { say(error.message, "rule"); return false; }
+    }
+  }
+  say(`No column takes this group of column ${src}.`, "rule");
+  return false;
+}
+
+function deal() {
+  return play(new DealRow());
+}
+
+function undo() {
+  if (!play(new Undo())) return false;
+  say("Undone.");
+  return true;
+}
+
+function restart() {
+  begin(game.deal, game.record);
+  say("The game starts again from its first position.");
+}
 
 // --------------------------------------------------------------------------- messages
 
@@ -27,98 +143,94 @@ function say(text, kind = "") {
   message.textContent = text;
 }
 
-function cardName(text) {
-  return (RANK[text[0]] || text[0]) + SUIT[text[1]];
-}
-
-function actionWords(token, pos = game.pos) {
-  const action = parseAction(token);
-  if (!action) return token;
-  if (action.kind === "deal") return "deal a row from the stock";
-  if (action.kind === "undo") return "undo";
-  const count = action.count ?? groupFor(action.src, action.dst, pos)?.count ?? 1;
-  const up = pos?.columns[action.src - 1].up || [];
-  const first = up[up.length - count];
-  const what = first ? (count > 1 ? `${cardName(first)} and the ${count - 1} below it` : cardName(first)) : "a group";
+/** An action of a hint or a lost game in words, its cards named from ``board`` (none: not named). */
+function actionWords(token, board = game.board) {
+  let action;
+  try {
+    action = board ? board.resolve(board.parseAction(token)) : null;
+  } catch (error) {
+    if (!(error instanceof SpiderError)) throw error;
+  }
+  if (token === "D") return "deal a row from the stock";
+  if (token === "U") return "undo";
+  const [src, dst] = token.split("/")[0].split(">");
+  if (!(action instanceof Move)) return `move a group from column ${src} to column ${dst}`;
+  const cards = board.columns[action.src - 1];
+  const first = cards[cards.length - action.count].symbol();
+  const what = action.count > 1 ? `${first} and the ${action.count - 1} below it` : first;
   return `move ${what} from column ${action.src} to column ${action.dst}`;
-}
-
-/** The group of ``src`` that may go to ``dst`` (onto a card only one size fits). */
-function groupFor(src, dst, pos = game.pos) {
-  const groups = pos?.columns[src - 1].groups || [];
-  return groups.find((group) => group.targets.includes(dst) && pos.columns[dst - 1].up.length) ||
-    groups.slice().reverse().find((group) => group.targets.includes(dst)) || null;
 }
 
 // --------------------------------------------------------------------------- drawing
 
 function render() {
-  const pos = game.pos;
-  if (!pos) return;
+  const board = game.board;
+  if (!board) return;
   const tableau = $("tableau");
+  const room = metrics ?? { width: 100, room: 600 }; // until the page is laid out (watchLayout)
   tableau.replaceChildren();
-  const hint = game.hint?.move;
-  for (let c = 1; c <= pos.columns.length; c++) {
-    const column = pos.columns[c - 1];
+  const hint = game.hint?.action instanceof Move ? game.hint.action : null;
+  for (let c = 1; c <= board.variant.columns; c++) {
+    const down = board.down[c - 1];
+    const up = board.faceUp(c);
     const el = document.createElement("div");
     el.className = "column";
     el.dataset.col = String(c);
     el.tabIndex = c === game.focus ? 0 : -1;
     el.setAttribute("role", "button");
-    const upText = column.up.map(cardName).join(" ");
-    el.setAttribute("aria-label", `Column ${c}: ` + (column.down || column.up.length
-      ? `${column.down} face down${upText ? ", then " + upText : ""}` : "empty"));
-    const targets = game.selected ? targetsOf(game.selected) : [];
-    if (targets.includes(c)) el.classList.add("target");
-    if (hint && hint.kind === "move" && hint.dst === c) el.classList.add("hint-dst");
-    const cards = [];
-    for (let i = 0; i < column.down; i++) cards.push({ down: true });
-    column.up.forEach((text, i) => cards.push({ text, count: column.up.length - i }));
-    const step = steps(column);
+    const upText = up.map((card) => card.symbol()).join(" ");
+    el.setAttribute("aria-label", `Column ${c}: ` + (down || up.length
+      ? `${down} face down${upText ? ", then " + upText : ""}` : "empty"));
+    if (hint && hint.dst === c) el.classList.add("hint-dst");
+    const step = steps(down, up.length, room);
     let y = 0;
-    cards.forEach((card, i) => {
+    for (let i = 0; i < down + up.length; i++) {
       const node = document.createElement("div");
       node.style.setProperty("--y", String(y));
-      y += card.down ? step.down : step.up;
-      if (card.down) {
+      node.dataset.index = String(i);
+      if (i < down) {
         node.className = "card down";
+        y += step.down;
       } else {
-        node.className = "card up" + ("HD".includes(card.text[1]) ? " red" : "");
-        node.dataset.count = String(card.count);
-        node.dataset.card = card.text;
+        const card = up[i - down];
+        const count = down + up.length - i; // the cards from this one to the end of the column
+        node.className = "card up" + (card.suit === 1 || card.suit === 2 ? " red" : "");
+        node.dataset.count = String(count);
+        node.dataset.card = card.toString();
         const corner = document.createElement("span");
         corner.className = "corner";
-        corner.textContent = cardName(card.text);
+        corner.textContent = card.symbol();
         const pip = document.createElement("span");
         pip.className = "pip";
-        pip.textContent = SUIT[card.text[1]];
+        pip.textContent = SUIT_SYMBOLS[card.suit];
         pip.setAttribute("aria-hidden", "true");
         node.append(corner, pip);
-        if (game.selected && game.selected.col === c && card.count <= game.selected.count) node.classList.add("selected");
-        if (hint && hint.kind === "move" && hint.src === c && card.count <= game.hintCount) node.classList.add("hint-src");
+        if (hint && hint.src === c && count <= hint.count) node.classList.add("hint-src");
+        y += step.up;
       }
-      node.dataset.index = String(i);
       el.append(node);
-    });
+    }
     const spacer = document.createElement("div"); // the column's height: its last card's bottom
     spacer.className = "spacer";
-    spacer.style.setProperty("--h", String(y - (cards.length ? (cards.at(-1).down ? step.down : step.up) : 0) + 140));
+    const last = down + up.length ? (up.length ? step.up : step.down) : 0;
+    spacer.style.setProperty("--h", String(y - last + 140));
     el.append(spacer);
     tableau.append(el);
   }
-  $("score").textContent = String(pos.score);
-  $("moves").textContent = String(pos.moves);
-  $("runs").textContent = String(pos.runs_removed);
+  $("score").textContent = String(board.score);
+  $("moves").textContent = String(board.moves);
+  $("runs").textContent = String(board.runsRemoved);
   const stock = $("stock");
-  $("stock-text").textContent = pos.deals_left ? `${pos.deals_left} deal${pos.deals_left > 1 ? "s" : ""} left` : "stock empty";
-  stock.classList.toggle("empty", !pos.deals_left);
-  stock.classList.toggle("hint-src", hint?.kind === "deal");
-  stock.setAttribute("aria-label", `Stock: ${pos.stock_left} cards, ${pos.deals_left} deals left. Deal`);
-  $("removed").replaceChildren(...pos.removed.map((suit) => {
+  const left = board.dealsLeft;
+  $("stock-text").textContent = left ? `${left} deal${left > 1 ? "s" : ""} left` : "stock empty";
+  stock.classList.toggle("empty", !left);
+  stock.classList.toggle("hint-src", game.hint?.action instanceof DealRow);
+  stock.setAttribute("aria-label", `Stock: ${board.stockLeft} cards, ${left} deals left. Deal`);
+  $("removed").replaceChildren(...board.removed.map((suit) => {
     const run = document.createElement("span");
-    run.textContent = "K" + SUIT[suit];
+    run.textContent = "K" + SUIT_SYMBOLS[suit];
     run.title = `a run of ${SUIT_NAME[suit]} removed`;
-    if ("HD".includes(suit)) run.className = "red";
+    if (suit === 1 || suit === 2) run.className = "red";
     return run;
   }));
   $("code").textContent = game.code || "-";
@@ -132,156 +244,80 @@ function render() {
     else if (record.moves != null) parts.push(`${record.moves} moves known`);
     badge.textContent = parts.join(" · ");
   }
-  $("undo").disabled = Boolean(pos.undo_refused) && pos.moves === 0;
-  document.body.dataset.moves = String(pos.moves);
-  document.body.dataset.won = String(pos.won);
+  $("undo").disabled = board.moves === 0;
+  document.body.dataset.moves = String(board.moves);
+  document.body.dataset.won = String(board.isWon());
+  highlight();
+}
+
+/** Show the group held and the columns it may go to (placement help) on the cards drawn. */
+function highlight() {
+  const held = game.selected;
+  const targets = held ? game.board.targets(held.col, held.count) : [];
+  for (const column of $("tableau").children) {
+    const c = Number(column.dataset.col);
+    column.classList.toggle("target", targets.includes(c));
+    for (const card of column.querySelectorAll(".card.up")) {
+      card.classList.toggle("selected", held?.col === c && Number(card.dataset.count) <= held.count);
+    }
+  }
+}
+
+let metrics = null; // measure()'s figures, from the last time the page was laid out
+
+/** The tableau's size: a card's width in pixels, and the height a column may take in the
+ *  window, in hundredths of a card's width. Reading them lays the page out. */
+function measure() {
+  const tableau = $("tableau");
+  const width = tableau.clientWidth / 10 || 100;
+  const room = Math.max(300, ((window.innerHeight - tableau.getBoundingClientRect().top - 90) / width) * 100);
+  return { width, room };
+}
+
+/** Measure again whenever the browser has laid out a new size of the tableau, of what is
+ *  above it, or of the window, and draw again if it changed. A drawing never reads the
+ *  layout itself: that would lay the page out once an action (most of an action's time). */
+function watchLayout() {
+  const update = () => {
+    const now = measure();
+    if (metrics && Math.abs(now.width - metrics.width) < 0.5 && Math.abs(now.room - metrics.room) < 1) return;
+    metrics = now;
+    render();
+  };
+  const observer = new ResizeObserver(update);
+  for (const el of [$("tableau"), document.querySelector(".bar"), $("message"), $("busy"), $("lost")]) {
+    observer.observe(el);
+  }
+  window.addEventListener("resize", update);
 }
 
 /** Offsets (in hundredths of a card's width) between the cards of a column, smaller for
  *  a long column so that it fits in the window. */
-function steps(column) {
-  const tableau = $("tableau");
-  const width = tableau.clientWidth / 10 || 100;
-  const room = Math.max(300, ((window.innerHeight - tableau.getBoundingClientRect().top - 90) / width) * 100);
+function steps(down, up, { width, room }) {
   // At least 18 px between face-up cards (a corner's figure) and 5 px between face-down ones.
-  let up = Math.max(30, 1800 / width), down = Math.max(12, 500 / width);
-  const need = column.down * down + Math.max(0, column.up.length - 1) * up + 140;
+  let upStep = Math.max(30, 1800 / width), downStep = Math.max(12, 500 / width);
+  const need = down * downStep + Math.max(0, up - 1) * upStep + 140;
   if (need > room) {
     const scale = Math.max(0.35, (room - 140) / (need - 140));
-    up *= scale; down *= scale;
+    upStep *= scale; downStep *= scale;
   }
-  return { up, down };
-}
-
-function targetsOf(selection) {
-  const group = game.pos.columns[selection.col - 1].groups[selection.count - 1];
-  return group ? group.targets : [];
-}
-
-// --------------------------------------------------------------------------- playing
-
-function saveHash() {
-  const hash = "#" + game.code + (game.log.length ? "/" + game.log.join(",") : "");
-  history.replaceState(null, "", hash);
-}
-
-/** Ask for the position of ``actions`` (one request at a time) and draw it. */
-function load(actions, { check } = {}) {
-  const run = async () => {
-    const pos = await api.position({ code: game.code, actions, undoLimit: game.undoLimit, check });
-    if (check === undefined) {
-      game.pos = pos;
-      game.log = pos.played;
-      saveHash();
-      render();
-      afterMove();
-    }
-    return pos;
-  };
-  const result = game.queue.then(run, run);
-  game.queue = result.catch(() => undefined);
-  return result;
-}
-
-async function play(token) {
-  clearHint();
-  game.selected = null;
-  lastClick = null;
-  try {
-    await load([...game.log, token]);
-    return true;
-  } catch (error) {
-    report(error);
-    render();
-    return false;
-  }
-}
-
-function afterMove() {
-  const pos = game.pos;
-  if (pos.won) {
-    const par = game.record?.par;
-    say(`You won! Score ${pos.score} in ${pos.moves} moves` + (par != null ? ` (par ${par}).` : "."), "won");
-  } else if (!pos.legal.length) {
-    say("No move is left: the game is stuck. Looking for where it was lost…");
-    stillWinnable();
-  }
-}
-
-function report(error) {
-  if (error?.name === "AbortError") return;
-  if (error instanceof ApiError && error.type === "refused-action") say(ruleOf(error), "rule");
-  else say(error instanceof ApiError ? error.message : `The server could not be reached (${error?.message || error}).`);
-}
-
-/** A move the placement help does not allow: the rule that refuses it, in words. */
-async function refuse(token) {
-  try {
-    const answer = await load(game.log, { check: token });
-    say(answer.refused || `${token} is allowed`, answer.refused ? "rule" : "");
-  } catch (error) {
-    report(error);
-  }
-}
-
-async function moveGroup(src, count, dst) {
-  game.selected = null;
-  const group = game.pos.columns[src - 1].groups[count - 1];
-  const token = `${src}>${dst}/${count}`;
-  if (group && group.targets.includes(dst)) return play(token);
-  render();
-  await refuse(token);
-  return false;
-}
-
-async function autoPlace(src, count) {
-  const column = game.pos.columns[src - 1];
-  const group = count == null ? null : column.groups[count - 1];
-  const best = count == null ? column.best : group?.best;
-  if (best) return play(`${src}>${best}/${count ?? bestCount(src, best)}`);
-  if (count != null && !group) { // no group: the rule that says why
-    const other = game.pos.columns.findIndex((col, i) => i + 1 !== src && !(col.up.at(-1) || "").startsWith("A"));
-    await refuse(`${src}>${other + 1}/${count}`);
-  } else {
-    say(column.up.length ? `No column takes this group of column ${src}.` : `Column ${src} is empty.`, "rule");
-  }
-  return false;
-}
-
-function bestCount(src, dst) {
-  return groupFor(src, dst)?.count ?? game.pos.columns[src - 1].movable;
-}
-
-function deal() {
-  if (game.pos.deal_refused) { say(game.pos.deal_refused, "rule"); return Promise.resolve(false); }
-  return play("D");
-}
-
-function undo() {
-  if (game.pos.undo_refused) { say(game.pos.undo_refused, "rule"); return Promise.resolve(false); }
-  say("Undone.");
-  return play("U");
-}
-
-function restart() {
-  cancel();
-  clearHint();
-  hideLost();
-  game.selected = null;
-  say("The game starts again from its first position.");
-  return load([]).catch(report);
+  return { up: upStep, down: downStep };
 }
 
 // --------------------------------------------------------------------------- the solver
 
+function report(error) {
+  if (error?.name === "AbortError") return;
+  say(error instanceof ApiError ? error.message : `The server could not be reached (${error?.message || error}).`);
+}
+
 function clearHint() {
   game.hint = null;
-  game.hintCount = 0;
   delete document.body.dataset.hint;
   delete document.body.dataset.hintCount;
 }
 
-/** Run a long request with a progress line and a Cancel button (Escape cancels too). */
+/** Run a request to the solver with a progress line and a Cancel button (Escape cancels too). */
 async function longRequest(label, call) {
   cancel();
   const controller = new AbortController();
@@ -314,21 +350,24 @@ function cancel() {
   }
 }
 
+/** The game as the solver's endpoints take it: the code, the log, the undo limit. */
+function asked(extra) {
+  return { code: game.code, actions: game.log, undoLimit: game.undoLimit, ...extra };
+}
+
 async function hint() {
-  if (!game.pos || game.pos.won) return;
+  if (!game.board || game.board.isWon()) return;
   const log = game.log;
   let answer;
   try {
-    answer = await longRequest("Looking for a winning line…", (signal) =>
-      api.analyze({ code: game.code, actions: log, undoLimit: game.undoLimit, lostAt: false }, { signal }));
+    answer = await longRequest("Looking for a winning line…", (signal) => api.analyze(asked({ lostAt: false }), { signal }));
   } catch (error) { report(error); return; }
   if (log !== game.log) return; // the game moved on meanwhile
   if (answer.status === "verified" && answer.hint) {
-    const move = parseAction(answer.hint);
-    game.hint = { token: answer.hint, move };
-    game.hintCount = move.kind === "move" ? (move.count ?? groupFor(move.src, move.dst)?.count ?? 1) : 0;
+    const action = game.board.resolve(game.board.parseAction(answer.hint));
+    game.hint = { token: answer.hint, action };
     document.body.dataset.hint = answer.hint;
-    if (move.kind === "move") document.body.dataset.hintCount = String(game.hintCount);
+    if (action instanceof Move) document.body.dataset.hintCount = String(action.count);
     render();
     say(`Hint: ${actionWords(answer.hint)} (${answer.hint}).`);
   } else if (answer.status === "unwinnable") {
@@ -340,12 +379,11 @@ async function hint() {
 }
 
 async function stillWinnable() {
-  if (!game.pos) return;
+  if (!game.board) return;
   const log = game.log;
   let answer;
   try {
-    answer = await longRequest("Analysing the game…", (signal) =>
-      api.analyze({ code: game.code, actions: log, undoLimit: game.undoLimit, lostAt: true }, { signal }));
+    answer = await longRequest("Analysing the game…", (signal) => api.analyze(asked({ lostAt: true }), { signal }));
   } catch (error) { report(error); return; }
   if (log !== game.log) return;
   hideLost();
@@ -357,8 +395,7 @@ async function stillWinnable() {
     say("Unknown: the search ran out of budget before it could tell. The game may still be winnable.");
     return;
   }
-  const lost = lostBracket(answer);
-  showLost(lost, log);
+  showLost(lostBracket(answer), log);
 }
 
 function showLost(lost, log) {
@@ -388,14 +425,12 @@ function hideLost() {
   delete document.body.dataset.lost;
 }
 
+/** Back to the last winnable position; with ``thenPlay``, play the winning line from
+ *  there, an action every 120 ms, until it ends or Escape cancels it. */
 async function goBack(thenPlay) {
   const lost = game.lost;
   if (!lost) return;
-  hideLost();
-  clearHint();
-  try {
-    await load(game.log.slice(0, lost.back));
-  } catch (error) { report(error); return; }
+  rewind(lost.back);
   say(`Back at the last winnable position (after ${lost.back} actions).` + (thenPlay ? " Playing the winning line…" : ""));
   if (!thenPlay) return;
   const controller = new AbortController();
@@ -404,85 +439,94 @@ async function goBack(thenPlay) {
   $("busy-text").textContent = "Playing the winning line…";
   try {
     for (const token of lost.line) {
-      if (controller.signal.aborted) return;
       await new Promise((resolve) => setTimeout(resolve, 120));
-      if (controller.signal.aborted) return;
-      await load([...game.log, token]);
+      if (controller.signal.aborted || !play(game.board.parseAction(token))) return;
     }
-  } catch (error) { report(error); } finally {
+  } finally {
     if (game.request === controller) { game.request = null; $("busy").hidden = true; }
   }
 }
 
-// --------------------------------------------------------------------------- new game
+// --------------------------------------------------------------------------- new games
 
-let generation = 0; // the latest "New game": an earlier one's answers arriving late are dropped
+let generation = 0; // the latest game asked for: an earlier one's answers arriving late are dropped
 
-/** Start a game (the given code, else a random verified deal of the settings); true once started. */
+/** Start a game: the given code, else a random verified deal of the settings from the
+ *  catalog. True once started. */
 async function newGame({ code, suits, rule, difficulty } = {}) {
   cancel();
-  clearHint();
-  hideLost();
   const mine = ++generation;
+  let deal, record = null;
   try {
-    let record = null;
-    if (!code) {
+    if (code) {
+      deal = Deal.fromCode(code); // a code that does not parse is said here, without the server
+    } else {
       record = await api.randomDeal({ suits, rule: suits === "1" ? undefined : rule, difficulty });
-      code = record.code;
+      deal = Deal.fromCode(record.code);
     }
-    const deal = await api.deal(code.trim());
-    if (mine !== generation) return false;
-    await start(deal.code, record || deal.catalog, []);
-    say(`New game ${deal.code}` + (game.record?.status === "verified" ? ": a verified deal, known to be winnable." : "."));
-    return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) say("No verified deal in the catalog matches: try other settings, or type a game code.");
+    else if (error instanceof SpiderError) say(error.message);
     else report(error);
     return false;
   }
+  if (mine !== generation) return false;
+  begin(deal, record);
+  started();
+  const unreachable = record ? null : await fetchRecord(deal);
+  if (game.deal !== deal) return true;
+  say(`New game ${deal.name}` + (game.record?.status === "verified" ? ": a verified deal, known to be winnable." : ".") +
+      (unreachable ? ` ${unreachable}` : ""));
+  return true;
 }
 
-async function start(code, record, log) {
-  game.code = code;
-  game.record = record;
-  game.selected = null;
-  document.body.dataset.code = code;
-  await load(log);
+/** Ask for the catalog's record of the deal being played (GET /v1/deals/{code}), for its
+ *  label: null once it is there, else what to say (the game plays on without it). */
+async function fetchRecord(deal) {
+  try {
+    const answer = await api.deal(deal.name);
+    if (game.deal === deal) { game.record = answer.catalog; render(); }
+    return null;
+  } catch (error) {
+    if (error?.name === "AbortError") return null;
+    const why = error instanceof ApiError ? error.message : `The server could not be reached (${error?.message || error})`;
+    return `${why}: the game plays on; hints need the server.`;
+  }
+}
+
+function started() {
   document.body.dataset.games = String(Number(document.body.dataset.games || 0) + 1); // games started
 }
 
-/** The game of the page's address, its code then its log. A log the rules refuse gives the
- *  deal from its first position, a code the server refuses a new game, each with the reason;
- *  any other failure (the server unreachable) is reported and the address left as it is. */
+/** The game of the page's address, its code then its log: laid out and replayed here at
+ *  once. A log the rules refuse gives the deal from its first position, a code that does
+ *  not parse a new game, each with the reason. */
 async function resume(code, log, settings) {
   let deal;
   try {
-    deal = await api.deal(code);
+    deal = Deal.fromCode(code);
   } catch (error) {
-    if (!(error instanceof ApiError)) return report(error);
+    if (!(error instanceof SpiderError)) throw error;
     if (await newGame(settings)) {
       say(`The address's game could not be resumed: ${error.message}. A new game instead: ${game.code}.`);
     }
     return;
   }
-  try {
-    await start(deal.code, deal.catalog, log);
-    say(`Game ${game.code} resumed.`);
-  } catch (error) {
-    if (!(error instanceof ApiError && error.type === "refused-action")) return report(error);
-    try {
-      await start(deal.code, deal.catalog, []);
-    } catch (again) {
-      return report(again);
-    }
-    say(`The address's game could not be resumed: ${error.message}. ${deal.code} starts from its first position.`,
-        "rule");
-  }
+  ++generation;
+  const refused = begin(deal, null, log);
+  if (refused) begin(deal, null);
+  const [text, kind] = refused
+    ? [`The address's game could not be resumed: ${refused}. ${deal.name} starts from its first position.`, "rule"]
+    : [`Game ${deal.name} resumed.`, ""];
+  say(text, kind);
+  started();
+  const shown = game.log;
+  const unreachable = await fetchRecord(deal);
+  if (unreachable && game.log === shown) say(`${text} ${unreachable}`, kind); // nothing was played meanwhile
 }
 
 function openNewGame() {
-  const dialog = $("new-game");
-  dialog.showModal();
+  $("new-game").showModal();
 }
 
 // --------------------------------------------------------------------------- input
@@ -528,9 +572,7 @@ function startDrag() {
   document.body.append(ghost);
   press.ghost = ghost;
   game.selected = { col: press.col, count: press.count };
-  for (const target of targetsOf(game.selected)) {
-    document.querySelector(`.column[data-col="${target}"]`)?.classList.add("target");
-  }
+  highlight();
 }
 
 function onPointerUp(event) {
@@ -568,24 +610,23 @@ function onClick(event) {
   }
   lastClick = { col, count, at: now };
   if (game.selected) {
-    const { col: src, count } = game.selected;
+    const { col: src, count: held } = game.selected;
     if (src === col) { // a click on the held group puts it down; on another of its cards, takes that group
-      game.selected = card && Number(card.dataset.count) !== count ? { col, count: Number(card.dataset.count) } : null;
-      render();
+      game.selected = card && count !== held ? { col, count } : null;
+      highlight();
       return;
     }
-    moveGroup(src, count, col);
+    moveGroup(src, held, col);
     return;
   }
-  if (card) select(col, Number(card.dataset.count));
+  if (card) select(col, count);
 }
 
 function select(col, count) {
   game.selected = { col, count };
-  render();
-  const targets = targetsOf(game.selected);
-  const group = game.pos.columns[col - 1].groups[count - 1];
-  say(!group ? `These ${count} cards do not form a group that can move; pick a card nearer the end.`
+  highlight();
+  const targets = game.board.targets(col, count);
+  say(count > game.board.movable(col) ? `These ${count} cards do not form a group that can move; pick a card nearer the end.`
     : targets.length ? `Holding ${count} card${count > 1 ? "s" : ""} of column ${col}: it may go to column${targets.length > 1 ? "s" : ""} ${targets.join(", ")}.`
     : `Holding ${count} card${count > 1 ? "s" : ""} of column ${col}: no column takes it now.`);
 }
@@ -597,36 +638,38 @@ function setFocus(col, move = true) {
 }
 
 function onKey(event) {
-  if ($("new-game").open || event.altKey || event.metaKey) return;
+  if ($("new-game").open || event.altKey || event.metaKey || !game.board) return;
   const inColumn = columnOf(document.activeElement);
   const key = event.key;
   if (event.ctrlKey) {
     if (key === "z") { event.preventDefault(); undo(); }
     return;
   }
-  if (key === "Escape") { cancel(); game.selected = null; render(); return; }
+  if (key === "Escape") { cancel(); game.selected = null; highlight(); return; }
   const plain = { d: deal, u: undo, h: hint, w: stillWinnable, n: openNewGame, r: restart }[key.toLowerCase()];
   if (plain && !(event.target instanceof HTMLInputElement)) { event.preventDefault(); plain(); return; }
   if (!inColumn) return;
-  const pos = game.pos;
+  const board = game.board;
+  const columns = board.variant.columns;
   if (key === "ArrowLeft" || key === "ArrowRight") {
     event.preventDefault();
-    setFocus(((inColumn - 1 + (key === "ArrowLeft" ? -1 : 1) + 10) % 10) + 1);
+    setFocus(((inColumn - 1 + (key === "ArrowLeft" ? -1 : 1) + columns) % columns) + 1);
   } else if (key === "Enter" || key === " ") {
     event.preventDefault();
-    if (game.selected && game.selected.col !== inColumn) moveGroup(game.selected.col, game.selected.count, inColumn).then(() => setFocus(inColumn));
-    else if (game.selected) { game.selected = null; render(); setFocus(inColumn); say("Put down."); }
-    else if (pos.columns[inColumn - 1].movable) { select(inColumn, pos.columns[inColumn - 1].movable); setFocus(inColumn); }
+    if (game.selected && game.selected.col !== inColumn) moveGroup(game.selected.col, game.selected.count, inColumn);
+    else if (game.selected) { game.selected = null; highlight(); say("Put down."); }
+    else if (board.movable(inColumn)) select(inColumn, board.movable(inColumn));
     else say(`Column ${inColumn} has no card to pick up.`);
+    setFocus(inColumn);
   } else if ((key === "ArrowUp" || key === "ArrowDown") && game.selected && game.selected.col === inColumn) {
     event.preventDefault();
-    const up = pos.columns[inColumn - 1].up.length;
-    const count = Math.min(up, Math.max(1, game.selected.count + (key === "ArrowUp" ? 1 : -1)));
-    select(inColumn, count);
+    const up = board.faceUp(inColumn).length;
+    select(inColumn, Math.min(up, Math.max(1, game.selected.count + (key === "ArrowUp" ? 1 : -1))));
     setFocus(inColumn);
   } else if (key.toLowerCase() === "a") {
     event.preventDefault();
-    autoPlace(inColumn, game.selected?.col === inColumn ? game.selected.count : null).then(() => setFocus(inColumn));
+    autoPlace(inColumn, game.selected?.col === inColumn ? game.selected.count : null);
+    setFocus(inColumn);
   }
 }
 
@@ -640,7 +683,7 @@ function init() {
   window.addEventListener("pointercancel", () => { press?.ghost?.remove(); press = null; });
   tableau.addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
-  window.addEventListener("resize", () => render());
+  watchLayout();
   $("new").addEventListener("click", openNewGame);
   $("restart").addEventListener("click", restart);
   $("undo").addEventListener("click", undo);
