@@ -300,7 +300,10 @@ class PositionResponse(ReplayResponse):
     deals_left: int = Field(description="Deals still in the stock (stock_left / columns).")
     columns: list[PositionColumn]
     legal: list[ActionText] = Field(description="Every legal action in canonical notation, moves by source, "
-                                                "target, size, then D (RULES.md §13.2 Legal moves); empty when none.")
+                                                "target, size, then D (RULES.md §13.2 Legal moves), then U when an "
+                                                "undo is possible; empty when none.")
+    stuck: bool = Field(description="No move and no deal is legal and the game is not won: only an undo, if "
+                                    "any, or a new game can follow.")
     played: list[ActionText] = Field(description="The log as played, each action in canonical notation (undos "
                                                  "as U): what a client keeps and sends back.")
     deal_refused: str | None = Field(description="Why a deal is refused now (RULES.md §13.3 Rule reminders), or "

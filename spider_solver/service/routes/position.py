@@ -55,16 +55,19 @@ def position_of(deal: Deal, tokens: tuple[str, ...], body: PositionRequest) -> d
                         "best": board.best_target(column, count)} for count in range(1, movable + 1)],
             "best": board.best_target(column) if movable else None,
         })
+    moves = [] if result.won else [board.notation(action) for action in board.legal_moves()]
+    undo_refused = refusal(board, "U")
     return replay_fields(result, str(deal.code) if deal.code else None) | {
         "suits": deal.variant.suits,
         "rule": deal.variant.rule,
         "removed": [SUIT_LETTERS[suit] for suit in board.removed],
         "deals_left": board.deals_left,
         "columns": columns,
-        "legal": [] if result.won else [board.notation(action) for action in board.legal_moves()],
+        "legal": moves + ([] if undo_refused is not None else ["U"]),
+        "stuck": not result.won and not moves,
         "played": list(result.played),
         "deal_refused": refusal(board, "D"),
-        "undo_refused": refusal(board, "U"),
+        "undo_refused": undo_refused,
         "refused": None if body.check is None else refusal(board, body.check),
     }
 
