@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar, Literal, NewType
 
+from spider_solver.analysis.summary import summary
 from spider_solver.limits import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 from spider_solver.outcomes import Reason, Status
 from spider_solver.record import Field
@@ -175,6 +176,11 @@ class Analysis:
         """Whether a search proved the initial layout itself unwinnable (no action lost the game)."""
         return any(probe.position == 0 and probe.status is Status.UNWINNABLE for probe in self.probes)
 
+    @property
+    def summary(self) -> str:
+        """The answer in one sentence a game can show a player (:func:`.summary.summary`)."""
+        return summary(self)
+
     def to_dict(self) -> dict[str, Any]:
         """The plain-data form (:func:`to_plain`), as ``analyze --json`` prints it."""
         return to_plain(self)
@@ -205,6 +211,8 @@ ANALYSIS_FIELDS = Analysis.FIELDS = (
     Field("max_nodes", int, False, "Node budget of the whole analysis."),
     Field("max_seconds", float, True, "Time budget of the whole analysis in seconds; null for none."),
     Field("probes", list[Probe], False, "The searches of the lost_at bisection, in order."),
+    Field("summary", str, False, "The answer in one sentence a game can show the player, e.g. \"No winning line "
+          "was found in the time allowed; the game may still be winnable.\" (tried is the developers' account)."),
 )
 
 
