@@ -30,6 +30,7 @@ from spider_solver.errors import CatalogError, InvalidCodeError, SpiderError, qu
 from spider_solver.limits import MAX_TOKEN
 from spider_solver.rules import GameCode
 from spider_solver.rules.replay import ReplayError
+from spider_solver.service.refusals import refusal
 from spider_solver.service.searches import Busy, SolverFailed, Stopping
 
 log = logging.getLogger("spider_solver.service")
@@ -106,9 +107,10 @@ def _code_error(item: dict[str, Any]) -> str | None:
     return None
 
 
-def _message(where: str, item: dict[str, Any]) -> str:
+def _message(where: str, item: dict[str, Any], fields: tuple[str, ...] = ()) -> str:
+    """One problem in the project's words (:mod:`.refusals`); a validator's message as it is."""
+    field = "" if where == "body" else _field(where)
     if item.get("type") == "string_pattern_mismatch":
-        field = _field(where)
         if field == "difficulty":
             try:
                 parse_grades(str(item.get("input")))
@@ -116,12 +118,23 @@ def _message(where: str, item: dict[str, Any]) -> str:
                 return str(error)
         if field in _PATTERN_WORDS:
             return _PATTERN_WORDS[field]
-        return _code_error(item) or "the value does not have the form the document's pattern gives"
-    return str(item.get("msg", "invalid")).removeprefix("Value error, ")
+        code = _code_error(item)
+        if code:
+            return code
+    return refusal(field, item, fields) or str(item.get("msg", "invalid")).removeprefix("Value error, ")
 
 
-def validation_message(error: RequestValidationError) -> str:
-    """The first problems of a request, one clause each: ``body.max_nodes: Input should be ...``."""
+def body_fields(request: Request | None) -> tuple[str, ...]:
+    """The fields the body of the request's endpoint takes, in order (none without a body)."""
+    route = request.scope.get("route") if request is not None else None
+    params = getattr(getattr(route, "dependant", None), "body_params", None)
+    model = params[0].field_info.annotation if params else None
+    return tuple(getattr(model, "model_fields", ()))
+
+
+def validation_message(error: RequestValidationError, fields: tuple[str, ...] = ()) -> str:
+    """The first problems of a request, one clause each: ``body.undo_limit: expected ...; got -1``.
+    ``fields``: those the body takes, named when one it does not take is given."""
     items = [(_where(item.get("loc", ())), item) for item in error.errors()]
     # In a union, the member that took the value reports deeper (body.actions.0) or
     # something else than its type; drop "not a <type>" from the members that did not.
@@ -132,7 +145,7 @@ def validation_message(error: RequestValidationError) -> str:
                        for w, o in items)]
     clauses = list(dict.fromkeys(
         f"{where}: {message}" if where else message
-        for where, message in ((w, _message(w, item)) for w, item in kept)))
+        for where, message in ((w, _message(w, item, fields)) for w, item in kept)))
     more = len(clauses) - 3
     return "; ".join(clauses[:3]) + (f" (and {more} more)" if more > 0 else "")
 
@@ -141,9 +154,10 @@ def _validation(request: Request, error: RequestValidationError) -> JSONResponse
     """422 ``invalid-request`` (``invalid-code`` when only a game code is wrong). A body
     not sent as JSON, or not JSON, was refused before (middleware.JsonBodies)."""
     codes = [_code_error(item) for item in error.errors()]
-    if codes and all(codes):  # only a game code is wrong: as the command line says it
-        return error_response(422, "invalid-code", "; ".join(dict.fromkeys(str(code) for code in codes)))
-    return error_response(422, "invalid-request", validation_message(error))
+    if codes and all(codes):  # only a game code is wrong: as the command line says it, after the field
+        said = (f"{_where(item.get('loc', ()))}: {code}" for item, code in zip(error.errors(), codes, strict=True))
+        return error_response(422, "invalid-code", "; ".join(dict.fromkeys(said)))
+    return error_response(422, "invalid-request", validation_message(error, body_fields(request)))
 
 
 def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:

@@ -36,6 +36,7 @@ from spider_solver.outcomes import Reason, Status
 from spider_solver.record import FIELDS, GRADES
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, MAX_DEAL
 from spider_solver.rules.replay import ReplayResult
+from spider_solver.service.refusals import shown
 
 #: Python's whitespace (``str.isspace``: what ``str.strip`` and ``split_actions`` take,
 #: RULES.md §1 Conventions), as a regex class body spelt out character by character: the
@@ -77,7 +78,7 @@ def _integer(value: Any) -> Any:
     (``True == 1``)."""
     value = _whole(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError("Input should be 1, 2 or 4 (a JSON integer)")
+        raise ValueError(f"expected 1, 2 or 4 (a JSON integer); got {shown(value)}")
     return value
 
 

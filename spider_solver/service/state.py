@@ -57,8 +57,8 @@ class Settings:
     def budget(self, request: Budget) -> tuple[int, float | None]:
         """A request's budget (the caps when it gives none); one over a cap is refused as
         the document's maximum says (422 ``invalid-request`` naming the cap)."""
-        over = [{"loc": ("body", name), "type": "less_than_equal",
-                 "msg": f"Input should be at most {cap:,}, the server's --{flag}"}
+        over = [{"loc": ("body", name), "type": "over_cap",
+                 "msg": f"expected at most {cap:,}, the server's --{flag}; got {value:,}"}
                 for name, value, cap, flag in (("max_nodes", request.max_nodes, self.max_nodes_cap, "max-nodes-cap"),
                                                ("max_seconds", request.max_seconds, self.max_seconds_cap,
                                                 "max-seconds-cap"))
@@ -188,8 +188,9 @@ async def known_query(request: Request) -> None:
     route = request.scope.get("route")
     taken = _query_names(route.dependant) if isinstance(route, APIRoute) else set()
     names = [name for name, _ in request.query_params.multi_items()]
-    problems = [{"loc": ("query", name), "msg": "this endpoint takes no such parameter", "type": "extra_forbidden"}
-                for name in dict.fromkeys(names) if name not in taken]
+    takes = f" (it takes {', '.join(sorted(taken))})" if taken else " (it takes none)"
+    problems = [{"loc": ("query", name), "msg": f"this endpoint takes no such parameter{takes}",
+                 "type": "unknown_parameter"} for name in dict.fromkeys(names) if name not in taken]
     problems += [{"loc": ("query", name), "msg": "given more than once", "type": "repeated"}
                  for name in dict.fromkeys(names) if name in taken and names.count(name) > 1]
     if problems:

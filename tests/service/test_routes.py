@@ -177,7 +177,7 @@ def test_code_in_lower_case_with_spaces_is_the_same_deal(client):
 def test_overlong_code_is_refused_with_its_start_alone(client):
     """A code of 5,000 characters is refused as a code, quoting its first 40 characters."""
     message = error_of(client.get("/v1/deals/" + "A" * 5000), 422, "invalid-code")
-    assert message == f"invalid game code '{'A' * 40}'...: expected three parts like SP1-S4C-AAAAAAD"
+    assert message == f"path.code: invalid game code '{'A' * 40}'...: expected three parts like SP1-S4C-AAAAAAD"
 
 
 # --------------------------------------------------------------------------- #
@@ -627,9 +627,10 @@ def test_validation_messages_keep_the_names_the_request_used(client):
     assert error_of(client.post("/v1/replay", json={"code": STORED[0], "bad-field": 1}), 422,
                     "invalid-request").startswith("body.bad-field: ")
     assert error_of(client.get("/v1/health?max-nodes=5"), 422, "invalid-request").startswith("query.max-nodes: ")
-    # The list member's problem, without the string member's "Input should be a valid string" beside it.
+    # The list member's problem, without the string member's "not a string" beside it.
     assert error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": ["1>2", 5]}), 422,
-                    "invalid-request") == "body.actions.1: Input should be a valid string"
+                    "invalid-request") == ("body.actions.1: expected one action in notation (D, F>T, F>T/N or U) as "
+                                           "a string, without spaces or commas; got 5")
 
 
 @pytest.mark.parametrize("grades, words", [("2-1", "empty range"), ("6", "grades go from 1 (very easy) to 5"),
