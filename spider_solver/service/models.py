@@ -185,24 +185,26 @@ class Searches(BaseModel):
 
 
 class Health(BaseModel):
-    status: Literal["ok", "stopping"]
-    version: str
-    read_only: bool
+    status: Literal["ok", "stopping"] = Field(description="ok: serving; stopping: told to stop, finishing the "
+                                                          "requests in flight.")
+    version: str = Field(description="The spider-solver version of the server.")
+    read_only: bool = Field(description="Whether the server was started with --read-only: it never searches or "
+                                        "writes.")
     catalog: bool = Field(description="Whether the server has a catalog.")
-    searches: Searches
+    searches: Searches = Field(description="The solver processes and the searches in flight.")
 
 
 class Card(BaseModel):
     card: CardText
-    face_up: bool
+    face_up: bool = Field(description="Whether the card lies face up in the initial layout.")
 
 
 class DealLayout(BaseModel):
     """A deal's initial layout, as ``spider-solve show --json`` prints it."""
 
-    code: str | None
-    suits: SuitsValue
-    rule: RuleValue
+    code: str | None = Field(description="Canonical game code; null for an explicit deck.")
+    suits: SuitsValue = Field(description="Suit count.")
+    rule: RuleValue = Field(description="Move rule; one suit is always classic.")
     deal: int | None = Field(description="The deal number the code encodes; null for an explicit deck.",
                              ge=0, le=MAX_DEAL)
     deck: list[CardText] = Field(description="The 104 cards in deck order.")
@@ -243,7 +245,8 @@ class DealView(DealLayout):
 
 
 class CatalogPage(BaseModel):
-    deals: list[CatalogDeal]  # type: ignore[valid-type]
+    deals: list[CatalogDeal] = Field(  # type: ignore[valid-type]
+        description="The page's rows in export form, by suit count, rule and deal number.")
     next: str | None = Field(description="Pass as ?after= for the next page; null on the last page.")
 
 
@@ -260,12 +263,14 @@ VerifyResponse = record_model(
 class ReplayResponse(BaseModel):
     """As ``spider-solve replay --json`` prints it (a refused action is a 422 error instead)."""
 
-    code: str | None
-    won: bool
-    moves: int
-    score: int
-    runs_removed: int
-    stock_left: int
+    code: str | None = Field(description="Canonical game code; null for an explicit deck.")
+    won: bool = Field(description="Whether the log wins the game (every run removed).")
+    moves: int = Field(description="The move counter: actions in effect (moves and deals; an undo takes one "
+                                   "back).")
+    score: int = Field(description="The score as the app counts it: 500, less 1 an action, plus 100 a run "
+                                   "removed (RULES.md §8 Score and undo).")
+    runs_removed: int = Field(description="Runs removed so far.")
+    stock_left: int = Field(description="Cards still in the stock.")
 
 
 class PositionGroup(BaseModel):
@@ -294,12 +299,12 @@ class PositionResponse(ReplayResponse):
     """The position a game log reaches, as a frontend draws it and plays on (RULES.md §13
     Frontend helpers): the replay's fields, and the face-down cards counted, not named."""
 
-    suits: SuitsValue
-    rule: RuleValue
+    suits: SuitsValue = Field(description="Suit count.")
+    rule: RuleValue = Field(description="Move rule; one suit is always classic.")
     removed: list[Literal["S", "H", "D", "C"]] = Field(description="The suits of the runs removed, in order.")
     stock_left: int = Field(description="Cards still in the stock.")
     deals_left: int = Field(description="Deals still in the stock (stock_left / columns).")
-    columns: list[PositionColumn]
+    columns: list[PositionColumn] = Field(description="The columns, from 1 (the first item) on.")
     legal: list[ActionText] = Field(description="Every legal action in canonical notation, moves by source, "
                                                 "target, size, then D (RULES.md §13.2 Legal moves), then U when an "
                                                 "undo is possible; empty when none.")
@@ -359,7 +364,7 @@ class ErrorDetail(BaseModel):
 
 
 class ErrorResponse(BaseModel):
-    error: ErrorDetail
+    error: ErrorDetail = Field(description="What went wrong.")
 
 
 

@@ -46,3 +46,30 @@ def test_the_comparison_sees_a_changed_field():
     prop = next(iter(changed["components"]["schemas"][name].get("properties", {"x": {}})))
     changed["components"]["schemas"][name].setdefault("properties", {})[prop] = {"type": "boolean"}
     assert without_prose(changed) != without_prose(before)
+
+
+def test_every_property_of_every_response_has_a_description():
+    """A frontend author reads what each field of an answer means in the document itself."""
+    document = create_app(Settings(read_only=True)).openapi()
+    schemas = document["components"]["schemas"]
+    reached: set[str] = set()
+
+    def follow(node):
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if ref and ref.rsplit("/", 1)[1] not in reached:
+                reached.add(ref.rsplit("/", 1)[1])
+                follow(schemas[ref.rsplit("/", 1)[1]])
+            for value in node.values():
+                follow(value)
+        elif isinstance(node, list):
+            for value in node:
+                follow(value)
+
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            follow(operation.get("responses", {}))
+    assert {"AnalysisResponse", "PositionResponse", "CatalogDeal", "BracketResponse", "ErrorResponse"} <= reached
+    missing = [f"{name}.{prop}" for name in sorted(reached)
+               for prop, schema in schemas[name].get("properties", {}).items() if not schema.get("description")]
+    assert missing == []
