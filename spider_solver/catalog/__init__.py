@@ -13,7 +13,8 @@ One concern a module:
 * :mod:`.rows`: a record as a row and a row as a record;
 * :mod:`.queries`: the replace rule and what "settled" means, in SQL;
 * :mod:`.filters`: the filters of queries, as the command line and the service read them;
-* :mod:`.reads`, :mod:`.writes`, :mod:`.planning`: what :class:`Catalog` does.
+* :mod:`.reads`, :mod:`.writes`, :mod:`.planning`: what :class:`Catalog` does;
+* :mod:`.daily`: the daily deal.
 """
 
 from __future__ import annotations

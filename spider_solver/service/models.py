@@ -218,10 +218,13 @@ _BOUNDS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt"}
 _STORED = ("code", "deal", "solved_at")
 
 
-def record_model(name: str, doc: str, *, stored: bool, **extra: Any) -> type[BaseModel]:
+def record_model(name: str, doc: str, *, stored: bool, when_asked: dict[str, str] | None = None,
+                 **extra: Any) -> type[BaseModel]:
     """A response model of the plain-data form of a record (:data:`spider_solver.record.FIELDS`,
     field for field, in order), followed by the ``extra`` fields (name: (type, Field)).
-    ``stored``: a catalog row, whose code, deal number and time are never null."""
+    ``stored``: a catalog row, whose code, deal number and time are never null.
+    ``when_asked``: fields given only when the request asks for them (name: how), left out
+    otherwise (not required; the route leaves the key out)."""
     fields: dict[str, Any] = {}
     for spec in FIELDS:
         kind: Any = list[ActionText] if spec.name == "solution" else spec.type
@@ -231,12 +234,28 @@ def record_model(name: str, doc: str, *, stored: bool, **extra: Any) -> type[Bas
         elif spec.nullable:
             kind = kind | None
         bounds: dict[str, Any] = {_BOUNDS[key]: value for key, value in spec.bounds.items()}
-        fields[spec.name] = (kind, Field(description=description, **bounds))
-    return create_model(name, __doc__=doc, **fields, **extra)
+        if when_asked and spec.name in when_asked:
+            fields[spec.name] = (kind, Field(None, description=f"{description} {when_asked[spec.name]}", **bounds))
+        else:
+            fields[spec.name] = (kind, Field(description=description, **bounds))
+    model = create_model(name, __doc__=doc, **fields, **extra)
+    for field in when_asked or ():  # left out, never null: the schema says the field's type alone
+        model.model_fields[field].json_schema_extra = _no_default
+    model.model_rebuild(force=True)
+    return model
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
 
 
 #: One catalog row in export form (``spider_solver/export.schema.json``, ``$defs/deal``).
 CatalogDeal = record_model("CatalogDeal", "One catalog row: a deal's record, in export form.", stored=True)
+#: How a request asks for a catalog row's solution.
+ASK_SOLUTION = "Only with include=solution (a spoiler: the whole winning line); left out otherwise."
+#: A catalog row as the catalog's endpoints answer it: without its solution unless asked.
+CatalogRow = record_model("CatalogRow", "One catalog row in export form, its solution left out unless asked for "
+                          "(include=solution).", stored=True, when_asked={"solution": ASK_SOLUTION})
 
 
 class DealView(DealLayout):
@@ -245,9 +264,11 @@ class DealView(DealLayout):
 
 
 class CatalogPage(BaseModel):
-    deals: list[CatalogDeal] = Field(  # type: ignore[valid-type]
-        description="The page's rows in export form, by suit count, rule and deal number.")
+    deals: list[CatalogRow] = Field(  # type: ignore[valid-type]
+        description="The page's rows in export form, by suit count, rule and deal number (solutions only with "
+                    "include=solution).")
     next: str | None = Field(description="Pass as ?after= for the next page; null on the last page.")
+    total: int = Field(description="Rows that match the filters in the whole catalog, on every page.", ge=0)
 
 
 #: The record of a search, as ``spider-solve verify --json`` prints it, and where it came from.
@@ -320,6 +341,24 @@ class PositionResponse(ReplayResponse):
                                             "(RULES.md §13.3 Rule reminders), or null: allowed, or no check given.")
 
 
+class NewGame(BaseModel):
+    """A game to start, without spoilers: the deal's code, what the catalog knows of it and its
+    first position as ``POST /v1/position`` gives it (face-down cards counted, never named)."""
+
+    code: str = Field(description="Canonical game code: what a frontend sends back with the game's log.")
+    catalog: CatalogRow | None = Field(  # type: ignore[valid-type]
+        description="The catalog's record of the deal (status, difficulty, par, moves, ...), its solution only with "
+                    "include=solution; null when the catalog does not hold the deal (a typed code's game).")
+    position: PositionResponse = Field(description="The first position, as POST /v1/position answers it for an "
+                                                   "empty log with the default options (undo_limit 100).")
+
+
+class DailyDeal(NewGame):
+    """The day's deal (docs/service.md, "The daily deal"), without spoilers, as a new game."""
+
+    date: str = Field(description="The date the deal is for, YYYY-MM-DD (the request's, or today's in UTC).")
+
+
 #: The response type of a declared field's type, where it has one of its own: an action is
 #: :data:`ActionText`, a replay :class:`ReplayResponse`, a nested record its model (added below).
 _RESPONSE_TYPES: dict[Any, Any] = {Action: ActionText, ReplayResult: ReplayResponse}
@@ -379,6 +418,11 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
                              "schema": {"type": "integer"}}}
     return {status: {"model": ErrorResponse, "description": words[status]}
             | ({"headers": retry} if status == 503 else {}) for status in statuses}
+
+
+#: The OpenAPI mark of an operation that can give away what a player has not seen, hidden cards
+#: or a winning line (docs/service.md, "Spoilers"): a list of what it reveals, and when.
+REVEALS = "x-reveals"
 
 
 #: The request models that carry a budget, whose maxima are the server's caps.

@@ -211,7 +211,7 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
             time.sleep(0.1)
         assert grade in range(1, 6)
         status, body = served.call("GET", f"/v1/catalog/random?difficulty={grade}")
-        assert status == 200 and body["difficulty"] == grade
+        assert status == 200 and body["catalog"]["difficulty"] == grade
         assert served.stop() == 0
     finally:
         served.kill()

@@ -8,6 +8,7 @@ fixture in the same commit, and says why.
 """
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,45 @@ def test_every_property_of_every_response_has_a_description():
     missing = [f"{name}.{prop}" for name in sorted(reached)
                for prop, schema in schemas[name].get("properties", {}).items() if not schema.get("description")]
     assert missing == []
+
+
+#: Fields that can give away what the player has not seen: cards face down or in the stock, or a
+#: winning line found knowing them.
+SPOILERS = {"deck", "stock", "solution", "line", "hint", "lost_at_line"}
+
+
+def test_every_endpoint_that_can_reveal_a_hidden_card_or_a_winning_line_says_so():
+    """docs/service.md, "Spoilers": such an operation carries ``x-reveals`` (what, and when)
+    and its description says "Reveals" (or how to ask for it); the others carry neither."""
+    document = create_app(Settings(read_only=True)).openapi()
+    schemas = document["components"]["schemas"]
+
+    def names(node, seen):
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if ref and ref not in seen:
+                seen.add(ref)
+                yield from names(schemas[ref.rsplit("/", 1)[1]], seen)
+            for key, value in node.items():
+                if key == "properties":
+                    yield from value
+                yield from names(value, seen)
+        elif isinstance(node, list):
+            for value in node:
+                yield from names(value, seen)
+
+    marked = set()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            success = {status: answer for status, answer in operation["responses"].items() if status.startswith("2")}
+            reveals = SPOILERS & set(names(success, set()))
+            label = f"{method.upper()} {path}"
+            if reveals:
+                assert operation.get("x-reveals"), f"{label} can give {sorted(reveals)} and does not say so"
+                assert re.search(r"\*\*Reveals|include=solution", operation["description"]), label
+                marked.add(label)
+            else:
+                assert "x-reveals" not in operation, label
+    assert {"GET /v1/deals/{code}", "POST /v1/verify", "POST /v1/analyze", "GET /v1/catalog/random",
+            "GET /v1/catalog/daily", "GET /v1/catalog/deals"} <= marked
+    assert "POST /v1/position" not in marked

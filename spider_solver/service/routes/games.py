@@ -15,6 +15,7 @@ from spider_solver.rules.replay import ReplayResult
 from spider_solver.service import state
 from spider_solver.service.errors import Refused
 from spider_solver.service.models import (
+    REVEALS,
     AnalysisResponse,
     AnalyzeRequest,
     GameRequest,
@@ -71,11 +72,14 @@ async def replay_log(body: GameRequest) -> Any:
     return replay_fields(result, str(deal.code) if deal.code else None)
 
 
-@router.post("/v1/analyze", response_model=AnalysisResponse, responses=responses(403, 415, 422, 503))
+@router.post("/v1/analyze", response_model=AnalysisResponse, responses=responses(403, 415, 422, 503),
+             openapi_extra={REVEALS: ["a winning line from the position (hint, line, lost_at_line, bracket.line), "
+                                      "found with the face-down cards known"]})
 async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, Depends(state.settings)],
                       catalog: Annotated[Catalog | None, Depends(state.optional_catalog)],
                       searches: Annotated[Searches | None, Depends(state.optional_searches)]) -> Any:
-    """The position a game log reaches: still winnable (with the hint and the line),
+    """**Reveals a winning line**, found knowing the face-down cards (a hint is a spoiler by
+    nature: ask when the player asks). The position a game log reaches: still winnable (with the hint and the line),
     no longer winnable (and where it was lost), or unknown. When the catalog holds a
     verified line of the deal and the position lies on it, no search runs."""
     deal, spec = state.deal_of(body)

@@ -5,10 +5,10 @@
 //
 //   import { SpiderApi, ApiError, ruleOf } from "./api.js";
 //   const api = new SpiderApi("http://127.0.0.1:8000/");
-//   const deal = await api.randomDeal({ suits: 1 });          // "New game": a verified deal
-//   let pos = await api.position({ code: deal.code, actions: [] });
-//   pos = await api.position({ code: deal.code, actions: [...pos.played, "D"] });
-//   const hint = await api.analyze({ code: deal.code, actions: pos.played }, { signal });
+//   const game = await api.randomDeal({ suits: 1 });          // "New game": {code, catalog, position}
+//   let pos = game.position;                                  // the first position, nothing hidden named
+//   pos = await api.position({ code: game.code, actions: [...pos.played, "D"] });
+//   const hint = await api.analyze({ code: game.code, actions: pos.played }, { signal });
 //
 // A frontend that plays with the rules module (spider-solver-rules, served at web/rules/)
 // needs no position request, as the reference client (game.js) shows: it asks for deals
@@ -93,19 +93,28 @@ export class SpiderApi {
   /** GET /v1/health: {status, version, read_only, catalog, searches}. */
   health(options) { return this.request("GET", "/v1/health", undefined, options); }
 
-  /** GET /v1/catalog/random: one verified deal (a catalog row: code, moves, difficulty,
-   *  par, ...) matching the filters; ApiError 404 if none does. ``difficulty``: 1 to 5 or
-   *  a range such as "1-2". */
+  /** GET /v1/catalog/random: a new game, one verified deal matching the filters:
+   *  ``{code, catalog, position}``, the catalog's record (difficulty, par, ...; no solution)
+   *  and the first position, face-down cards counted, never named. ApiError 404 if none
+   *  matches. ``difficulty``: 1 to 5 or a range such as "1-2". */
   randomDeal({ suits, rule, difficulty } = {}, options) {
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries({ suits, rule, difficulty })) {
-      if (value !== undefined && value !== null && value !== "") query.set(name, String(value));
-    }
-    const text = query.toString();
-    return this.request("GET", "/v1/catalog/random" + (text ? "?" + text : ""), undefined, options);
+    return this.request("GET", "/v1/catalog/random" + queryOf({ suits, rule, difficulty }), undefined, options);
   }
 
-  /** GET /v1/deals/{code}: the initial layout and, in ``catalog``, the catalog's record or null. */
+  /** GET /v1/catalog/daily: the day's deal, as randomDeal, with its ``date``: the same for
+   *  every player of this catalog. ``date``: YYYY-MM-DD, by default the player's own today. */
+  dailyDeal({ date = localDate(), suits, rule, difficulty } = {}, options) {
+    return this.request("GET", "/v1/catalog/daily" + queryOf({ date, suits, rule, difficulty }), undefined, options);
+  }
+
+  /** GET /v1/catalog/deals/{code}: a typed code's game, as randomDeal; its ``catalog`` is
+   *  null when the catalog does not hold the deal. */
+  catalogDeal(code, options) {
+    return this.request("GET", `/v1/catalog/deals/${encodeURIComponent(code)}`, undefined, options);
+  }
+
+  /** GET /v1/deals/{code}: reveals every hidden card and the solution (the deck, the
+   *  layout, the catalog's whole record): for tools, never for a game's page. */
   deal(code, options) { return this.request("GET", `/v1/deals/${encodeURIComponent(code)}`, undefined, options); }
 
   /** POST /v1/position: the position the log reaches, to draw and play on: columns
@@ -138,6 +147,22 @@ export class SpiderApi {
     if (maxNodes !== undefined) body.max_nodes = maxNodes;
     return this.request("POST", "/v1/analyze", body, options);
   }
+}
+
+/** The query string of the values given (none: ""). */
+function queryOf(values) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined && value !== null && value !== "") query.set(name, String(value));
+  }
+  const text = query.toString();
+  return text ? "?" + text : "";
+}
+
+/** Today's date where the player is, YYYY-MM-DD: the day of the daily deal. */
+export function localDate(now = new Date()) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
 function sleep(ms, signal) {
