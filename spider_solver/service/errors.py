@@ -8,7 +8,9 @@ exit statuses in one place: input that is malformed or that the rules refuse is 
 (:mod:`.middleware`, which says what and where);
 404 and 405 for unknown endpoints and methods; 413 for a body over the limit, 408 for
 one that does not arrive in time (:mod:`.middleware`); 403
-``read-only``; 503 ``busy`` (with ``Retry-After``), ``stopping``, ``solver-failed`` and
+``read-only``; 409 ``replayed-receipt`` and 422 ``invalid-receipt`` / ``receipt-mismatch``
+for a receipt that does not prove its game; 429 ``too-many-games`` (with ``Retry-After``);
+503 ``busy`` (with ``Retry-After``), ``stopping``, ``solver-failed`` and
 ``catalog-unavailable``. An unexpected exception is logged and answered 500 ``internal``
 without a traceback; the tests and the API fuzzer check that none happens.
 """
@@ -30,6 +32,7 @@ from spider_solver.errors import CatalogError, InvalidCodeError, SpiderError, qu
 from spider_solver.limits import MAX_TOKEN
 from spider_solver.rules import GameCode
 from spider_solver.rules.replay import ReplayError
+from spider_solver.service.finished import TooManyGames
 from spider_solver.service.refusals import refusal
 from spider_solver.service.searches import Busy, SolverFailed, Stopping
 
@@ -38,6 +41,14 @@ log = logging.getLogger("spider_solver.service")
 
 class ReadOnly(Exception):
     """A request that needs a search, on a server that does not search."""
+
+
+class ReceiptMismatch(Exception):
+    """A receipt that proves a game of another deal or challenge than the one asked for."""
+
+
+class ReplayedReceipt(Exception):
+    """A receipt redeemed a second time."""
 
 
 class Refused(Exception):
@@ -199,6 +210,10 @@ HANDLERS: dict[type[Exception], Callable[[Request, Any], JSONResponse]] = {
     SpiderError: lambda r, e: error_response(422, error_type(e), str(e)),
     ValueError: lambda r, e: error_response(422, "invalid-input", str(e)),
     ReadOnly: lambda r, e: error_response(403, "read-only", str(e)),
+    ReceiptMismatch: lambda r, e: error_response(422, "receipt-mismatch", str(e)),
+    ReplayedReceipt: lambda r, e: error_response(409, "replayed-receipt", str(e)),
+    TooManyGames: lambda r, e: error_response(429, "too-many-games", str(e),
+                                              headers={"Retry-After": str(e.retry_after)}),
     Busy: lambda r, e: error_response(503, "busy", str(e), headers={"Retry-After": str(e.retry_after)}),
     Stopping: lambda r, e: error_response(503, "stopping", "the server is shutting down; the search was ended",
                                           headers={"Connection": "close"}),
@@ -220,4 +235,5 @@ def _async(build: Callable[[Request, Any], JSONResponse]) -> Callable[[Request, 
     return handle
 
 
-__all__ = ["HANDLERS", "ReadOnly", "Refused", "error_response", "install", "internal_error"]
+__all__ = ["HANDLERS", "ReadOnly", "ReceiptMismatch", "Refused", "ReplayedReceipt", "error_response", "install",
+           "internal_error"]

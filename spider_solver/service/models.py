@@ -23,11 +23,13 @@ from typing import Annotated, Any, Literal, get_args, get_origin
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, create_model, model_validator
 
 from spider_solver.analysis.answer import ANALYSIS_FIELDS, BRACKET_FIELDS, PROBE_FIELDS, Action, Bracket, Probe
+from spider_solver.games import GAME_FIELDS, MAX_CHALLENGE, MAX_NAME, Outcome
 from spider_solver.limits import (
     MAX_ACTIONS,
     MAX_DECK_TEXT,
     MAX_LOG_TEXT,
     MAX_NODES_LIMIT,
+    MAX_RECEIPT,
     MAX_SECONDS_LIMIT,
     MAX_TOKEN,
     MAX_UNDO_LIMIT,
@@ -167,6 +169,35 @@ class PositionRequest(GameRequest):
     check: ActionItem | None = Field(None, description="An action to check in the position the log reaches: "
                                      "the answer's refused gives the rule that refuses it (null if it is allowed); "
                                      "the answer's position stays the log's.")
+
+
+#: A name or challenge a frontend chooses: printable text, no line break or control character.
+_PRINTABLE = r"^[^\u0000-\u001f\u007f]*$"
+
+
+class GameSubmission(GameRequest):
+    """A finished game: the deal and its whole log, and what the frontend chooses to tie to it."""
+
+    name: Annotated[str, StringConstraints(max_length=MAX_NAME, pattern=_PRINTABLE)] | None = Field(
+        None, description="A name the frontend chooses to show with the result (never required; the server keeps "
+                          "no other identity of the player).")
+    challenge: Annotated[str, StringConstraints(max_length=MAX_CHALLENGE, pattern=_PRINTABLE)] | None = Field(
+        None, description="A text the frontend chooses to tie games together (a challenge between players, a "
+                          "day's deal, ...): signed with the game, and a filter of its listing.")
+
+
+class ReceiptCheck(Model):
+    """A receipt to check, and what it must be for."""
+
+    receipt: Annotated[str, StringConstraints(max_length=MAX_RECEIPT)] = Field(
+        description="A receipt as POST /v1/games gave it.")
+    code: Code | None = Field(None, description="The deal the receipt must be for (a game code); refused "
+                                                "(receipt-mismatch) if it is another's.")
+    challenge: Annotated[str, StringConstraints(max_length=MAX_CHALLENGE)] | None = Field(
+        None, description="The challenge the receipt must be for; refused (receipt-mismatch) if it is another's.")
+    redeem: bool = Field(False, description="Redeem the receipt: marked used on the server, so that a second "
+                                            "redemption is refused (409 replayed-receipt). Without it the check "
+                                            "changes nothing and may be made any number of times.")
 
 
 class AnalyzeRequest(Budget, GameRequest):
@@ -395,6 +426,42 @@ AnalysisResponse = fields_model("AnalysisResponse", "As ``spider-solve analyze -
                                 ANALYSIS_FIELDS, status=Status, reason=Reason)
 
 
+#: A finished game's record, as its receipt signs it (``spider_solver.games.FinishedGame``).
+FinishedGameResponse = fields_model("FinishedGame", "A finished game, replayed by the server, as its receipt "
+                                    "signs it.", GAME_FIELDS, outcome=Outcome)
+
+
+class GameAnswer(BaseModel):
+    """A finished game as the server recorded it, and its receipt."""
+
+    game: FinishedGameResponse = Field(  # type: ignore[valid-type]
+        description="The game as the server replayed and recorded it.")
+    receipt: str = Field(description="PAYLOAD.SIGNATURE: the base64url of the game's canonical JSON and of its "
+                                     "HMAC-SHA256 under the server's key (docs/service.md, \"Finished games and "
+                                     "receipts\"); POST /v1/games/verify, or anyone with the key, checks it.")
+
+
+class ReceiptAnswer(BaseModel):
+    """A receipt that proves its game."""
+
+    valid: Literal[True] = Field(description="Always true: a receipt that does not prove its game is an error "
+                                             "answer (invalid-receipt, receipt-mismatch, replayed-receipt).")
+    game: FinishedGameResponse = Field(  # type: ignore[valid-type]
+        description="The game the receipt proves, as signed.")
+    stored: bool = Field(description="Whether this server still holds the game (it keeps the latest games only).")
+    redeemed_at: str | None = Field(description="When the receipt was redeemed, if it was, in UTC (ISO 8601): "
+                                                "now, with redeem; null if never.")
+
+
+class DealGames(BaseModel):
+    """The best finished games of a deal."""
+
+    games: list[FinishedGameResponse] = Field(  # type: ignore[valid-type]
+        description="Best first: won, then the higher score, the fewer moves, the earlier.")
+    total: int = Field(description="Finished games of the deal (and challenge) the server holds, on every page.",
+                       ge=0)
+
+
 class ErrorDetail(BaseModel):
     type: str = Field(description="What went wrong, e.g. invalid-request, invalid-code, refused-action, busy.")
     message: str = Field(description="In words, as the command line would say it.")
@@ -409,15 +476,17 @@ class ErrorResponse(BaseModel):
 
 def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The error answers an endpoint documents in the OpenAPI document, all of one model."""
-    words = {400: "Malformed request", 403: "The server does not search (--read-only)",
-             404: "Not found", 408: "The request body did not arrive in time", 413: "Request body too large",
-             422: "Invalid input, or an action the rules refuse",
+    words = {400: "Malformed request", 403: "The server does not search or write (--read-only)",
+             404: "Not found", 408: "The request body did not arrive in time", 409: "A receipt redeemed before",
+             413: "Request body too large", 422: "Invalid input, or an action the rules refuse",
              415: "The body is not sent as JSON (Content-Type: application/json)",
+             429: "Too many finished games from this address (see Retry-After)",
              503: "Busy (see Retry-After), stopping, a solver failed, or the catalog cannot be read"}
-    retry = {"Retry-After": {"description": "Seconds to wait before trying again (busy, solver-failed).",
+    retry = {"Retry-After": {"description": "Seconds to wait before trying again (busy, solver-failed, "
+                                            "too-many-games).",
                              "schema": {"type": "integer"}}}
     return {status: {"model": ErrorResponse, "description": words[status]}
-            | ({"headers": retry} if status == 503 else {}) for status in statuses}
+            | ({"headers": retry} if status in (429, 503) else {}) for status in statuses}
 
 
 #: The OpenAPI mark of an operation that can give away what a player has not seen, hidden cards

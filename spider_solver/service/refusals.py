@@ -40,6 +40,11 @@ TAKES: dict[str, str] = {
     "limit": f"a whole number of rows from 1 to {MAX_PAGE:,}",
     "include": '"solution"',
     "date": "a date written YYYY-MM-DD, e.g. 2026-01-31",
+    "name": "a name the frontend chooses for the player, at most 40 printable characters, or null",
+    "challenge": "a text the frontend chooses to tie games together (a challenge), at most 64 printable characters, "
+                 "or null",
+    "receipt": "a receipt as POST /v1/games gave it",
+    "redeem": "true or false",
 }
 
 #: pydantic's kinds of a value of the wrong type or form: the message says what the field takes.

@@ -9,6 +9,7 @@
 //   let pos = game.position;                                  // the first position, nothing hidden named
 //   pos = await api.position({ code: game.code, actions: [...pos.played, "D"] });
 //   const hint = await api.analyze({ code: game.code, actions: pos.played }, { signal });
+//   const { receipt } = await api.submitGame({ code: game.code, actions: pos.played, name: "Ada" });
 //
 // A frontend that plays with the rules module (spider-solver-rules, served at web/rules/)
 // needs no position request, as the reference client (game.js) shows: it asks for deals
@@ -26,7 +27,7 @@ export class ApiError extends Error {
     this.status = status;
     this.type = detail.type || "http-error";
     this.detail = detail; // refused-action also has index and action
-    this.retryAfter = retryAfter; // seconds, from Retry-After (503 busy)
+    this.retryAfter = retryAfter; // seconds, from Retry-After (503 busy, 429 too-many-games)
   }
 }
 
@@ -132,6 +133,34 @@ export class SpiderApi {
   replay({ code, actions = [], undoLimit = 100, dealOnEmpty = false } = {}, options) {
     return this.request("POST", "/v1/replay", { code, actions, undo_limit: undoLimit, deal_on_empty: dealOnEmpty },
                         options);
+  }
+
+  /** POST /v1/games: a finished game, replayed and recorded by the server: ``{game, receipt}``,
+   *  ``game`` its outcome (won, stuck, stopped), score, moves, runs, undos and the deal's par,
+   *  ``receipt`` the server's signature of it. ``name`` and ``challenge`` are the frontend's
+   *  own choice (the server keeps no other identity). ApiError 429 "too-many-games" past the
+   *  server's rate limit (its ``retryAfter``: the seconds to wait). */
+  submitGame({ code, actions = [], undoLimit = 100, dealOnEmpty = false, name, challenge } = {}, options) {
+    const body = { code, actions, undo_limit: undoLimit, deal_on_empty: dealOnEmpty };
+    if (name !== undefined && name !== null) body.name = name;
+    if (challenge !== undefined && challenge !== null) body.challenge = challenge;
+    return this.request("POST", "/v1/games", body, options);
+  }
+
+  /** POST /v1/games/verify: the game a receipt proves, ``{valid, game, stored, redeemed_at}``;
+   *  ApiError "invalid-receipt" (forged, altered), "receipt-mismatch" (another ``code`` or
+   *  ``challenge`` than given), "replayed-receipt" (``redeem`` a second time). */
+  verifyReceipt({ receipt, code, challenge, redeem = false } = {}, options) {
+    const body = { receipt, redeem };
+    if (code !== undefined && code !== null) body.code = code;
+    if (challenge !== undefined && challenge !== null) body.challenge = challenge;
+    return this.request("POST", "/v1/games/verify", body, options);
+  }
+
+  /** GET /v1/deals/{code}/games: the deal's best finished games, ``{games, total}``. */
+  dealGames(code, { challenge, limit } = {}, options) {
+    return this.request("GET", `/v1/deals/${encodeURIComponent(code)}/games` + queryOf({ challenge, limit }),
+                        undefined, options);
   }
 
   /** POST /v1/analyze: can the position still be won? status (verified, unwinnable,
