@@ -86,6 +86,15 @@ MAX_DECK_TEXT = 2_000
 MAX_TOKEN = 40
 
 # --------------------------------------------------------------------------- #
+# Lines the service remembers (hints that continue: docs/service.md).
+# --------------------------------------------------------------------------- #
+
+#: Deals whose winning lines the searching process remembers (the least recently used go).
+REMEMBERED_DEALS = 1_024
+#: Winning lines it remembers a deal (the oldest go): the lines a player's hints followed.
+REMEMBERED_LINES = 4
+
+# --------------------------------------------------------------------------- #
 # Finished games (the service's POST /v1/games).
 # --------------------------------------------------------------------------- #
 

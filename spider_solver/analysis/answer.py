@@ -194,8 +194,9 @@ ANALYSIS_FIELDS = Analysis.FIELDS = (
     Field("reason", Reason, True, "Why the search stopped (docs: Three honest outcomes)."),
     Field("hint", Action, True, "The next action of a winning line; null unless verified and not yet won."),
     Field("line", list[Action], False, "The winning line from the position, hint first; empty unless verified."),
-    Field("source", Source, True, "Where the line came from: search, known-line (the catalog's line, no search) or "
-          "won (the log already wins); null unless verified."),
+    Field("source", Source, True, "Where the line came from: search, known-line (a line known before, no search: "
+          "the catalog's, or one the server found for this deal earlier) or won (the log already wins); null unless "
+          "verified."),
     Field("lost_at", int, True, "The 0-based index in the log of the action after which the game could no longer "
           "be won; null unless established."),
     Field("lost_at_action", str, True, "The log's action at lost_at, as written; null unless lost_at is set."),

@@ -28,6 +28,7 @@ from spider_solver.limits import MAX_BODY_BYTES
 from spider_solver.service import client, docs, errors
 from spider_solver.service.finished import Recorder
 from spider_solver.service.grades import Grader
+from spider_solver.service.lines import RememberedLines
 from spider_solver.service.middleware import (
     BodyLimit,
     BodyWaits,
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             state.searches.start()
         state.grader = None if state.writer is None or state.searches is None else Grader(state.searches,
                                                                                           state.writer)
+        state.lines = RememberedLines()
         state.receipt_key = settings.secret
         if state.receipt_key is None:  # receipts verify until the server stops (serve --secret-file keeps a key)
             state.receipt_key = secrets.token_bytes(MIN_KEY_BYTES)

@@ -33,6 +33,7 @@ from spider_solver.record import SolveRecord
 from spider_solver.rules import Deal
 from spider_solver.service.errors import ReadOnly
 from spider_solver.service.finished import Recorder
+from spider_solver.service.lines import RememberedLines
 from spider_solver.service.models import Budget, DealRequest
 from spider_solver.service.searches import DealSpec, Searches
 
@@ -282,11 +283,16 @@ async def receipt_key(request: Request) -> bytes:
     return request.app.state.receipt_key
 
 
+async def lines(request: Request) -> RememberedLines:
+    """The winning lines the server found, remembered for the next hints (:mod:`.lines`)."""
+    return request.app.state.lines
+
+
 async def grader(request: Request) -> Any:
     """The background grader (:class:`~.grades.Grader`); None on a server that does not record."""
     return request.app.state.grader
 
 
 __all__ = ["QUEUE_PER_SOLVER", "CatalogWriter", "Settings", "catalog", "deal_of", "grader", "known_query",
-           "optional_catalog", "optional_recorder", "optional_searches", "receipt_key", "require_recorder",
+           "lines", "optional_catalog", "optional_recorder", "optional_searches", "receipt_key", "require_recorder",
            "require_searches", "routes", "searches", "settings", "worth_recording", "writer"]
