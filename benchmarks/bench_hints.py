@@ -97,6 +97,7 @@ def main() -> None:
     parser.add_argument("--hints", type=int, default=10)
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout the server runs (default: this one)")
     parser.add_argument("--label", default="after", help="the name of this run in the table (before, after)")
+    parser.add_argument("--note", help="a note for the result file (what the server's checkout is)")
     resultfile.add_out_option(parser, "hints-continue-s4-{label}")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
@@ -120,7 +121,9 @@ def main() -> None:
         print("\n" + resultfile.markdown(tab))
     server_commit = subprocess.run(["git", "-C", str(args.root), "rev-parse", "HEAD"], capture_output=True,
                                    text=True, check=False).stdout.strip() or None
-    resultfile.write(args, "bench_hints", tables, root=str(args.root), server_commit=server_commit, start=args.start,
+    extra = {"note": args.note} if args.note else {}
+    resultfile.write(args, "bench_hints", tables, **extra, root=str(args.root), server_commit=server_commit,
+                     start=args.start,
                      hints=args.hints,
                      load_average_before=load_before, load_average_after=os.getloadavg()[0])
 
