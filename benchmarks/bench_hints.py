@@ -44,7 +44,8 @@ COLUMNS = {
               ("nodes", "nodes", "int")],
     "summary": [("label", "server", ""), ("deals", "deals", "int"), ("first_ms", "first hint, median ms", ".0f"),
                 ("after_ms", "hints after the first, median ms", ".1f"),
-                ("after_max_ms", "hints after the first, max ms", ".1f"), ("searches", "searches after the first", "int")],
+                ("after_max_ms", "hints after the first, max ms", ".1f"),
+                ("searches", "searches after the first", "int")],
 }
 
 
