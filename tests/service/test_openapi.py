@@ -1,10 +1,15 @@
-"""The served OpenAPI document does not change under a refactoring, descriptions aside.
+"""The served OpenAPI document does not change by accident, descriptions aside.
 
-``fixtures/openapi-before-49.json`` is the document as the service served it before issue 49
-typed its results and declared the analysis once (``create_app(...).openapi()``, keys sorted).
-The paths, the models, their fields, types, bounds and which are required must stay the same;
-only the prose (``description``) may be reworded. A deliberate change to the API replaces the
-fixture in the same commit, and says why.
+``fixtures/openapi-snapshot.json`` is the document as the service serves it
+(``create_app(Settings(read_only=True)).openapi()``, keys sorted), taken before issue 49 typed
+its results and declared the analysis once, and taken again each time the API changed on
+purpose since (issue 53: new games, the daily deal, finished games, ...). The paths, the
+models, their fields, types, bounds and which are required must stay the same; only the
+prose (``description``) may be reworded. A deliberate change to the API writes the fixture
+again in the same commit (``python -m tests.service.test_openapi``), and says why.
+
+Every property of every answer has a description, and every endpoint that can reveal what a
+player has not seen says so (docs/service.md, "Spoilers").
 """
 
 import json
@@ -17,7 +22,7 @@ pytest.importorskip("fastapi")
 
 from spider_solver.service.app import Settings, create_app  # noqa: E402
 
-BEFORE = Path(__file__).with_name("fixtures") / "openapi-before-49.json"
+BEFORE = Path(__file__).with_name("fixtures") / "openapi-snapshot.json"
 
 
 def without_prose(node):
@@ -116,3 +121,13 @@ def test_every_endpoint_that_can_reveal_a_hidden_card_or_a_winning_line_says_so(
     assert {"GET /v1/deals/{code}", "POST /v1/verify", "POST /v1/analyze", "GET /v1/catalog/random",
             "GET /v1/catalog/daily", "GET /v1/catalog/deals"} <= marked
     assert "POST /v1/position" not in marked
+
+
+def write_snapshot() -> None:
+    """Write the fixture from the application as it is now: for a deliberate change of the API."""
+    document = create_app(Settings(read_only=True)).openapi()
+    BEFORE.write_text(json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write_snapshot()
