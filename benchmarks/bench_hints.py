@@ -29,12 +29,12 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import resultfile
+from bench_service import Server
 
 ROOT = Path(__file__).resolve().parents[1]
 #: 4-suit deals whose first hint a search finds well within the default caps.
@@ -47,28 +47,6 @@ COLUMNS = {
                 ("after_max_ms", "hints after the first, max ms", ".1f"),
                 ("searches", "searches after the first", "int")],
 }
-
-
-class Server:
-    """``spider-solve serve`` of the checkout ``root`` on a free port of 127.0.0.1, empty catalog."""
-
-    def __init__(self, root: Path, folder: Path) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "spider_solver", "serve", "--port", "0", "--solvers", "1",
-             "--catalog", str(folder / "catalog.sqlite")],
-            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=folder,
-            env={**os.environ, "PYTHONPATH": str(root)},
-        )
-        for line in self.process.stderr:  # type: ignore[union-attr]
-            if line.startswith("serving on "):
-                self.port = int(line.split()[2].rsplit(":", 1)[1])
-                break
-        else:
-            raise SystemExit("the server did not start")
-
-    def stop(self) -> int:
-        self.process.terminate()
-        return self.process.wait(60)
 
 
 def follow(port: int, code: str, start: list[str], hints: int) -> list[dict]:
@@ -103,7 +81,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-hints-") as folder:
-        server = Server(args.root.resolve(), Path(folder))
+        server = Server(Path(folder) / "catalog.sqlite", solvers=1, workers=1, root=args.root.resolve())
         try:
             rows = [row for code in args.codes for row in follow(server.port, code, args.start.split(), args.hints)]
         finally:

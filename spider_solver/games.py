@@ -6,7 +6,8 @@ receipts").
 records what the replay establishes: the outcome, the score, the move counter, the runs
 removed, the undos used, the actions of the log and a digest of it; the service adds the
 deal's par, an id, the time, and the name and challenge the frontend chose. The record is
-declared once (:data:`GAME_FIELDS`) and has one plain-data form (:func:`to_plain`), whose
+declared once (:data:`GAME_FIELDS`) and has one plain-data form
+(:func:`spider_solver.record.to_plain`, every declared record's), whose
 canonical JSON text (:func:`canonical`) a receipt signs: a receipt is ``PAYLOAD.SIGNATURE``,
 the base64url (no padding) of the canonical text and of its HMAC-SHA256 under the server's
 key. Anyone who holds the key checks a receipt with :func:`read_receipt`, which refuses one
@@ -30,7 +31,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Literal, get_args
 
 from spider_solver.errors import SpiderError
-from spider_solver.record import Field
+from spider_solver.record import Field, to_plain
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal
 from spider_solver.rules.replay import ReplayError, play_on
 
@@ -122,12 +123,6 @@ GAME_FIELDS = FinishedGame.FIELDS = (
     Field("key_id", str, False, "The first 16 hexadecimal digits of the SHA-256 of the key that signs its "
           "receipt."),
 )
-
-
-def to_plain(game: FinishedGame) -> dict[str, Any]:
-    """The plain-data form, :data:`GAME_FIELDS` in order: what the service answers and a receipt signs."""
-    return {spec.name: (str(value) if isinstance(value := getattr(game, spec.name), StrEnum) else value)
-            for spec in GAME_FIELDS}
 
 
 def _python_type(kind: Any) -> type:

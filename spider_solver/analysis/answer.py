@@ -3,7 +3,8 @@
 Each record's fields are listed once, in order, with their types and meaning
 (:data:`ANALYSIS_FIELDS`, :data:`BRACKET_FIELDS`, :data:`PROBE_FIELDS`, as
 :data:`spider_solver.record.FIELDS` lists a solve record's); :func:`to_plain` turns any
-of them into plain data (``analyze --json``), the service builds its response models
+of them into plain data (``analyze --json``; :func:`spider_solver.record.to_plain`, which
+serialises every record declared so), the service builds its response models
 from the same lists, and ``analyze --help`` prints the key list from them.
 """
 
@@ -11,39 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, ClassVar, Literal, NewType
 
 from spider_solver.analysis.summary import summary
 from spider_solver.limits import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 from spider_solver.outcomes import Reason, Status
-from spider_solver.record import Field
+from spider_solver.record import Field, to_plain
 from spider_solver.rules.replay import ReplayResult
 
 #: Where an answer came from: a search, the known line, or nothing to do (the log won).
 Source = Literal["search", "known-line", "won"]
 #: An action in notation (D, F>T, F>T/N or U): the service gives it its bounds.
 Action = NewType("Action", str)
-
-
-def to_plain(record: Any) -> dict[str, Any]:
-    """The plain-data form of a record declared with ``FIELDS`` (an :class:`Analysis`, a
-    :class:`Bracket`, a :class:`Probe`, or a later one of the analysis): its fields in
-    order, enums as their values, tuples as lists, nested records in their own form. What
-    ``analyze --json`` prints and the service sends."""
-    return {spec.name: _plain(getattr(record, spec.name)) for spec in record.FIELDS}
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "FIELDS"):
-        return to_plain(value)
-    if isinstance(value, ReplayResult):
-        return value.to_dict()
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [_plain(item) for item in value]
-    return value
 
 
 @dataclass(frozen=True)
