@@ -191,3 +191,15 @@ def test_the_rate_limit_is_a_bucket_for_each_address():
     limit.take("a", now=10.0)  # refilled, one game
     with pytest.raises(TooManyGames):
         limit.take("a", now=11.0)
+
+
+def test_a_game_submitted_again_after_the_key_changed_gets_a_receipt_of_the_new_key(catalog_path, line):
+    new_key = b"the server's next key, 32 bytes at least"
+    with TestClient(create_app(Settings(catalog=str(catalog_path), solvers=1, secret=KEY))) as before:
+        first = submit(before, line[:7], name="Rotated").json()
+    with TestClient(create_app(Settings(catalog=str(catalog_path), solvers=1, secret=new_key))) as after:
+        again = submit(after, line[:7], name="Rotated")
+        assert again.status_code == 200 and again.json()["game"]["id"] == first["game"]["id"]
+        assert after.post("/v1/games/verify", json={"receipt": again.json()["receipt"]}).status_code == 200
+        error(after.post("/v1/games/verify", json={"receipt": first["receipt"]}), 422, "invalid-receipt")
+    assert read_receipt(again.json()["receipt"], new_key).key_id != first["game"]["key_id"]

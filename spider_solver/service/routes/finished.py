@@ -12,6 +12,7 @@ stored, with its first receipt, never a second entry.
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from functools import partial
 from typing import Annotated, Any
 
@@ -69,8 +70,9 @@ async def submit_game(body: GameSubmission, request: Request, response: Response
     game = finished_game(replayed, id=secrets.token_hex(16), par=par, name=body.name, challenge=body.challenge,
                          finished_at=utc_now(), key=recorder.key)
     stored = await recorder.record(game)
-    if stored.id != game.id:
+    if stored.id != game.id:  # submitted before: that game, its id and time
         response.status_code = 200
+        stored = replace(stored, key_id=recorder.key_id)  # signed by the key of now, if it changed since
     return {"game": to_plain(stored), "receipt": sign(stored, recorder.key)}
 
 
@@ -84,8 +86,9 @@ async def verify_receipt(body: ReceiptCheck, key: Annotated[bytes, Depends(state
     marked used: a second redemption is refused (``409 replayed-receipt``), so that a
     frontend that gives credit for a result gives it once."""
     game = read_receipt(body.receipt, key)
-    if body.code is not None and game.code != str(GameCode.parse(body.code)):
-        raise ReceiptMismatch(f"the receipt is for {game.code or 'an explicit deck'}, not {GameCode.parse(body.code)}")
+    wanted = None if body.code is None else str(GameCode.parse(body.code))
+    if wanted is not None and game.code != wanted:
+        raise ReceiptMismatch(f"the receipt is for {game.code or 'an explicit deck'}, not {wanted}")
     if body.challenge is not None and game.challenge != body.challenge:
         theirs = "no challenge" if game.challenge is None else f"the challenge {game.challenge!r}"
         raise ReceiptMismatch(f"the receipt is for {theirs}, not {body.challenge!r}")
