@@ -6,9 +6,10 @@
 //
 // It takes the day's deal, plays actions through POST /v1/position, has one refused, asks
 // for hints and follows them, asks "can I still win?", finishes the game along the hints,
-// submits it (POST /v1/games) and checks its receipt twice: with the server (POST
-// /v1/games/verify, redeemed once, refused the second time) and itself, with the key of
-// SECRET_FILE (HMAC-SHA256, as docs/service.md says). Each call is printed as one JSON line,
+// submits it (POST /v1/games; again: the game stored, its first receipt) and checks its
+// receipt twice: with the server (POST /v1/games/verify, redeemed once, refused the second
+// time, refused altered) and itself, with the key of SECRET_FILE (HMAC-SHA256, as
+// docs/service.md says). Each call is printed as one JSON line,
 // {"step", "call", "status", "ms", ...}; the last line is {"done": true, ...}. Any surprise
 // throws, and the exit status is 1.
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -42,6 +43,10 @@ function check(condition, what) {
 function unbase64url(text) {
   return Buffer.from(text.replace(/-/g, "+").replace(/_/g, "/"), "base64");
 }
+
+// -- the client's first fetch loads Node's HTTP client (about 60 ms): a health check takes it
+const health = await call("warm-up: health", "GET", "/v1/health");
+check(health.status === "ok" && health.catalog === true, "the server is up, with a catalog");
 
 // -- a new game: the day's deal, no spoiler in it
 const today = new Date().toISOString().slice(0, 10);
@@ -95,9 +100,11 @@ while (!position.won && log.length < MAX_ACTIONS) {
   await play("play to the end", hint.hint);
 }
 check(position.won, "the game is won");
-const submitted = await call("submit the game", "POST", "/v1/games",
-                             { code, actions: log, name: "node client", challenge: `daily ${today}` }, 201);
+const result = { code, actions: log, name: `node client ${process.pid}`, challenge: `daily ${today}` };
+const submitted = await call("submit the game", "POST", "/v1/games", result, 201);
 const game = submitted.game;
+const twice = await call("submit it again", "POST", "/v1/games", result, 200); // the game stored, not a new one
+check(twice.receipt === submitted.receipt, "the same game has its first receipt");
 check(game.outcome === "won" && game.score === position.score && game.moves === position.moves, "the server's score");
 check(game.undos === 1 && game.par === daily.catalog.par, "undos used and the deal's par");
 
@@ -120,6 +127,7 @@ check(timingSafeEqual(mac, unbase64url(signature)), "the receipt's HMAC is the k
 check(JSON.parse(text.toString("utf8")).id === game.id, "the receipt signs the game");
 
 const listed = await call("the deal's best games", "GET",
-                          `/v1/deals/${code}/games?challenge=${encodeURIComponent(`daily ${today}`)}`);
-check(listed.total >= 1 && listed.games[0].id === game.id, "the game is listed");
+                          `/v1/deals/${code}/games?limit=100&challenge=${encodeURIComponent(`daily ${today}`)}`);
+check(listed.total >= 1 && listed.games.some((listedGame) => listedGame.id === game.id), "the game is listed");
+check(listed.games.every((listedGame) => !("log" in listedGame)), "no log in the list");
 console.log(JSON.stringify({ done: true, code, actions: log.length, hints_to_the_end: hints, score: game.score }));
