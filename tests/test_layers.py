@@ -163,7 +163,7 @@ ANALYSIS_LAYERS = [
     {"options", "answer"},
     {"start"},
     {"search", "hints"},
-    {"lost"},
+    {"lost", "fair"},
     {"position"},
     {"__init__"},
 ]

@@ -1,0 +1,333 @@
+"""Layouts of the unseen cards, and games played on them by the planning fair player.
+
+A player who sees a position knows its *view* (:mod:`~spider_solver.engine.fair_plan`)
+and the cards it has not seen: the deck less every face-up card and every removed run
+(``unseen``, a multiset). Any order of the unseen cards over the face-down cells (column
+by column, deepest first) and then the stock (the next deal's row first) is a layout the
+player cannot tell from the real one, and all are equally likely. :func:`rollouts` draws
+``samples`` layouts from a seed (SplitMix64, a Fisher-Yates shuffle) and the view alone,
+and plays on each, after each of the candidate blocks of actions, the planner's game to
+its end: the same layouts and the same games for every candidate, so that the luck of the
+cards is the same for all of them (common random numbers).
+
+A layout never reads a card the player has not seen: the kernel is given the view (its
+face-down cells are ``UNKNOWN``) and the unseen multiset, not the real position.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from spider_solver.engine.fair_plan import UNKNOWN as UNKNOWN_BYTE
+from spider_solver.engine.fair_plan import decide, evaluate_view, new_plan_work, play_on
+from spider_solver.engine.movegen import gen_moves
+from spider_solver.engine.position import do_move, key_from_scratch, new_position, undo_move, unpack
+from spider_solver.engine.rng import below
+from spider_solver.engine.seen import seen_add, seen_contains, seen_new, seen_start
+from spider_solver.engine.types import (
+    H_DEALT,
+    H_REMOVED,
+    KERNEL,
+    MAX_COLUMNS,
+    MODE_ALL,
+    MOVE_DEAL,
+    VP_COLUMNS,
+    VP_DEALS,
+    VP_RUNS,
+    Tables,
+    plain_move,
+)
+
+
+class Knowledge(NamedTuple):
+    """What the player knows: the view, the cards not seen, the game's positions."""
+
+    state: np.ndarray  # uint8[STATE_BYTES]: the view, packed (face-down cells UNKNOWN)
+    unseen: np.ndarray  # uint8[n]: the card bytes not seen, in any fixed order
+    history: np.ndarray  # uint64[h]: the view keys of the positions the game has been in
+
+
+class Candidates(NamedTuple):
+    """Blocks of actions to compare: row i holds ``lengths[i]`` actions."""
+
+    blocks: np.ndarray  # int64[k, MAX_BLOCK]
+    lengths: np.ndarray  # int64[k]
+
+
+class Outcomes(NamedTuple):
+    """What the games on each layout gave, candidate by candidate."""
+
+    wins: np.ndarray  # int64[k, samples]: 1 if the game after candidate i on layout j was won
+    removed: np.ndarray  # int64[k, samples]: the runs it removed
+    actions: np.ndarray  # int64[k, samples]: the actions it took after the candidate
+
+
+@njit(**KERNEL)
+def _shuffle(order, n, rng):
+    """A uniform permutation of 0..n-1 into ``order`` (Fisher-Yates, SplitMix64)."""
+    for i in range(n):
+        order[i] = i
+    for i in range(n - 1, 0, -1):
+        r = below(rng, i + 1)
+        t = order[i]
+        order[i] = order[r]
+        order[r] = t
+
+
+@njit(**KERNEL)
+def lay_out(view_state, unseen, order, world, stock, vp):
+    """Write into ``world`` (and ``stock``) the layout that puts ``unseen[order]`` on the
+    view's face-down cells, column by column, deepest first, then in the stock's rows
+    from the next deal on."""
+    unpack(view_state, world)
+    ncols = vp[VP_COLUMNS]
+    k = 0
+    for c in range(ncols):
+        for i in range(world.down[c]):
+            world.cols[c, i] = unseen[order[k]]
+            k += 1
+    for d in range(world.hdr[H_DEALT], vp[VP_DEALS]):
+        for c in range(ncols):
+            stock[d * ncols + c] = unseen[order[k]]
+            k += 1
+
+
+@njit(cache=True)
+def rollouts(knowledge, candidates, tables, player, seed, outcomes):
+    """Play, on ``outcomes.wins.shape[1]`` layouts drawn from ``seed``, each candidate block
+    then the planner's game to its end (``player``: (weights, params)); the outcomes go to
+    ``outcomes`` (see :class:`Outcomes`). ``tables``: (vp, zobrist, dealt_keys) of the
+    variant. Returns 0."""
+    vp, zob, zdealt = tables
+    w, q = player
+    ncols = vp[VP_COLUMNS]
+    runs = vp[VP_RUNS]
+    samples = outcomes.wins.shape[1]
+    n = knowledge.unseen.shape[0]
+    order = np.zeros(max(n, 1), dtype=np.int64)
+    stock = np.zeros(vp[VP_DEALS] * ncols + MAX_COLUMNS, dtype=np.uint8)
+    view_stock = np.full(vp[VP_DEALS] * ncols + MAX_COLUMNS, 15, dtype=np.uint8)
+    world_tables = Tables(vp, zob, zdealt, stock)
+    vtables = Tables(vp, zob, zdealt, view_stock)
+    world = new_position()
+    view = new_position()
+    work = new_plan_work(max(q[0], 1))
+    seen = seen_new()
+    trace = np.zeros(0, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = seed
+    tag = 0
+    for j in range(samples):
+        _shuffle(order, n, rng)
+        for i in range(candidates.lengths.shape[0]):
+            lay_out(knowledge.state, knowledge.unseen, order, world, stock, vp)
+            world.key[0] = key_from_scratch(world, zob, zdealt)
+            tag += 1
+            seen_start(seen, tag)
+            for h in range(knowledge.history.shape[0]):
+                seen_add(seen, knowledge.history[h])
+            for t in range(candidates.lengths[i]):
+                do_move(world, world_tables, candidates.blocks[i, t])
+            played = play_on(world, world_tables, view, vtables, w, q, work, seen, trace)
+            outcomes.wins[i, j] = 1 if world.hdr[H_REMOVED] == runs else 0
+            outcomes.removed[i, j] = world.hdr[H_REMOVED]
+            outcomes.actions[i, j] = played
+    return 0
+
+
+@njit(cache=True)
+def play_worlds(starts, stocks, tables, player, results):
+    """Play deal i (its packed initial state ``starts[i]`` and stock ``stocks[i]``) with the
+    planner, seeing only what a player sees; ``results[i]``: won, runs removed, actions,
+    face-down cards left. For benchmarks and tuning. Returns 0."""
+    vp, zob, zdealt = tables
+    w, q = player
+    view_stock = np.full(stocks.shape[1], 15, dtype=np.uint8)
+    vtables = Tables(vp, zob, zdealt, view_stock)
+    world = new_position()
+    view = new_position()
+    work = new_plan_work(max(q[0], 1))
+    seen = seen_new()
+    trace = np.zeros(0, dtype=np.int64)
+    for i in range(starts.shape[0]):
+        world_tables = Tables(vp, zob, zdealt, stocks[i])
+        unpack(starts[i], world)
+        world.key[0] = key_from_scratch(world, zob, zdealt)
+        seen_start(seen, i + 1)
+        played = play_on(world, world_tables, view, vtables, w, q, work, seen, trace)
+        down = 0
+        for c in range(MAX_COLUMNS):
+            down += world.down[c]
+        results[i, 0] = 1 if world.hdr[H_REMOVED] == vp[VP_RUNS] else 0
+        results[i, 1] = world.hdr[H_REMOVED]
+        results[i, 2] = played
+        results[i, 3] = down
+    return 0
+
+
+@njit(cache=True)
+def _alternatives(view, vtables, w, work, seen, first, blocks, lengths, room):
+    """Add to ``blocks`` (from row 1: row 0 is the planner's block, whose first action is
+    ``first``) the other legal actions of the view, one action a block, best value first,
+    leaving out those that lead to a position the game has been in, or to the same
+    position as another; at most ``room`` rows in all. Returns the rows filled."""
+    vp = vtables[0]
+    ncols = vp[VP_COLUMNS]
+    moves = work.moves
+    n = gen_moves(view, vp, MODE_ALL, moves)
+    values = np.zeros(n, dtype=np.int64)
+    keys = np.zeros(n, dtype=np.uint64)
+    keep = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        m = plain_move(moves[i])
+        moves[i] = m
+        if m == first:
+            continue
+        info = do_move(view, vtables, m)
+        key = view.key[0]
+        values[i] = evaluate_view(view, ncols, w) if m != MOVE_DEAL else evaluate_view(view, ncols, w) - (1 << 40)
+        keys[i] = key
+        keep[i] = not seen_contains(seen, key)
+        undo_move(view, vtables, m, info)
+    order = np.argsort(values, kind="mergesort")
+    count = 1
+    for r in range(n):
+        i = order[r]
+        if count >= room:
+            break
+        if not keep[i]:
+            continue
+        duplicate = False
+        for s in range(r):
+            if keep[order[s]] and keys[order[s]] == keys[i]:
+                duplicate = True
+                break
+        if duplicate:
+            continue
+        blocks[count, 0] = moves[i]
+        lengths[count] = 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def fair_choices(knowledge, tables, player, alternatives, samples, seed, blocks, lengths):
+    """The candidates of a fair hint and their games on ``samples`` layouts.
+
+    Row 0 of ``blocks`` is the planner's decision at the view (:func:`decide`); the next
+    rows the other legal actions (:func:`_alternatives`, at most ``alternatives``; the deal
+    is always among them when it is legal). Returns (candidates, outcomes): the games after
+    each candidate on the same layouts (:func:`rollouts`). Candidates 0 when the planner is
+    stuck and no action is left."""
+    vp, zob, zdealt = tables
+    w, q = player
+    view_stock = np.full(vp[VP_DEALS] * vp[VP_COLUMNS] + MAX_COLUMNS, 15, dtype=np.uint8)
+    vtables = Tables(vp, zob, zdealt, view_stock)
+    view = new_position()
+    unpack(knowledge.state, view)
+    view.key[0] = key_from_scratch(view, zob, zdealt)
+    work = new_plan_work(max(q[0], 1))
+    seen = seen_new()
+    seen_start(seen, 1)
+    for h in range(knowledge.history.shape[0]):
+        seen_add(seen, knowledge.history[h])
+    seen_add(seen, view.key[0])
+    count = decide(view, vtables, w, q, work, seen)
+    first = -1
+    if count > 0:
+        for t in range(count):
+            blocks[0, t] = work.block[t]
+        lengths[0] = count
+        first = work.block[0]
+        k = _alternatives(view, vtables, w, work, seen, first, blocks, lengths, 1 + alternatives)
+    else:
+        k = _alternatives(view, vtables, w, work, seen, first, blocks, lengths, 1 + alternatives)
+        for r in range(1, k):  # no decision: the alternatives move up
+            blocks[r - 1, 0] = blocks[r, 0]
+            lengths[r - 1] = lengths[r]
+        k -= 1
+    outcomes = Outcomes(np.zeros((max(k, 1), samples), dtype=np.int64), np.zeros((max(k, 1), samples), dtype=np.int64),
+                        np.zeros((max(k, 1), samples), dtype=np.int64))
+    if k > 0:
+        rollouts(knowledge, Candidates(blocks[:k], lengths[:k]), tables, player, seed, outcomes)
+    return k, outcomes
+
+
+# -- From the rules engine's board: what the player has seen ------------------------------
+
+
+def view_of(board) -> tuple[np.ndarray, int]:
+    """The packed view of a :class:`~spider_solver.rules.Board`'s position and its key.
+
+    Reads the board's face-up cards (``board.columns[c][board.down[c]:]``), its columns'
+    lengths and face-down counts, its deals made and runs removed, and nothing else: never a
+    face-down card, never the stock."""
+    from spider_solver.engine.game import card_byte
+    from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
+    from spider_solver.engine.position import pack
+    from spider_solver.engine.types import STATE_BYTES
+
+    pos = new_position()
+    cols, lens, downs, hdr, key = pos
+    for c, column in enumerate(board.columns):
+        down = board.down[c]
+        lens[c] = len(column)
+        downs[c] = down
+        cols[c, :down] = UNKNOWN_BYTE
+        for i, card in enumerate(column[down:], start=down):
+            cols[c, i] = card_byte(card)
+    hdr[H_DEALT] = board.dealt
+    hdr[H_REMOVED] = board.runs_removed
+    state = np.zeros(STATE_BYTES, dtype=np.uint8)
+    pack(pos, state)
+    return state, int(key_from_scratch(pos, ZOBRIST, DEALT_KEYS))
+
+
+def unseen_of(board) -> np.ndarray:
+    """The card bytes the player of ``board`` has not seen, sorted: the variant's deck less
+    the face-up cards and the removed runs (never read from the face-down cards or the stock)."""
+    from collections import Counter
+
+    from spider_solver.engine.game import card_byte
+    from spider_solver.rules import Card
+
+    variant = board.variant
+    left = Counter(card_byte(card) for card in variant.unshuffled())
+    for c, column in enumerate(board.columns):
+        for card in column[board.down[c]:]:
+            left[card_byte(card)] -= 1
+    for suit in board.removed:
+        for rank in range(1, variant.ranks + 1):
+            left[card_byte(Card(rank, suit))] -= 1
+    cards = sorted(left.elements())
+    return np.array(cards, dtype=np.uint8)
+
+
+def fair_candidates(board, history: list[int], *, layouts: int, alternatives: int,
+                    seed: int) -> list[tuple[object, int]]:
+    """The candidate actions of a fair hint at ``board`` (a rules engine's Board, read only
+    for what the player has seen) and how many of ``layouts`` sampled layouts each won,
+    the planner's decision first: [(action, wins), ...]. ``history``: the view keys of the
+    positions the game has been in (:func:`view_of`); ``seed`` is mixed with the view and
+    the unseen cards, nothing else. The same arguments give the same answer everywhere."""
+    import hashlib
+
+    from spider_solver.engine.fair_plan import MAX_DEPTH, PLAN_PARAMS, PLAN_WEIGHTS
+    from spider_solver.engine.game import action_of, variant_params
+    from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
+
+    view, key = view_of(board)
+    unseen = unseen_of(board)
+    suits = board.variant.suits
+    vp = variant_params(board.deal, board.deal_on_empty)  # reads the variant only
+    knowledge = Knowledge(view, unseen, np.array([*history, key], dtype=np.uint64))
+    blocks = np.zeros((1 + alternatives, MAX_DEPTH + MAX_COLUMNS + 1), dtype=np.int64)
+    lengths = np.zeros(1 + alternatives, dtype=np.int64)
+    digest = hashlib.blake2b(int(seed).to_bytes(8, "little") + view.tobytes() + unseen.tobytes(), digest_size=8)
+    mixed = np.uint64(int.from_bytes(digest.digest(), "little"))
+    count, outcomes = fair_choices(knowledge, (vp, ZOBRIST, DEALT_KEYS), (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]),
+                                   alternatives, layouts, mixed, blocks, lengths)
+    return [(board.check(action_of(int(blocks[i, 0]))), int(outcomes.wins[i].sum())) for i in range(count)]
