@@ -167,14 +167,14 @@ def _positions(deal: Deal, deal_on_empty: bool, moves: list[str]) -> list[Board]
 
 
 def _view_key(board: Board) -> int:
-    from spider_solver.engine.fair_sample import view_of
+    from spider_solver.engine.fair_hint import view_of
 
     return view_of(board)[1]
 
 
 def _choices(board: Board, history: list[int], options: FairOptions) -> tuple[FairChoice, ...]:
     """The candidates compared on the sampled layouts, best first (the planner's first among equals)."""
-    from spider_solver.engine.fair_sample import fair_candidates
+    from spider_solver.engine.fair_hint import fair_candidates
 
     found = fair_candidates(board, history, layouts=options.layouts, alternatives=options.alternatives,
                             seed=options.seed)
