@@ -173,14 +173,12 @@ def _view_key(board: Board) -> int:
 
 
 def _choices(board: Board, history: list[int], options: FairOptions) -> tuple[FairChoice, ...]:
-    """The candidates compared on the sampled layouts, best first (the planner's first among equals)."""
+    """The candidates compared on the sampled layouts, best first."""
     from spider_solver.engine.fair_hint import fair_candidates
 
     found = fair_candidates(board, history, layouts=options.layouts, alternatives=options.alternatives,
                             seed=options.seed)
-    choices = [FairChoice(board.notation(action), wins, options.layouts) for action, wins in found]
-    order = sorted(range(len(choices)), key=lambda i: (-choices[i].wins, i))
-    return tuple(choices[i] for i in order)
+    return tuple(FairChoice(board.notation(c.action), c.wins, c.layouts) for c in found)
 
 
 __all__ = ["FAIR_LAYOUTS", "FairChoice", "FairHint", "FairOptions", "describe", "fair_hint"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,6 +22,14 @@ from spider_solver.engine.position import key_from_scratch, new_position, pack
 from spider_solver.engine.types import H_DEALT, H_REMOVED, MAX_COLUMNS, STATE_BYTES
 from spider_solver.rules import Board, Card
 from spider_solver.rules.notation import Action
+
+
+class Scored(NamedTuple):
+    """A candidate action of a fair hint: how many of the sampled layouts were won after it."""
+
+    action: Action
+    wins: int
+    layouts: int
 
 
 def view_of(board: Board) -> tuple[np.ndarray, int]:
@@ -61,12 +70,12 @@ def unseen_of(board: Board) -> np.ndarray:
 
 
 def fair_candidates(board: Board, history: list[int], *, layouts: int, alternatives: int,
-                    seed: int) -> list[tuple[Action, int]]:
+                    seed: int) -> list[Scored]:
     """The candidate actions of a fair hint at ``board`` (a rules engine's Board, read only
-    for what the player has seen) and how many of ``layouts`` sampled layouts each won,
-    the planner's decision first: [(action, wins), ...]. ``history``: the view keys of the
-    positions the game has been in (:func:`view_of`); ``seed`` is mixed with the view and
-    the unseen cards, nothing else. The same arguments give the same answer everywhere."""
+    for what the player has seen), each with the sampled layouts it won, best first: the
+    most wins, then the planner's decision before the others. ``history``: the view keys of
+    the positions the game has been in (:func:`view_of`); ``seed`` is mixed with the view
+    and the unseen cards, nothing else. The same arguments give the same answer everywhere."""
     view, key = view_of(board)
     unseen = unseen_of(board)
     suits = board.variant.suits
@@ -78,4 +87,7 @@ def fair_candidates(board: Board, history: list[int], *, layouts: int, alternati
     mixed = np.uint64(int.from_bytes(digest.digest(), "little"))
     count, outcomes = fair_choices(knowledge, (vp, ZOBRIST, DEALT_KEYS), (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]),
                                    alternatives, layouts, mixed, blocks, lengths)
-    return [(board.check(action_of(int(blocks[i, 0]))), int(outcomes.wins[i].sum())) for i in range(count)]
+    scored = [Scored(board.check(action_of(int(blocks[i, 0]))), int(outcomes.wins[i].sum()), layouts)
+              for i in range(count)]
+    order = sorted(range(count), key=lambda i: (-scored[i].wins, i))
+    return [scored[i] for i in order]
