@@ -1,10 +1,18 @@
 """Fair hints: the next action judged only on what the player has seen, with the chance to win.
 
 :func:`fair_hint` replays a game log, takes of the position reached only what a player
-sees (:func:`~spider_solver.engine.fair_sample.view_of`, :func:`~spider_solver.engine.fair_sample.unseen_of`),
-and compares the planner's decision with the other legal actions by playing each on the
-same sampled layouts of the unseen cards (:func:`~spider_solver.engine.fair_sample.fair_choices`).
-What the chance means and what it assumes: docs/engine.md, "Fair hints".
+sees (:func:`~spider_solver.engine.fair_hint.view_of`, :func:`~spider_solver.engine.fair_hint.unseen_of`:
+the face-up cards, how many cards lie face down in each column, the deals and the runs
+removed, and the positions the game has been in), and compares the planner's decision
+with other legal actions by playing each on the same sampled layouts of the unseen cards
+(:func:`~spider_solver.engine.fair_hint.fair_candidates`). :func:`fair_game` plays a
+whole game by following fair hints, no undo. What the chance means and what it assumes:
+docs/engine.md, "Fair hints".
+
+The answer is a function of what the player has seen, the options and the version alone:
+two deals that differ only in cards the player has not seen get the same hint and the same
+chances (tests/analysis/test_fair.py checks it), and the same position, options and version
+give the same answer on every machine (no time budget decides anything).
 """
 
 from __future__ import annotations
@@ -12,51 +20,67 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from spider_solver.analysis.answer import Action, to_plain
 from spider_solver.analysis.start import replay_log
-from spider_solver.errors import quote
+from spider_solver.errors import plural
+from spider_solver.limits import (
+    FAIR_ALTERNATIVES,
+    FAIR_LAYOUTS,
+    FAIR_SEED,
+    MAX_FAIR_GAME_ACTIONS,
+    check_fair,
+)
 from spider_solver.record import Field
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal, GameCode
-from spider_solver.rules.replay import ReplayResult
+from spider_solver.rules.board import check_play_options
+from spider_solver.rules.replay import ReplayResult, replay
+from spider_solver.stops import held
 from spider_solver.verify import coerce_deal
 
-#: Layouts of the unseen cards each candidate is played on, by default.
-FAIR_LAYOUTS = 16
-#: Actions compared with the planner's, by default (the deal is always one when legal).
-FAIR_ALTERNATIVES = 3
-#: The most layouts and alternatives a caller may ask for.
-MAX_FAIR_LAYOUTS = 1024
-MAX_FAIR_ALTERNATIVES = 16
-#: The default seed of the layouts.
-FAIR_SEED = 0
+#: What the words call the sampled layouts.
+LAYOUTS_WORDS = "layouts of the unseen cards"
 
 
 @dataclass(frozen=True)
 class FairOptions:
-    """How a fair hint is computed; the same options give the same hint on every machine."""
+    """How a fair hint is computed: the rules of the log and the sampling. The same options
+    give the same hint on every machine; a value out of range raises
+    :class:`~spider_solver.errors.InvalidOptionError` (a layout count, an alternative count
+    or a seed) or ``ValueError`` (the rules' options) as the value is made."""
 
+    #: RULES.md §6 Deals: whether a deal may be made while a column is empty.
     deal_on_empty: bool = False
+    #: RULES.md §8.2 Undo: actions of the log that can be undone (None: the whole history).
     undo_limit: int | None = DEFAULT_UNDO_LIMIT
-    #: Layouts of the unseen cards each candidate action is played on.
+    #: Sampled layouts of the unseen cards each candidate action is played on (1 to
+    #: :data:`~spider_solver.limits.MAX_FAIR_LAYOUTS`).
     layouts: int = FAIR_LAYOUTS
-    #: Legal actions compared with the planner's decision (the deal among them when legal).
+    #: Legal actions compared with the planner's decision, the deal among them when legal
+    #: (0 to :data:`~spider_solver.limits.MAX_FAIR_ALTERNATIVES`).
     alternatives: int = FAIR_ALTERNATIVES
-    #: The seed of the layouts, 0 to 2**64 - 1 (mixed with what the player has seen).
+    #: The seed of the layouts, 0 to :data:`~spider_solver.limits.MAX_SEED` (mixed with what
+    #: the player has seen, never with an unseen card).
     seed: int = FAIR_SEED
-    #: Called once before the engine is first needed (the command line loads it there).
+    #: Called once before the engine is first needed, never when it is not (the command
+    #: line loads the kernels there); its time is not counted in ``seconds``.
     before_search: Callable[[], object] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        for name, low, high in (("layouts", 1, MAX_FAIR_LAYOUTS), ("alternatives", 0, MAX_FAIR_ALTERNATIVES),
-                                ("seed", 0, 2**64 - 1)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"invalid {name} {quote(value)}: expected a whole number from {low} to {high}")
+        layouts, alternatives, seed = check_fair(self.layouts, self.alternatives, self.seed)
+        object.__setattr__(self, "layouts", layouts)
+        object.__setattr__(self, "alternatives", alternatives)
+        object.__setattr__(self, "seed", seed)
+        check_play_options(self.deal_on_empty, self.undo_limit)
 
     def but(self, **changes: Any) -> FairOptions:
+        """These options with ``changes`` (field names of :class:`FairOptions`)."""
         return replace(self, **changes) if changes else self
+
+
+#: The options a fair hint takes when it is given none.
+DEFAULT_FAIR_OPTIONS = FairOptions()
 
 
 @dataclass(frozen=True)
@@ -70,22 +94,29 @@ class FairChoice:
 
     @property
     def chance(self) -> float:
+        """The share of the layouts won: the estimate of the chance to win after the action."""
         return self.wins / self.layouts
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_plain(self)
 
 
 FAIR_CHOICE_FIELDS = FairChoice.FIELDS = (
     Field("action", Action, False, "The action, in canonical notation."),
-    Field("wins", int, False, "Sampled layouts of the unseen cards won after it."),
+    Field("wins", int, False, "Sampled layouts of the unseen cards won by playing on after it."),
     Field("layouts", int, False, "Sampled layouts it was played on."),
 )
 
 
 @dataclass(frozen=True)
 class FairHint:
-    """The fair hint of a position: the best action by what the player has seen, and its chances."""
+    """The fair hint of a position: the best action by what the player has seen, and its chances.
+    ``to_dict()`` is the JSON form (``hint --fair --json``)."""
 
     FIELDS: ClassVar[tuple[Field, ...]]
     code: str | None
+    #: The replay of the log: won, moves, score, runs removed, stock left, the first refused
+    #: action (``replay.error``: then there is no hint).
     replay: ReplayResult
     #: The action to play; None when the log has a refused action, is won, or no action is left.
     hint: str | None
@@ -93,67 +124,291 @@ class FairHint:
     chance: float | None
     #: The actions compared, best first (the hint first).
     choices: tuple[FairChoice, ...]
+    #: The options the answer was computed with.
+    layouts: int
+    alternatives: int
     seed: int
     #: The answer in a sentence a player reads.
     words: str
+    #: Wall-clock seconds: not compared (one hint made twice gives equal answers).
     seconds: float = field(default=0.0, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
+        """The plain-data form, as ``hint --fair --json`` prints it."""
         return to_plain(self)
 
 
 FAIR_HINT_FIELDS = FairHint.FIELDS = (
     Field("code", str, True, "Canonical game code; null for an explicit deck."),
-    Field("replay", ReplayResult, False, "The replay of the log."),
-    Field("hint", Action, True, "The action to play; null when the log was refused or won, or no action is left."),
-    Field("chance", float, True, "Share of the sampled layouts of the unseen cards won after the hint, following "
-          "fair hints; null without a hint."),
-    Field("choices", list[FairChoice], False, "The actions compared, best first."),
+    Field("replay", ReplayResult, False, "The replay of the log: won, moves, score, runs removed, stock left."),
+    Field("hint", Action, True, "The action to play, judged only on what the player has seen; null when the log "
+          "was refused or won, or no action is left."),
+    Field("chance", float, True, "Share of the sampled layouts of the unseen cards won by playing on after the "
+          "hint (docs: Fair hints); null without a hint."),
+    Field("choices", list[FairChoice], False, "The actions compared on the same layouts, best first (the hint "
+          "first)."),
+    Field("layouts", int, False, "Layouts of the unseen cards sampled for each action."),
+    Field("alternatives", int, False, "Legal actions compared with the planner's decision, at most."),
     Field("seed", int, False, "The seed of the sampled layouts."),
-    Field("words", str, False, "The answer in words."),
+    Field("words", str, False, "The answer in a sentence a player reads."),
     Field("seconds", float, False, "Seconds it took."),
 )
 
+#: How a game played by following fair hints ended: won; lost (no action was left);
+#: ``limit``: called off after :data:`~spider_solver.limits.MAX_FAIR_GAME_ACTIONS` actions;
+#: interrupted (Ctrl-C); None when the given log has a refused action.
+Outcome = Literal["won", "lost", "limit", "interrupted"]
+
+
+@dataclass(frozen=True)
+class FairStep:
+    """One action of a game played by following fair hints, and its hint's figures."""
+
+    FIELDS: ClassVar[tuple[Field, ...]]
+    action: str
+    wins: int
+    layouts: int
+    #: Seconds the hint took.
+    seconds: float = field(compare=False)
+
+    @property
+    def chance(self) -> float:
+        return self.wins / self.layouts
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_plain(self)
+
+
+FAIR_STEP_FIELDS = FairStep.FIELDS = (
+    Field("action", Action, False, "The action played: the fair hint of the position."),
+    Field("wins", int, False, "Sampled layouts of the unseen cards won after it (its chance: wins / layouts)."),
+    Field("layouts", int, False, "Sampled layouts it was played on."),
+    Field("seconds", float, False, "Seconds the hint took."),
+)
+
+
+@dataclass(frozen=True)
+class FairGame:
+    """A game played by following fair hints, no undo (``play --fair``)."""
+
+    FIELDS: ClassVar[tuple[Field, ...]]
+    code: str | None
+    #: The replay of the whole log: the given actions, then those played.
+    replay: ReplayResult
+    outcome: Outcome | None
+    #: The actions played by following the hints, after the given log, with their hints' figures.
+    steps: tuple[FairStep, ...]
+    layouts: int
+    alternatives: int
+    seed: int
+    #: The outcome in words.
+    words: str
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def log(self) -> tuple[str, ...]:
+        """The whole game log, in canonical notation: the given actions, then those played."""
+        return self.replay.played
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plain-data form, as ``play --fair --json`` prints it."""
+        return to_plain(self)
+
+
+FAIR_GAME_FIELDS = FairGame.FIELDS = (
+    Field("code", str, True, "Canonical game code; null for an explicit deck."),
+    Field("replay", ReplayResult, False, "The replay of the whole log (the given actions, then those played)."),
+    Field("outcome", str, True, "won; lost (no action was left); limit (called off as not won after "
+          f"{MAX_FAIR_GAME_ACTIONS:,} actions); interrupted; null when the given log has a refused action."),
+    Field("log", list[Action], False, "The whole game log, in canonical notation: the given actions, then those "
+          "played."),
+    Field("steps", list[FairStep], False, "The actions played by following fair hints, in order, each with its "
+          "hint's figures."),
+    Field("layouts", int, False, "Layouts of the unseen cards each hint sampled."),
+    Field("alternatives", int, False, "Legal actions each hint compared with the planner's decision, at most."),
+    Field("seed", int, False, "The seed of the sampled layouts."),
+    Field("words", str, False, "The outcome in words."),
+    Field("seconds", float, False, "Seconds the game took."),
+)
+
+
+# --------------------------------------------------------------------------- #
+# The hint
+# --------------------------------------------------------------------------- #
+
 
 def fair_hint(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
-              options: FairOptions = FairOptions(), **changes: Any) -> FairHint:
+              options: FairOptions = DEFAULT_FAIR_OPTIONS, **changes: Any) -> FairHint:
     """The fair hint after ``actions`` on ``deal``: the best next action judged only on what
-    the player has seen (see the module's docstring), with its chance to win."""
+    the player has seen, with the chance to win after it and after the next best actions.
+
+    ``deal`` is a :class:`Deal`, a :class:`GameCode` or a game code string; ``actions`` a
+    game log in the notation of RULES.md §11 Action notation (text, or a list of texts),
+    replayed as RULES.md §12 Replay says under ``options`` (:class:`FairOptions`;
+    ``changes`` are field names of it: ``fair_hint(deal, log, layouts=32, seed=7)``). A log
+    with a refused action gets no hint (``replay.error`` names it), as in
+    :func:`~spider_solver.analysis.analyze`.
+    """
     started = time.perf_counter()
     options = options.but(**changes)
     deal = coerce_deal(deal)
     start = replay_log(deal, actions, options.deal_on_empty, options.undo_limit)
-    code = str(deal.code) if deal.code is not None else None
-    base = FairHint(code, start.replayed, None, None, (), options.seed, "")
+    base = FairHint(_code(deal), start.replayed, None, None, (), options.layouts, options.alternatives,
+                    options.seed, "")
     if start.replayed.error is not None:
-        return _done(replace(base, words=f"the log has a refused action: {start.replayed.error}"), started)
-    board = start.board
-    if board.is_won():
-        return _done(replace(base, words="the game is won"), started)
+        return _timed(replace(base, words=f"no hint: {start.replayed.error}"), started)
+    if start.board.is_won():
+        return _timed(replace(base, words="no hint: the game is won"), started)
     if options.before_search is not None:
+        loading = time.perf_counter()
         options.before_search()
-    history = [_view_key(b) for b in _positions(deal, options.deal_on_empty, start.moves)]
-    choices = _choices(board, history, options)
+        started += time.perf_counter() - loading
+    history = [_view_key(board) for board in _positions(deal, options.deal_on_empty, start.moves)]
+    choices = _choices(start.board, history, options)
     if not choices:
-        return _done(replace(base, words="no action is left: the game is lost"), started)
+        return _timed(replace(base, words="no hint: no action is left, the game is lost"), started)
     best = choices[0]
-    return _done(replace(base, hint=best.action, chance=best.chance, choices=choices,
-                         words=describe(choices)), started)
+    return _timed(replace(base, hint=best.action, chance=best.chance, choices=choices, words=describe(choices)),
+                  started)
+
+
+def chance_words(wins: int, layouts: int) -> str:
+    """A chance in words: "about 62%", never a bare 0% or 100% that the layouts do not show
+    ("no win found", "under 1%", "over 99%"; all won: "about 100%")."""
+    if wins == 0:
+        return "no win found"
+    percent = round(100 * wins / layouts)
+    if percent == 0:
+        return "under 1%"
+    if percent == 100 and wins < layouts:
+        return "over 99%"
+    return f"about {percent}%"
 
 
 def describe(choices: tuple[FairChoice, ...]) -> str:
-    """The answer in words: 'about 62% to win from here; 7>3 about 48%'."""
+    """The answer in words, the hint's chance first and then the next best actions':
+    "about 62% to win from here with 9>4 (10 of 16 layouts of the unseen cards won); 7>3
+    about 48%; D no win found"; when no layout was won: "no win found in 16 layouts of the
+    unseen cards; 9>4 is the best guess"."""
     best = choices[0]
     if best.wins == 0:
-        head = f"no win found in {best.layouts} layouts of the unseen cards"
+        head = f"no win found in {best.layouts} {LAYOUTS_WORDS}; {best.action} is the best guess"
     else:
-        head = f"about {round(100 * best.chance)}% to win from here with {best.action}"
-    others = "; ".join(f"{c.action} about {round(100 * c.chance)}%" for c in choices[1:4])
+        head = (f"{chance_words(best.wins, best.layouts)} to win from here with {best.action} "
+                f"({best.wins} of {best.layouts} {LAYOUTS_WORDS} won)")
+    others = "; ".join(f"{c.action} {chance_words(c.wins, c.layouts)}" for c in choices[1:])
     return f"{head}; {others}" if others else head
 
 
-def _done(hint: FairHint, started: float) -> FairHint:
-    return replace(hint, seconds=round(time.perf_counter() - started, 4))
+# --------------------------------------------------------------------------- #
+# A game played by following the hints
+# --------------------------------------------------------------------------- #
+
+
+def fair_game(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
+              options: FairOptions = DEFAULT_FAIR_OPTIONS, *,
+              on_step: Callable[[FairStep, Board], object] | None = None, **changes: Any) -> FairGame:
+    """Play on from the position ``actions`` reach on ``deal`` (by default the initial
+    layout) by following fair hints, one action a hint, no undo, until the game is won, no
+    action is left, or :data:`~spider_solver.limits.MAX_FAIR_GAME_ACTIONS` actions were
+    played in all. ``on_step(step, board)`` is called after each action (the command line's
+    progress). Ctrl-C (a KeyboardInterrupt) ends the game where it is: the answer keeps
+    what was played, its outcome ``interrupted``. The options and ``changes`` are those of
+    :func:`fair_hint`; the same deal, log, options and version play the same game."""
+    started = time.perf_counter()
+    options = options.but(**changes)
+    deal = coerce_deal(deal)
+    start = replay_log(deal, actions, options.deal_on_empty, options.undo_limit)
+    given = list(start.replayed.played)
+    base = FairGame(_code(deal), start.replayed, None, (), options.layouts, options.alternatives, options.seed, "")
+    if start.replayed.error is not None:
+        return _timed(replace(base, words=f"not played: {start.replayed.error}"), started)
+    board = start.board
+    steps: list[FairStep] = []
+    outcome: Outcome | None = None
+    try:
+        if not board.is_won() and options.before_search is not None:
+            loading = time.perf_counter()
+            options.before_search()
+            started += time.perf_counter() - loading
+        history = [_view_key(b) for b in _positions(deal, options.deal_on_empty, start.moves)]
+        while outcome is None:
+            if board.is_won():
+                outcome = "won"
+            elif len(given) + len(steps) >= MAX_FAIR_GAME_ACTIONS:
+                outcome = "limit"
+            else:
+                clock = time.perf_counter()
+                choices = _choices(board, history, options)
+                if not choices:
+                    outcome = "lost"
+                    continue
+                best = choices[0]
+                step = FairStep(best.action, best.wins, best.layouts, round(time.perf_counter() - clock, 4))
+                with held():  # the action and its record, together
+                    board.push_notation(step.action)
+                    steps.append(step)
+                    history.append(_view_key(board))
+                if on_step is not None:
+                    on_step(step, board)
+    except KeyboardInterrupt:
+        outcome = "interrupted"
+    played = replay(deal, given + [step.action for step in steps], deal_on_empty=options.deal_on_empty,
+                    undo_limit=options.undo_limit)
+    game = replace(base, replay=played, outcome=outcome, steps=tuple(steps))
+    return _timed(replace(game, words=game_words(game)), started)
+
+
+def game_words(game: FairGame) -> str:
+    """How a game played by following fair hints ended, in words."""
+    played = plural(len(game.steps), "action")
+    if game.outcome == "won":
+        return f"won by following fair hints ({played} played)" if game.steps else "won already: nothing to play"
+    if game.outcome == "lost":
+        return f"lost: no action was left after {played} played"
+    if game.outcome == "limit":
+        return f"not won: called off after {MAX_FAIR_GAME_ACTIONS:,} actions"
+    return f"interrupted after {played} played"
+
+
+# --------------------------------------------------------------------------- #
+# The engine, through its bridge (engine/fair_hint.py)
+# --------------------------------------------------------------------------- #
+
+
+def fair_hint_stage():
+    """The fair hint's kernels as a :class:`~spider_solver.engine.Stage` of
+    :func:`~spider_solver.engine.load_stages`."""
+    from spider_solver.engine import HINT_KERNELS, Stage
+
+    return Stage(_hint_once, False, "the fair hint", COMPILE_MESSAGE, HINT_KERNELS, hint=True)
+
+
+#: What the command line says before it compiles the fair hint's kernels.
+COMPILE_MESSAGE = "compiling the fair hint once for this install (a minute or two); later runs start at once..."
+
+
+def load_fair_hint(say: Callable[[str], None] | None = None, *, here: bool = True) -> None:
+    """Compile the fair hint's kernels (first use of an install) or load them from numba's
+    cache, as :func:`spider_solver.verify.load_engine` does the engine's."""
+    from spider_solver.engine import load_stages
+
+    load_stages([fair_hint_stage()], say=say, here=here)
+
+
+def _hint_once() -> None:
+    """One fair hint of a small deal: every kernel of the fair hint compiled or loaded."""
+    from spider_solver.engine import WARM_UP_CODE
+
+    fair_hint(WARM_UP_CODE, layouts=1, alternatives=1)
+
+
+def _code(deal: Deal) -> str | None:
+    return str(deal.code) if deal.code is not None else None
+
+
+def _timed(answer: Any, started: float) -> Any:
+    return replace(answer, seconds=round(time.perf_counter() - started, 4))
 
 
 def _positions(deal: Deal, deal_on_empty: bool, moves: list[str]) -> list[Board]:
@@ -167,6 +422,7 @@ def _positions(deal: Deal, deal_on_empty: bool, moves: list[str]) -> list[Board]
 
 
 def _view_key(board: Board) -> int:
+    """The key of what the player sees of ``board`` (the engine's view)."""
     from spider_solver.engine.fair_hint import view_of
 
     return view_of(board)[1]
@@ -181,4 +437,6 @@ def _choices(board: Board, history: list[int], options: FairOptions) -> tuple[Fa
     return tuple(FairChoice(board.notation(c.action), c.wins, c.layouts) for c in found)
 
 
-__all__ = ["FAIR_LAYOUTS", "FairChoice", "FairHint", "FairOptions", "describe", "fair_hint"]
+__all__ = ["COMPILE_MESSAGE", "DEFAULT_FAIR_OPTIONS", "FAIR_CHOICE_FIELDS", "FAIR_GAME_FIELDS", "FAIR_HINT_FIELDS",
+           "FAIR_STEP_FIELDS", "FairChoice", "FairGame", "FairHint", "FairOptions", "FairStep", "Outcome",
+           "chance_words", "describe", "fair_game", "fair_hint", "fair_hint_stage", "game_words", "load_fair_hint"]

@@ -1,0 +1,285 @@
+"""fair_hint() and fair_game() (spider_solver/analysis/fair.py): the fair hint never reads
+a card the player has not seen, is the same on every run, refuses bad input as analyze()
+does, and says its chances in words a player reads.
+
+The fairness property (issue 50, point 2): two deals that agree on every card the player
+has seen but differ in unseen cards (face down and in the stock) get the same hint and
+the same chances, with the same seed, at every position of a log until a card in which
+they differ is turned up or dealt. Small variants carry most examples (a hint there takes
+milliseconds); the real deals, a few.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spider_solver.analysis import FairChoice, FairHint, FairOptions, fair_game, fair_hint
+from spider_solver.analysis import fair as fair_module
+from spider_solver.analysis.fair import chance_words, describe
+from spider_solver.errors import InvalidCodeError, InvalidOptionError
+from spider_solver.limits import FAIR_ALTERNATIVES, FAIR_LAYOUTS, FAIR_SEED, MAX_FAIR_LAYOUTS, MAX_SEED
+from spider_solver.rules import Board, Deal, Variant, replay
+from tests.fair_pairs import SIZES, deal_pairs, prefixes, twin, unseen_places
+
+#: Few layouts and alternatives: the contract is the same at any size.
+SMALL = {"layouts": 3, "alternatives": 2}
+#: The real game's sizes, 1 and 4 suits.
+REAL = ({"suits": 1}, {"suits": 4})
+#: A position of a small variant where no action is legal: each column a 3 on its 2 and its ace, no stock.
+STUCK = Deal.from_columns(["AS 2S 3S", "AS 2S 3S"], [], Variant(suits=1, ranks=3, runs=2, columns=2, layout=6))
+PICKS = st.lists(st.integers(0, 10**6), min_size=4, max_size=12)
+SEEDS = st.integers(0, MAX_SEED)
+
+
+def answer(hint: FairHint) -> dict:
+    """What a fair hint tells the player: everything but the deal's code and the seconds."""
+    plain = hint.to_dict()
+    del plain["code"], plain["seconds"]
+    return plain
+
+
+def first_difference(first: Deal, second: Deal, picks, seed: int, **options) -> tuple[list[str], dict, dict] | None:
+    """The first log (of :func:`~tests.fair_pairs.prefixes`) after which the fair hints of
+    the twins differ, with the two answers; None if they never do."""
+    for log in prefixes(first, second, picks):
+        a, b = (answer(fair_hint(deal, log, seed=seed, **options)) for deal in (first, second))
+        if a != b:
+            return log, a, b
+    return None
+
+
+# -- never peeks -------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("fair_hints")
+@settings(max_examples=30)
+@given(pair=deal_pairs(), picks=PICKS, seed=SEEDS)
+def test_twins_get_the_same_fair_hint_until_a_card_they_differ_in_shows(pair, picks, seed):
+    assert first_difference(*pair, picks, seed, **SMALL) is None
+
+
+@pytest.mark.usefixtures("fair_hints")
+@settings(max_examples=6)
+@given(pair=deal_pairs(REAL), picks=st.lists(st.integers(0, 10**6), max_size=6), seed=SEEDS)
+def test_twins_of_the_real_game_get_the_same_fair_hint(pair, picks, seed):
+    assert first_difference(*pair, picks, seed, layouts=2, alternatives=1) is None
+
+
+@pytest.mark.usefixtures("fair_hints")
+def test_the_twins_test_catches_a_hint_that_reads_the_order_of_the_unseen_cards(monkeypatch):
+    """The property is not vacuous: a bridge that hands the kernels the unseen cards in the
+    order they lie (a peek at the face-down cards and the stock) is caught at once."""
+    from spider_solver.engine import fair_hint as bridge
+    from spider_solver.engine.game import card_byte
+
+    def peeking(board: Board) -> np.ndarray:
+        hidden = [card for c, column in enumerate(board.columns) for card in column[:board.down[c]]]
+        return np.array([card_byte(card) for card in hidden + list(board.stock)], dtype=np.uint8)
+
+    deal = Deal.from_code("SP1-S2C-AAAAAAD")
+    other = twin(deal, list(reversed(range(len(unseen_places(deal))))))
+    assert first_difference(deal, other, [], FAIR_SEED, **SMALL) is None
+    monkeypatch.setattr(bridge, "unseen_of", peeking)
+    assert first_difference(deal, other, [], FAIR_SEED, **SMALL) is not None
+
+
+# -- the same everywhere -----------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("fair_hints")
+def test_the_same_position_seed_and_options_give_the_same_hint():
+    first = fair_hint("SP1-S2C-AAAAAAD", "7>10", **SMALL)
+    again = fair_hint(Deal.from_code("SP1-S2C-AAAAAAD"), ["7>10"], FairOptions(**SMALL))
+    assert first == again and answer(first) == answer(again)
+    assert first.hint == first.choices[0].action and first.chance == first.choices[0].chance
+
+
+@pytest.mark.usefixtures("fair_hints")
+def test_the_seed_chooses_the_layouts():
+    answers = {tuple(fair_hint("SP1-S2C-AAAAAAD", "", seed=seed, layouts=3, alternatives=1).choices)
+               for seed in range(6)}
+    assert len(answers) > 1
+
+
+@pytest.mark.usefixtures("fair_hints")
+def test_the_answer_carries_its_options_and_ranks_its_choices():
+    hint = fair_hint("SP1-S2C-AAAAAAD", "7>10", layouts=5, alternatives=2, seed=9)
+    assert (hint.layouts, hint.alternatives, hint.seed) == (5, 2, 9)
+    assert 2 <= len(hint.choices) <= 3 and all(choice.layouts == 5 for choice in hint.choices)
+    assert [c.wins for c in hint.choices] == sorted((c.wins for c in hint.choices), reverse=True)
+    board = Board(Deal.from_code("SP1-S2C-AAAAAAD"))
+    board.push_notation("7>10")
+    legal = {board.notation(action) for action in board.legal_moves()}
+    assert {choice.action for choice in hint.choices} <= legal and "D" in {c.action for c in hint.choices}
+    assert list(hint.to_dict()) == [spec.name for spec in FairHint.FIELDS]
+
+
+def test_the_defaults_are_the_limits():
+    assert (FairOptions().layouts, FairOptions().alternatives, FairOptions().seed) == (
+        FAIR_LAYOUTS, FAIR_ALTERNATIVES, FAIR_SEED)
+
+
+# -- bad input, and no hint --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("changes, words", [
+    ({"layouts": 0}, "invalid layouts 0: expected a whole number from 1 to 1,024"),
+    ({"layouts": MAX_FAIR_LAYOUTS + 1}, "invalid layouts 1025"),
+    ({"layouts": 2.0}, "invalid layouts 2.0"),
+    ({"layouts": "16"}, "invalid layouts '16'"),
+    ({"alternatives": -1}, "invalid alternatives -1: expected a whole number from 0 to 16"),
+    ({"alternatives": True}, "invalid alternatives True"),
+    ({"seed": -1}, "invalid seed -1"),
+    ({"seed": MAX_SEED + 1}, "invalid seed 18446744073709551616"),
+])
+def test_options_out_of_range_are_refused_by_name(changes, words):
+    with pytest.raises(InvalidOptionError, match=words):
+        FairOptions(**changes)
+    with pytest.raises(InvalidOptionError, match=words):
+        fair_hint("SP1-S1C-AAAAAAD", "", **changes)
+    with pytest.raises(InvalidOptionError, match=words):
+        fair_game("SP1-S1C-AAAAAAD", "", **changes)
+
+
+def test_numpy_integers_are_taken_as_the_numbers_they_hold():
+    options = FairOptions(layouts=np.int64(4), alternatives=np.int32(1), seed=np.uint64(MAX_SEED))
+    assert (options.layouts, options.seed) == (4, MAX_SEED) and type(options.seed) is int
+
+
+def test_the_rules_options_are_checked_as_analyze_checks_them():
+    with pytest.raises(ValueError, match="invalid undo limit -1"):
+        FairOptions(undo_limit=-1)
+    with pytest.raises(ValueError, match="invalid deal_on_empty 'x'"):
+        fair_hint("SP1-S1C-AAAAAAD", "", deal_on_empty="x")
+
+
+def test_a_bad_code_is_refused_as_analyze_refuses_it():
+    with pytest.raises(InvalidCodeError):
+        fair_hint("SP1-S5C-AAAAAAD")
+    with pytest.raises(TypeError, match="not int"):
+        fair_hint("SP1-S1C-AAAAAAD", 5)  # type: ignore[arg-type]
+
+
+def never() -> None:
+    raise AssertionError("no engine is needed here")
+
+
+@pytest.mark.parametrize("log, words", [
+    ("9>4 1>2", "no hint: action 2 (index 1: '1>2') refused: cannot play '1>2'"),
+    ("9>4 3-5", "no hint: action 2 (index 1: '3-5') refused: invalid action '3-5'"),
+])
+def test_a_refused_action_gets_no_hint_and_needs_no_engine(log, words):
+    hint = fair_hint("SP1-S4C-AAAAAAD", log, before_search=never)
+    assert hint.hint is None and hint.chance is None and hint.choices == ()
+    assert hint.replay.error is not None and hint.replay.error.index == 1
+    assert hint.words.startswith(words)
+
+
+def test_a_won_game_gets_no_hint_and_needs_no_engine():
+    deal = Deal.from_columns(["AS", "2S", "3S"], [], Variant(suits=1, ranks=3, runs=1, columns=3, layout=3))
+    hint = fair_hint(deal, "1>2 2>3", before_search=never)
+    assert hint.replay.won and hint.hint is None and hint.words == "no hint: the game is won"
+
+
+@pytest.mark.usefixtures("fair_hints")
+def test_no_action_left_is_no_hint():
+    assert Board(STUCK).legal_moves() == []
+    hint = fair_hint(STUCK)
+    assert hint.hint is None and hint.choices == () and hint.words == "no hint: no action is left, the game is lost"
+
+
+# -- words ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("wins, layouts, words", [
+    (0, 16, "no win found"), (1, 16, "about 6%"), (10, 16, "about 62%"), (16, 16, "about 100%"),
+    (1, 1000, "under 1%"), (999, 1000, "over 99%"), (5, 1000, "under 1%"),
+])
+def test_chances_in_words_never_say_a_bare_0_or_100_the_layouts_do_not_show(wins, layouts, words):
+    assert chance_words(wins, layouts) == words
+
+
+def test_the_words_give_the_hint_its_chance_and_the_next_best():
+    choices = (FairChoice("9>4", 10, 16), FairChoice("7>3", 8, 16), FairChoice("D", 0, 16))
+    assert describe(choices) == ("about 62% to win from here with 9>4 (10 of 16 layouts of the unseen cards won); "
+                                 "7>3 about 50%; D no win found")
+    assert describe(choices[:1]) == "about 62% to win from here with 9>4 (10 of 16 layouts of the unseen cards won)"
+
+
+def test_when_no_layout_is_won_the_words_say_so_never_a_bare_0():
+    choices = (FairChoice("9>4", 0, 32), FairChoice("D", 0, 32))
+    assert describe(choices) == "no win found in 32 layouts of the unseen cards; 9>4 is the best guess; D no win found"
+    assert "0%" not in describe(choices)
+
+
+# -- a game played by following fair hints ------------------------------------------------
+
+
+@pytest.mark.usefixtures("fair_hints")
+@pytest.mark.parametrize("size", SIZES)
+def test_a_game_follows_the_fair_hint_of_each_position_and_replays_as_it_says(size):
+    variant = Variant(**size)
+    deck = variant.unshuffled()
+    random.Random(str(size)).shuffle(deck)
+    deal = Deal(tuple(deck), variant)
+    game = fair_game(deal, seed=5, **SMALL)
+    assert game.outcome in ("won", "lost")
+    assert replay(deal, game.log) == game.replay and game.replay.won == (game.outcome == "won")
+    assert list(game.log) == [step.action for step in game.steps]
+    for index, step in enumerate(game.steps):
+        hint = fair_hint(deal, game.log[:index], seed=5, **SMALL)
+        assert (hint.hint, hint.choices[0].wins, hint.choices[0].layouts) == (step.action, step.wins, step.layouts)
+
+
+@pytest.mark.usefixtures("fair_hints")
+def test_a_game_plays_on_from_the_given_log():
+    game = fair_game("SP1-S1C-AAAAAAD", "9>4 U 1>8", layouts=2, alternatives=1, on_step=stop_after(2))
+    assert game.log[:3] == ("9>4", "U", "1>8") and len(game.steps) == 2 and game.outcome == "interrupted"
+    assert game.log[3:] == tuple(step.action for step in game.steps)
+    assert replay("SP1-S1C-AAAAAAD", game.log) == game.replay
+
+
+def stop_after(count: int):
+    """An ``on_step`` that presses Ctrl-C once ``count`` actions were played."""
+    played = []
+
+    def step(*_) -> None:
+        played.append(1)
+        if len(played) == count:
+            raise KeyboardInterrupt
+
+    return step
+
+
+@pytest.mark.usefixtures("fair_hints")
+def test_ctrl_c_ends_the_game_with_what_was_played():
+    game = fair_game("SP1-S4C-AAAAAAD", layouts=2, alternatives=1, on_step=stop_after(3))
+    assert game.outcome == "interrupted" and len(game.steps) == 3 and game.words == "interrupted after 3 actions played"
+    assert replay("SP1-S4C-AAAAAAD", game.log) == game.replay
+
+
+@pytest.mark.usefixtures("fair_hints")
+def test_a_game_that_goes_on_too_long_is_called_off(monkeypatch):
+    monkeypatch.setattr(fair_module, "MAX_FAIR_GAME_ACTIONS", 4)
+    game = fair_game("SP1-S4C-AAAAAAD", "9>4", layouts=2, alternatives=1)
+    assert game.outcome == "limit" and len(game.log) == 4 and len(game.steps) == 3
+
+
+@pytest.mark.usefixtures("fair_hints")
+def test_a_game_with_no_action_left_is_lost():
+    game = fair_game(STUCK)
+    assert game.outcome == "lost" and game.steps == () and game.words == "lost: no action was left after 0 actions played"
+
+
+def test_a_refused_log_or_a_won_game_plays_nothing_and_needs_no_engine():
+    refused = fair_game("SP1-S4C-AAAAAAD", "9>4 1>2", before_search=never)
+    assert refused.outcome is None and refused.steps == () and refused.words.startswith("not played: action 2")
+    deal = Deal.from_columns(["AS", "2S", "3S"], [], Variant(suits=1, ranks=3, runs=1, columns=3, layout=3))
+    won = fair_game(deal, "1>2 2>3", before_search=never)
+    assert won.outcome == "won" and won.steps == () and won.words == "won already: nothing to play"
+    assert list(won.to_dict()) == [spec.name for spec in won.FIELDS]
