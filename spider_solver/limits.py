@@ -76,7 +76,7 @@ FAIR_SEED = 0
 MAX_SEED = 2**64 - 1
 #: Actions a game played by following fair hints (``play``) makes at most before it is
 #: called off as not won: a won game takes a few hundred.
-MAX_FAIR_GAME_ACTIONS = 2_000
+MAX_FAIR_GAME_ACTIONS = 1_000
 
 #: The catalog file a command uses when none is named (in the working directory).
 DEFAULT_CATALOG = "spider-catalog.sqlite"

@@ -313,8 +313,9 @@ def fair_game(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
     action is left, or :data:`~spider_solver.limits.MAX_FAIR_GAME_ACTIONS` actions were
     played in all. ``on_step(step, board)`` is called after each action (the command line's
     progress). Ctrl-C (a KeyboardInterrupt) ends the game where it is: the answer keeps
-    what was played, its outcome ``interrupted``. The options and ``changes`` are those of
-    :func:`fair_hint`; the same deal, log, options and version play the same game."""
+    what was played, its outcome ``interrupted`` (but in ``before_search``, which it ends).
+    The options and ``changes`` are those of :func:`fair_hint`; the same deal, log, options
+    and version play the same game."""
     started = time.perf_counter()
     options = options.but(**changes)
     deal = coerce_deal(deal)
@@ -326,11 +327,11 @@ def fair_game(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
     board = start.board
     steps: list[FairStep] = []
     outcome: Outcome | None = None
+    if not board.is_won() and options.before_search is not None:  # a Ctrl-C here ends the call
+        loading = time.perf_counter()
+        options.before_search()
+        started += time.perf_counter() - loading
     try:
-        if not board.is_won() and options.before_search is not None:
-            loading = time.perf_counter()
-            options.before_search()
-            started += time.perf_counter() - loading
         history = [_view_key(b) for b in _positions(deal, options.deal_on_empty, start.moves)]
         while outcome is None:
             if board.is_won():
@@ -432,8 +433,11 @@ def _choices(board: Board, history: list[int], options: FairOptions) -> tuple[Fa
     """The candidates compared on the sampled layouts, best first."""
     from spider_solver.engine.fair_hint import fair_candidates
 
-    found = fair_candidates(board, history, layouts=options.layouts, alternatives=options.alternatives,
-                            seed=options.seed)
+    # A Ctrl-C or SIGTERM waits for the kernel's answer (stops.held): a KeyboardInterrupt
+    # raised while numba boxes its answer (a tuple holding a NamedTuple) crashes the process.
+    with held():
+        found = fair_candidates(board, history, layouts=options.layouts, alternatives=options.alternatives,
+                                seed=options.seed)
     return tuple(FairChoice(board.notation(c.action), c.wins, c.layouts) for c in found)
 
 
