@@ -161,22 +161,12 @@ Outcome = Literal["won", "lost", "limit", "interrupted"]
 
 
 @dataclass(frozen=True)
-class FairStep:
-    """One action of a game played by following fair hints, and its hint's figures."""
+class FairStep(FairChoice):
+    """One action of a game played by following fair hints: the hint of its position (the
+    action, the layouts won after it, the layouts), and the seconds the hint took."""
 
     FIELDS: ClassVar[tuple[Field, ...]]
-    action: str
-    wins: int
-    layouts: int
-    #: Seconds the hint took.
-    seconds: float = field(compare=False)
-
-    @property
-    def chance(self) -> float:
-        return self.wins / self.layouts
-
-    def to_dict(self) -> dict[str, Any]:
-        return to_plain(self)
+    seconds: float = field(default=0.0, compare=False)
 
 
 FAIR_STEP_FIELDS = FairStep.FIELDS = (

@@ -19,18 +19,16 @@ from spider_solver.cli.group import cli, echo_json, end_at_once, messages, plura
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
     FAIR_OPTION_NAMES,
-    UNDO_LIMIT,
     FilePath,
-    deal_options,
     fair_options,
+    game_log_options,
     interactive_budget_options,
-    log_file_option,
 )
 from spider_solver.cli.play import load_deal, read_log, undo_limit_of
 from spider_solver.errors import plural_noun
 from spider_solver.limits import FAIR_LAYOUTS, FAIR_SEED
 from spider_solver.outcomes import UNKNOWN_BECAUSE, ExitStatus, Status
-from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
+from spider_solver.rules import Deal
 
 if TYPE_CHECKING:
     from spider_solver.analysis import Analysis
@@ -70,14 +68,7 @@ def game_options(func: Callable[[GameArgs], ExitStatus]) -> Callable[..., ExitSt
         return func(GameArgs(**given))
 
     decorators: list[Callable[[Callable], Callable]] = [
-        click.argument("code", required=False),
-        click.argument("actions", nargs=-1),
-        deal_options,
-        log_file_option,
-        click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty."),
-        click.option("--undo-limit", type=UNDO_LIMIT, default=DEFAULT_UNDO_LIMIT, show_default=True,
-                     help="Actions that can be undone, 0 (none) to 1,000,000."),
-        click.option("--unlimited-undo", is_flag=True, help="Keep the whole history for undo."),
+        game_log_options,
         interactive_budget_options,
         click.option("--catalog", type=FilePath(), default=None,
                      help="Catalog whose verified line of the deal gives hints without a search.  "

@@ -32,7 +32,7 @@ from spider_solver.limits import (
     MAX_UNDO_LIMIT,
     MAX_WORKERS,
 )
-from spider_solver.rules import MAX_DEAL
+from spider_solver.rules import DEFAULT_UNDO_LIMIT, MAX_DEAL
 
 #: Longest number (in characters) any option reads; longer text is refused unread.
 MAX_NUMBER_TEXT = 40
@@ -232,6 +232,25 @@ def deal_options(func: Callable) -> Callable:
     return func
 
 
+def game_log_options(func: Callable) -> Callable:
+    """What the commands that replay a game log take (replay, hint, analyze, play): CODE
+    (or --deck with --suits and --rule), ACTIONS, --file, and the rules of the log:
+    --deal-on-empty, --undo-limit N, --unlimited-undo."""
+    decorators: list[Callable[[Callable], Callable]] = [
+        click.argument("code", required=False),
+        click.argument("actions", nargs=-1),
+        deal_options,
+        log_file_option,
+        click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty."),
+        click.option("--undo-limit", type=UNDO_LIMIT, default=DEFAULT_UNDO_LIMIT, show_default=True,
+                     help="Actions that can be undone, 0 (none) to 1,000,000."),
+        click.option("--unlimited-undo", is_flag=True, help="Keep the whole history for undo."),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
 def catalog_option(default: str | None) -> Callable[[Callable], Callable]:
     """--catalog PATH (a file, not a directory)."""
     return click.option(
@@ -244,5 +263,5 @@ __all__ = [
     "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "DIFFICULTY", "FAIR_OPTION_NAMES", "FORMAT", "LAYOUTS", "NODES",
     "RULE", "SECONDS", "SEED", "STATUS", "SUITS", "UNDO_LIMIT", "WORKERS", "Choice", "DifficultyRange", "FilePath",
     "Integer", "Seconds", "budget_options", "budget_options_of", "catalog_option", "deal_options", "describe_seconds",
-    "fair_options", "interactive_budget_options",
+    "fair_options", "game_log_options", "interactive_budget_options",
 ]

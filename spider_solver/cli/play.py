@@ -14,13 +14,13 @@ from click.core import ParameterSource
 
 from spider_solver.cli.exits import of_fair_game, of_replay
 from spider_solver.cli.group import cli, echo_json, end_at_once, messages, plural
-from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options, fair_options, log_file_option
+from spider_solver.cli.params import CONTEXT_SETTINGS, fair_options, game_log_options
 from spider_solver.errors import not_utf8
 from spider_solver.limits import MAX_FAIR_GAME_ACTIONS, MAX_LOG_FILE_CHARS
 from spider_solver.outcomes import ExitStatus
-from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
+from spider_solver.rules import Deal
 from spider_solver.rules.cards import ascii_upper
-from spider_solver.terminal import is_terminal, silent
+from spider_solver.terminal import is_terminal, silent, write_stderr
 
 if TYPE_CHECKING:
     from spider_solver.analysis.fair import FairGame, FairStep
@@ -120,14 +120,7 @@ def show(code: str, as_deck: bool, as_words: bool, as_json: bool) -> None:
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("code", required=False)
-@click.argument("actions", nargs=-1)
-@deal_options
-@log_file_option
-@click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty.")
-@click.option("--undo-limit", type=UNDO_LIMIT, default=100, show_default=True,
-              help="Actions that can be undone, 0 (none) to 1,000,000.")
-@click.option("--unlimited-undo", is_flag=True, help="Keep the whole history for undo.")
+@game_log_options
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"code", "won", "moves", "score", "runs_removed", "stock_left", "error"}.')
 def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
@@ -172,14 +165,7 @@ def with_limits(func: Callable) -> Callable:
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("code", required=False)
-@click.argument("actions", nargs=-1)
-@deal_options
-@log_file_option
-@click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty.")
-@click.option("--undo-limit", type=UNDO_LIMIT, default=DEFAULT_UNDO_LIMIT, show_default=True,
-              help="Actions of the given log that can be undone, 0 (none) to 1,000,000.")
-@click.option("--unlimited-undo", is_flag=True, help="Keep the whole history of the given log for undo.")
+@game_log_options
 @click.option("--fair", is_flag=True, default=True,
               help="Follow fair hints, judged only on the cards seen (the one player so far).  [default: on]")
 @fair_options
@@ -291,7 +277,7 @@ class GameProgress:
         self.played += 1
         if self.terminal:
             self.drawn = True
-            _write("\r\x1b[K" + self.line(step, board))
+            write_stderr("\r\x1b[K" + self.line(step, board))
         elif time.monotonic() - self.said >= self.LOG_EVERY:
             self.said = time.monotonic()
             self.say(self.line(step, board))
@@ -299,13 +285,5 @@ class GameProgress:
     def close(self) -> None:
         """The game ended: the terminal line is cleared."""
         if self.drawn:
-            _write("\r\x1b[K")
-
-
-def _write(text: str) -> None:
-    try:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-    except (OSError, ValueError):  # standard error is for messages: one that cannot be written is dropped
-        pass
+            write_stderr("\r\x1b[K")
 

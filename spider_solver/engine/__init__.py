@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spider_solver.stops import held
-from spider_solver.terminal import is_terminal, silent
+from spider_solver.terminal import is_terminal, silent, write_stderr
 
 with held():  # the first import of numba (engine.cache imports it), which a Ctrl-C must not cut
     from spider_solver.engine import cache as _cache
@@ -203,7 +203,7 @@ class CompileProgress:
             self.say(f"compiled {stage.name}: {self.done[index]} kernels in {self.elapsed():.0f} s")
         elif all(self.ended):
             self.draw(force=True)
-            _write("\n")
+            write_stderr("\n")
 
     def elapsed(self) -> float:
         return time.monotonic() - self.began
@@ -222,18 +222,12 @@ class CompileProgress:
         if self.terminal:
             if force or now - self.drawn >= self.EVERY:
                 self.drawn = now
-                _write("\r\x1b[K" + self.line())
+                write_stderr("\r\x1b[K" + self.line())
         elif now - max(self.drawn, self.began) >= self.LOG_EVERY and not all(self.ended):
             self.drawn = now
             self.say(self.line())
 
 
-def _write(text: str) -> None:
-    try:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-    except (OSError, ValueError):  # standard error is for messages: one that cannot be written is dropped
-        pass
 
 
 def compile_apart(target: Callable[[], None]) -> bool:
