@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from spider_solver.analysis.answer import Action, to_plain
-from spider_solver.analysis.start import replay_log
+from spider_solver.analysis.start import Start, replay_log
 from spider_solver.errors import plural
 from spider_solver.limits import (
     FAIR_ALTERNATIVES,
@@ -242,13 +242,10 @@ def fair_hint(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
     started = time.perf_counter()
     options = options.but(**changes)
     deal = coerce_deal(deal)
-    start = replay_log(deal, actions, options.deal_on_empty, options.undo_limit)
-    base = FairHint(_code(deal), start.replayed, None, None, (), options.layouts, options.alternatives,
-                    options.seed, "")
-    if start.replayed.error is not None:
-        return _timed(replace(base, words=f"no hint: {start.replayed.error}"), started)
-    if start.board.is_won():
-        return _timed(replace(base, words="no hint: the game is won"), started)
+    ready = _prepare(deal, actions, options, started)
+    if isinstance(ready, FairHint):
+        return ready
+    start, base = ready
     if options.before_search is not None:
         loading = time.perf_counter()
         options.before_search()
@@ -260,6 +257,29 @@ def fair_hint(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
     best = choices[0]
     return _timed(replace(base, hint=best.action, chance=best.chance, choices=choices, words=describe(choices)),
                   started)
+
+
+def fair_hint_without_search(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
+                             options: FairOptions = DEFAULT_FAIR_OPTIONS, **changes: Any) -> FairHint | None:
+    """What :func:`fair_hint` answers when it needs no engine (the log has a refused action,
+    or wins), with none loaded; None when only the engine can answer (the service answers
+    these at once, and queues the others)."""
+    ready = _prepare(coerce_deal(deal), actions, options.but(**changes), time.perf_counter())
+    return ready if isinstance(ready, FairHint) else None
+
+
+def _prepare(deal: Deal, actions: str | Iterable[str], options: FairOptions,
+             started: float) -> FairHint | tuple[Start, FairHint]:
+    """The part of a fair hint before the engine: the answer when none is needed, else the
+    replayed log and the answer so far."""
+    start = replay_log(deal, actions, options.deal_on_empty, options.undo_limit)
+    base = FairHint(_code(deal), start.replayed, None, None, (), options.layouts, options.alternatives,
+                    options.seed, "")
+    if start.replayed.error is not None:
+        return _timed(replace(base, words=f"no hint: {start.replayed.error}"), started)
+    if start.board.is_won():
+        return _timed(replace(base, words="no hint: the game is won"), started)
+    return start, base
 
 
 def chance_words(wins: int, layouts: int) -> str:
@@ -433,4 +453,5 @@ def _choices(board: Board, history: list[int], options: FairOptions) -> tuple[Fa
 
 __all__ = ["COMPILE_MESSAGE", "DEFAULT_FAIR_OPTIONS", "FAIR_CHOICE_FIELDS", "FAIR_GAME_FIELDS", "FAIR_HINT_FIELDS",
            "FAIR_STEP_FIELDS", "FairChoice", "FairGame", "FairHint", "FairOptions", "FairStep", "Outcome",
-           "chance_words", "describe", "fair_game", "fair_hint", "fair_hint_stage", "game_words", "load_fair_hint"]
+           "chance_words", "describe", "fair_game", "fair_hint", "fair_hint_stage", "fair_hint_without_search",
+           "game_words", "load_fair_hint"]

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from spider_solver.analysis import FairChoice, FairHint, FairOptions, fair_game, fair_hint
 from spider_solver.analysis import fair as fair_module
-from spider_solver.analysis.fair import chance_words, describe
+from spider_solver.analysis.fair import chance_words, describe, fair_hint_without_search
 from spider_solver.errors import InvalidCodeError, InvalidOptionError
 from spider_solver.limits import FAIR_ALTERNATIVES, FAIR_LAYOUTS, FAIR_SEED, MAX_FAIR_LAYOUTS, MAX_SEED
 from spider_solver.rules import Board, Deal, Variant, replay
@@ -184,6 +184,14 @@ def test_a_won_game_gets_no_hint_and_needs_no_engine():
     deal = Deal.from_columns(["AS", "2S", "3S"], [], Variant(suits=1, ranks=3, runs=1, columns=3, layout=3))
     hint = fair_hint(deal, "1>2 2>3", before_search=never)
     assert hint.replay.won and hint.hint is None and hint.words == "no hint: the game is won"
+    assert fair_hint_without_search(deal, "1>2 2>3") == hint
+
+
+def test_without_search_answers_what_needs_no_engine_and_nothing_else():
+    refused = fair_hint_without_search("SP1-S4C-AAAAAAD", "9>4 1>2", layouts=5)
+    assert refused == fair_hint("SP1-S4C-AAAAAAD", "9>4 1>2", layouts=5, before_search=never)
+    assert refused.layouts == 5 and refused.replay.error is not None
+    assert fair_hint_without_search("SP1-S4C-AAAAAAD", "9>4") is None
 
 
 @pytest.mark.usefixtures("fair_hints")
