@@ -243,8 +243,8 @@ def test_play_shows_its_progress_on_standard_error_only(monkeypatch, late):
 # -- end to end ---------------------------------------------------------------------------
 
 
-def spider_solve(*args: str, **kwargs) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+def spider_solve(*args: str, env: dict[str, str] | None = None, **kwargs) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), **(env or {})}
     return subprocess.Popen([sys.executable, "-m", "spider_solver", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, encoding="utf-8", env=env, **kwargs)
 
@@ -273,3 +273,26 @@ def test_sigterm_ends_play_with_what_was_played(tmp_path):
         assert lines[-3].startswith("interrupted after ") or lines[-2].startswith("interrupted after "), out
         log = next(line for line in lines if line.startswith("log: ")).removeprefix("log: ")
         assert replay("SP1-S4C-AAAAAAD", log).error is None
+
+
+@pytest.mark.slow
+def test_a_first_fair_hint_says_that_it_compiles_and_counts_the_kernels(tmp_path):
+    """A fresh install (an empty cache): the first hint --fair says that it compiles the fair
+    hint's kernels (apart, so that Ctrl-C stops it at once) and how many it compiled:
+    HINT_KERNELS, the "m" of "kernel n of m". A second run says nothing, and answers the same."""
+    import re
+
+    from spider_solver.engine import HINT_KERNELS
+
+    runs = []
+    for _ in range(2):
+        process = spider_solve("hint", TWO_SUITS, "--fair", "--json", *FEW, cwd=tmp_path,
+                               env={"NUMBA_CACHE_DIR": str(tmp_path / "cache")})
+        out, err = process.communicate(timeout=900)
+        assert process.returncode == 0, err
+        runs.append((out, err))
+    first = runs[0][1].splitlines()
+    assert first[0] == COMPILE_MESSAGE
+    assert re.fullmatch(rf"compiled the fair hint: {HINT_KERNELS} kernels in [0-9]+ s", first[-1]), first
+    assert runs[1][1] == ""
+    assert without_seconds(json.loads(runs[0][0])) == without_seconds(json.loads(runs[1][0]))
