@@ -94,7 +94,9 @@ Q_DEPTH = 1
 Q_MARGIN = 2
 #: Actions a game at most (a rollout's bound).
 Q_MAX_ACTIONS = 3
-Q_SIZE = 4
+#: 1: plan again after every action (a hint's player); 0: play the block out first.
+Q_REPLAN = 4
+Q_SIZE = 5
 
 #: The weights by suit count (tuned: benchmarks/tune_fair.py).
 PLAN_WEIGHTS = {
@@ -104,9 +106,9 @@ PLAN_WEIGHTS = {
 }
 #: The parameters by suit count: width, depth, margin, actions a game.
 PLAN_PARAMS = {
-    1: np.array([16, 12, 1, 600], dtype=np.int64),
-    2: np.array([16, 12, 1, 600], dtype=np.int64),
-    4: np.array([16, 12, 1, 600], dtype=np.int64),
+    1: np.array([16, 12, 1, 600, 0], dtype=np.int64),
+    2: np.array([16, 12, 1, 600, 0], dtype=np.int64),
+    4: np.array([16, 12, 1, 600, 0], dtype=np.int64),
 }
 
 #: A plan holds at most this many moves (``Q_DEPTH`` <= MAX_DEPTH).
@@ -258,15 +260,21 @@ def plan(view, vtables, w, q, work, seen):
         for b in range(nbeam):
             for t in range(level):
                 infos[t] = do_move(view, vtables, lines[b, t])
+            here = evaluate_view(view, ncols, w)
             n = gen_moves(view, vp, MODE_SEARCH, moves)
             for i in range(n):
                 m = plain_move(moves[i])
                 if m == MOVE_DEAL:
                     continue
+                src, dst, _ = decode_move(m)
+                before = (column_value(view.cols, view.lens, view.down, src, w)
+                          + column_value(view.cols, view.lens, view.down, dst, w) - w[E_RUN] * view.hdr[H_REMOVED])
                 info = do_move(view, vtables, m)
                 key = view.key[0]
                 if not seen_contains(seen, key) and _set_add(work, key):
-                    value = evaluate_view(view, ncols, w)
+                    value = here - before + (column_value(view.cols, view.lens, view.down, src, w)
+                                             + column_value(view.cols, view.lens, view.down, dst, w)
+                                             - w[E_RUN] * view.hdr[H_REMOVED])
                     turns = turned[b] or (info >> UNDO_TURNED) != 0
                     if value < best_value:
                         best_value = value
@@ -402,6 +410,8 @@ def play_on(real, tables, view, vtables, w, q, work, seen, trace):
         count = decide(view, vtables, w, q, work, seen)
         if count == 0:
             break
+        if q[Q_REPLAN] != 0 and work.block[count - 1] != MOVE_DEAL:
+            count = 1
         for t in range(count):
             m = work.block[t]
             do_move(real, tables, m)
