@@ -104,11 +104,17 @@ PLAN_WEIGHTS = {
     2: np.array([22, 0, 0, -1, 12, 6, 0, 6, 60, 4, 4, 2], dtype=np.int64),
     4: np.array([22, 0, 0, -1, 12, 6, 0, 6, 60, 4, 4, 2], dtype=np.int64),
 }
-#: The parameters by suit count: width, depth, margin, actions a game.
+#: The hint's planner by suit count: width, depth, margin, actions a game, plan again after each action.
 PLAN_PARAMS = {
-    1: np.array([16, 12, 1, 600, 0], dtype=np.int64),
-    2: np.array([16, 12, 1, 600, 0], dtype=np.int64),
-    4: np.array([16, 12, 1, 600, 0], dtype=np.int64),
+    1: np.array([64, 20, 1, 600, 1], dtype=np.int64),
+    2: np.array([64, 20, 1, 600, 1], dtype=np.int64),
+    4: np.array([64, 20, 1, 600, 1], dtype=np.int64),
+}
+#: The rollouts' planner by suit count: small, so that a hint plays many games in a second.
+ROLLOUT_PARAMS = {
+    1: np.array([8, 8, 1, 600, 1], dtype=np.int64),
+    2: np.array([8, 8, 1, 600, 1], dtype=np.int64),
+    4: np.array([8, 8, 1, 600, 1], dtype=np.int64),
 }
 
 #: A plan holds at most this many moves (``Q_DEPTH`` <= MAX_DEPTH).
