@@ -47,6 +47,7 @@ from spider_solver.engine.types import (
     MODE_SEARCH,
     MOVE_DEAL,
     SUIT_SHIFT,
+    UNDO_REMOVED_MASK,
     UNDO_TURNED,
     VP_COLUMNS,
     VP_DEAL_ON_EMPTY,
@@ -129,10 +130,14 @@ class PlanWork(NamedTuple):
     """The working arrays of the planner (made once: :func:`new_plan_work`)."""
 
     lines: np.ndarray  # int64[width, MAX_DEPTH]: the lines of the beam's positions
+    next_lines: np.ndarray  # int64[width, MAX_DEPTH]: the next level's, while it is chosen
     turned: np.ndarray  # bool[width]: the line turned a card up
-    cand_lines: np.ndarray  # int64[width * CANDIDATES_PER_POSITION, MAX_DEPTH]
+    next_turned: np.ndarray  # bool[width]
+    cand_parent: np.ndarray  # int64[width * CANDIDATES_PER_POSITION]: the beam position a candidate comes from
+    cand_move: np.ndarray  # int64[width * CANDIDATES_PER_POSITION]: the move that made it
     cand_values: np.ndarray  # int64[width * CANDIDATES_PER_POSITION]
     cand_turned: np.ndarray  # bool[width * CANDIDATES_PER_POSITION]
+    columns: np.ndarray  # int64[MAX_COLUMNS]: the column values of the position being expanded
     best: np.ndarray  # int64[MAX_DEPTH]: the best line
     reveal: np.ndarray  # int64[MAX_DEPTH]: the best line that turns a card up
     moves: np.ndarray  # int64[MAX_MOVES]
@@ -148,9 +153,11 @@ def new_plan_work(width):
     """The planner's working arrays for beams of at most ``width`` positions."""
     cands = width * CANDIDATES_PER_POSITION
     size = 1 << PLAN_SET_BITS
-    return PlanWork(np.zeros((width, MAX_DEPTH), dtype=np.int64), np.zeros(width, dtype=np.bool_),
-                    np.zeros((cands, MAX_DEPTH), dtype=np.int64), np.zeros(cands, dtype=np.int64),
-                    np.zeros(cands, dtype=np.bool_), np.zeros(MAX_DEPTH, dtype=np.int64),
+    return PlanWork(np.zeros((width, MAX_DEPTH), dtype=np.int64), np.zeros((width, MAX_DEPTH), dtype=np.int64),
+                    np.zeros(width, dtype=np.bool_), np.zeros(width, dtype=np.bool_),
+                    np.zeros(cands, dtype=np.int64), np.zeros(cands, dtype=np.int64),
+                    np.zeros(cands, dtype=np.int64), np.zeros(cands, dtype=np.bool_),
+                    np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(MAX_DEPTH, dtype=np.int64),
                     np.zeros(MAX_DEPTH, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
                     np.zeros(MAX_DEPTH, dtype=np.int64), np.zeros(size, dtype=np.uint64),
                     np.zeros(size, dtype=np.int64), np.zeros(1, dtype=np.int64),
@@ -243,14 +250,20 @@ def plan(view, vtables, w, q, work, seen):
     """The beam over the view's moves (see the module's docstring). The best line goes to
     ``work.best``, the best line that turns a card up to ``work.reveal``. Returns
     (length of the best line, its gain on the view's value, length of the best line that
-    turns a card up: 0 if none). ``seen``: the game's positions (view keys), never kept."""
+    turns a card up: 0 if none). ``seen``: the game's positions (view keys), never kept.
+
+    A child's value is its parent's with the two columns the move changed valued again
+    (the value is a sum over columns and a bonus per removed run)."""
     vp = vtables[0]
     ncols = vp[VP_COLUMNS]
     width = min(q[Q_WIDTH], work.lines.shape[0])
     depth = min(q[Q_DEPTH], MAX_DEPTH)
-    lines, turned, cand_lines, cand_values, cand_turned = (work.lines, work.turned, work.cand_lines,
-                                                           work.cand_values, work.cand_turned)
-    moves, infos = work.moves, work.infos
+    lines, next_lines, turned, next_turned = work.lines, work.next_lines, work.turned, work.next_turned
+    cand_parent, cand_move, cand_values, cand_turned = (work.cand_parent, work.cand_move, work.cand_values,
+                                                        work.cand_turned)
+    columns, moves, infos = work.columns, work.moves, work.infos
+    cols, lens, down, hdr = view.cols, view.lens, view.down, view.hdr
+    room = cand_move.shape[0]
     work.tag[0] += 1
     _set_add(work, view.key[0])
     root = evaluate_view(view, ncols, w)
@@ -262,25 +275,26 @@ def plan(view, vtables, w, q, work, seen):
     turned[0] = False
     for level in range(depth):
         ncand = 0
-        room = cand_lines.shape[0]
         for b in range(nbeam):
             for t in range(level):
                 infos[t] = do_move(view, vtables, lines[b, t])
-            here = evaluate_view(view, ncols, w)
+            here = -w[E_RUN] * hdr[H_REMOVED]
+            for c in range(ncols):
+                columns[c] = column_value(cols, lens, down, c, w)
+                here += columns[c]
             n = gen_moves(view, vp, MODE_SEARCH, moves)
             for i in range(n):
                 m = plain_move(moves[i])
                 if m == MOVE_DEAL:
                     continue
                 src, dst, _ = decode_move(m)
-                before = (column_value(view.cols, view.lens, view.down, src, w)
-                          + column_value(view.cols, view.lens, view.down, dst, w) - w[E_RUN] * view.hdr[H_REMOVED])
+                base = here - columns[src] - columns[dst]
                 info = do_move(view, vtables, m)
                 key = view.key[0]
                 if not seen_contains(seen, key) and _set_add(work, key):
-                    value = here - before + (column_value(view.cols, view.lens, view.down, src, w)
-                                             + column_value(view.cols, view.lens, view.down, dst, w)
-                                             - w[E_RUN] * view.hdr[H_REMOVED])
+                    value = base + column_value(cols, lens, down, src, w) + column_value(cols, lens, down, dst, w)
+                    if (info & UNDO_REMOVED_MASK) != 0:  # a run left column dst
+                        value -= w[E_RUN]
                     turns = turned[b] or (info >> UNDO_TURNED) != 0
                     if value < best_value:
                         best_value = value
@@ -295,9 +309,8 @@ def plan(view, vtables, w, q, work, seen):
                             work.reveal[t] = lines[b, t]
                         work.reveal[level] = m
                     if ncand < room and level + 1 < depth:
-                        for t in range(level):
-                            cand_lines[ncand, t] = lines[b, t]
-                        cand_lines[ncand, level] = m
+                        cand_parent[ncand] = b
+                        cand_move[ncand] = m
                         cand_values[ncand] = value
                         cand_turned[ncand] = turns
                         ncand += 1
@@ -310,9 +323,13 @@ def plan(view, vtables, w, q, work, seen):
         nbeam = min(width, ncand)
         for b in range(nbeam):
             j = order[b]
-            for t in range(level + 1):
-                lines[b, t] = cand_lines[j, t]
-            turned[b] = cand_turned[j]
+            parent = cand_parent[j]
+            for t in range(level):
+                next_lines[b, t] = lines[parent, t]
+            next_lines[b, level] = cand_move[j]
+            next_turned[b] = cand_turned[j]
+        lines, next_lines = next_lines, lines
+        turned, next_turned = next_turned, turned
     return best_len, root - best_value, reveal_len
 
 
