@@ -67,7 +67,8 @@ def play_hint(code: str, layouts: int, alternatives: int, seed: int) -> dict:
         if not found:
             break
         best = found[0]
-        hints.append({"at": len(log), "seconds": round(seconds, 4), "chance": best.wins / best.layouts,
+        hints.append({"at": len(log), "seconds": round(seconds, 4), "chance": round(best.chance, 4),
+                      "share": best.wins / best.layouts,
                       "wins": best.wins, "layouts": best.layouts, "roll_removed": round(best.removed, 3),
                       "roll_down": round(best.down, 3), "down": sum(board.down), "dealt": board.dealt,
                       "runs": board.runs_removed, "empty": sum(1 for c in board.columns if not c),
@@ -100,7 +101,7 @@ def play_planner(code: str) -> dict:
 def play_grader(code: str) -> dict:
     import numpy as np
 
-    from spider_solver.engine.fair import GAME_FIELDS, G_ACTIONS, G_WON, play_fair
+    from spider_solver.engine.fair import G_ACTIONS, G_WON, GAME_FIELDS, play_fair
     from spider_solver.engine.game import Game
     from spider_solver.grading import player_of
     from spider_solver.rules import Deal

@@ -9,6 +9,7 @@ codes back into the rules engine's actions.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -25,9 +26,35 @@ from spider_solver.engine.types import H_DEALT, H_REMOVED, MAX_COLUMNS, STATE_BY
 from spider_solver.rules import Board, Card
 from spider_solver.rules.notation import Action
 
+#: The chance model by suit count: logistic regression coefficients (intercept first) over
+#: :func:`chance_features`, fitted on tuning games by benchmarks/fit_chance.py. Until fitted:
+#: the smoothed share of the layouts won.
+CHANCE_MODELS: dict[int, tuple[float, ...]] = {
+    1: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    2: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    4: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+}
+
+
+def chance_features(wins: int, layouts: int, roll_removed: float, roll_down: float, down: int, dealt: int,
+                    runs: int, suits: int, *, total_runs: int = 8, deals: int = 5, start_down: int = 44) -> list[float]:
+    """What the chance model reads: the log-odds of the layouts won (smoothed), the rollouts'
+    runs removed and face-down cards left at their ends, and the position's face-down cards,
+    deals left and runs removed, each as a share of the real game's."""
+    return [math.log((wins + 0.5) / (layouts - wins + 0.5)), roll_removed / total_runs, roll_down / start_down,
+            down / start_down, (deals - dealt) / deals, runs / total_runs]
+
+
+def chance_of(features: Sequence[float], suits: int) -> float:
+    """The chance model's estimate (see :data:`CHANCE_MODELS`)."""
+    beta = CHANCE_MODELS.get(suits, CHANCE_MODELS[4])
+    z = beta[0] + sum(b * f for b, f in zip(beta[1:], features, strict=True))
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
 
 class Scored(NamedTuple):
-    """A candidate action of a fair hint: how many of the sampled layouts were won after it."""
+    """A candidate action of a fair hint: how many of the sampled layouts were won after it,
+    and the chance to win after it that the chance model estimates from those games."""
 
     action: Action
     wins: int
@@ -35,6 +62,7 @@ class Scored(NamedTuple):
     #: The rollouts' means at their ends: runs removed, face-down cards left.
     removed: float
     down: float
+    chance: float
 
 
 def view_of(board: Board) -> tuple[np.ndarray, int]:
@@ -127,8 +155,16 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
                         np.zeros((k, layouts), dtype=np.int64))
     rollouts(knowledge, Candidates(blocks, lengths), tables, (PLAN_WEIGHTS[suits], ROLLOUT_PARAMS[suits]),
              layout_seed(seed, knowledge), outcomes)
-    scored = [Scored(board.check(action_of(int(blocks[i, 0]))), int(outcomes.wins[i].sum()), layouts,
-                     float(outcomes.removed[i].mean()), float(outcomes.down[i].mean())) for i in range(k)]
+    variant = board.variant
+    scored = []
+    for i in range(k):
+        wins = int(outcomes.wins[i].sum())
+        removed, left = float(outcomes.removed[i].mean()), float(outcomes.down[i].mean())
+        features = chance_features(wins, layouts, removed, left, sum(board.down), board.dealt, board.runs_removed,
+                                   suits, total_runs=variant.runs, deals=variant.deals,
+                                   start_down=max(1, variant.layout - variant.columns))
+        scored.append(Scored(board.check(action_of(int(blocks[i, 0]))), wins, layouts, removed, left,
+                             chance_of(features, suits)))
     if count == 0:  # the planner is stuck: the alternatives by their wins alone
         return sorted(scored, key=lambda c: -c.wins)
     return [scored[0], *sorted(scored[1:], key=lambda c: -c.wins)]
