@@ -56,7 +56,7 @@ def measure(pool, suits: int, rule: str, numbers: list[int], weights, params, wo
 
 
 def main() -> None:
-    from spider_solver.engine.fair_plan import PLAN_PARAMS, PLAN_WEIGHTS, Q_DEPTH, Q_WIDTH
+    from spider_solver.engine.fair_plan import PLAN_PARAMS, PLAN_WEIGHTS, Q_DEPTH, Q_REPLAN, Q_WIDTH
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--suits", type=int, default=4)
@@ -65,6 +65,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=400)
     parser.add_argument("--width", type=int)
     parser.add_argument("--depth", type=int)
+    parser.add_argument("--replan", type=int, choices=(0, 1))
     parser.add_argument("--weights", help="JSON list of the starting weights (default: PLAN_WEIGHTS of the suits)")
     parser.add_argument("--steps", default="4,2,1")
     parser.add_argument("--workers", type=int, default=2)
@@ -76,6 +77,8 @@ def main() -> None:
         params[Q_WIDTH] = args.width
     if args.depth:
         params[Q_DEPTH] = args.depth
+    if args.replan is not None:
+        params[Q_REPLAN] = args.replan
     numbers = list(range(args.first, args.first + args.count))
     started = time.time()
     with ProcessPoolExecutor(args.workers) as pool:

@@ -9,27 +9,60 @@ codes back into the rules engine's actions.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import Counter
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
-from spider_solver.engine.fair_plan import MAX_DEPTH, PLAN_PARAMS, PLAN_WEIGHTS, UNKNOWN
-from spider_solver.engine.fair_sample import Knowledge, fair_choices
-from spider_solver.engine.game import action_of, card_byte, variant_params
+from spider_solver.engine.fair_plan import MAX_DEPTH, PLAN_PARAMS, PLAN_WEIGHTS, ROLLOUT_PARAMS, UNKNOWN
+from spider_solver.engine.fair_sample import Candidates, Knowledge, Outcomes, decision, rollouts
+from spider_solver.engine.fair_sample import alternatives as alternatives_of
+from spider_solver.engine.game import action_of, card_byte, move_code, variant_params
 from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
 from spider_solver.engine.position import key_from_scratch, new_position, pack
 from spider_solver.engine.types import H_DEALT, H_REMOVED, MAX_COLUMNS, STATE_BYTES
 from spider_solver.rules import Board, Card
 from spider_solver.rules.notation import Action
 
+#: The chance model by suit count: logistic regression coefficients (intercept first) over
+#: :func:`chance_features`, fitted on tuning games by benchmarks/fit_chance.py. Until fitted:
+#: the smoothed share of the layouts won.
+CHANCE_MODELS: dict[int, tuple[float, ...]] = {
+    1: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    2: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    4: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+}
+
+
+def chance_features(wins: int, layouts: int, roll_removed: float, roll_down: float, down: int, dealt: int,
+                    runs: int, suits: int, *, total_runs: int = 8, deals: int = 5, start_down: int = 44) -> list[float]:
+    """What the chance model reads: the log-odds of the layouts won (smoothed), the rollouts'
+    runs removed and face-down cards left at their ends, and the position's face-down cards,
+    deals left and runs removed, each as a share of the real game's."""
+    return [math.log((wins + 0.5) / (layouts - wins + 0.5)), roll_removed / total_runs, roll_down / start_down,
+            down / start_down, (deals - dealt) / deals, runs / total_runs]
+
+
+def chance_of(features: Sequence[float], suits: int) -> float:
+    """The chance model's estimate (see :data:`CHANCE_MODELS`)."""
+    beta = CHANCE_MODELS.get(suits, CHANCE_MODELS[4])
+    z = beta[0] + sum(b * f for b, f in zip(beta[1:], features, strict=True))
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
 
 class Scored(NamedTuple):
-    """A candidate action of a fair hint: how many of the sampled layouts were won after it."""
+    """A candidate action of a fair hint: how many of the sampled layouts were won after it,
+    and the chance to win after it that the chance model estimates from those games."""
 
     action: Action
     wins: int
     layouts: int
+    #: The rollouts' means at their ends: runs removed, face-down cards left.
+    removed: float
+    down: float
+    chance: float
 
 
 def view_of(board: Board) -> tuple[np.ndarray, int]:
@@ -69,25 +102,69 @@ def unseen_of(board: Board) -> np.ndarray:
     return np.array(cards, dtype=np.uint8)
 
 
-def fair_candidates(board: Board, history: list[int], *, layouts: int, alternatives: int,
-                    seed: int) -> list[Scored]:
+def knowledge_of(board: Board, history: Sequence[int]) -> Knowledge:
+    """What the player of ``board`` knows (:class:`~spider_solver.engine.fair_sample.Knowledge`):
+    its view, the cards it has not seen, and the view keys of the positions the game has
+    been in (``history``, :func:`view_of`) with the board's own."""
+    view, key = view_of(board)
+    return Knowledge(view, unseen_of(board), np.array([*history, key], dtype=np.uint64))
+
+
+def layout_seed(seed: int, knowledge: Knowledge) -> np.uint64:
+    """The seed of the layouts: ``seed`` mixed with the view and the unseen cards, nothing else."""
+    digest = hashlib.blake2b(int(seed).to_bytes(8, "little") + knowledge.state.tobytes()
+                             + knowledge.unseen.tobytes(), digest_size=8)
+    return np.uint64(int.from_bytes(digest.digest(), "little"))
+
+
+def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alternatives: int, seed: int,
+                    extra: Sequence[Action] = ()) -> list[Scored]:
     """The candidate actions of a fair hint at ``board`` (a rules engine's Board, read only
     for what the player has seen), each with the sampled layouts it won, best first: the
-    most wins, then the planner's decision before the others. ``history``: the view keys of
-    the positions the game has been in (:func:`view_of`); ``seed`` is mixed with the view
-    and the unseen cards, nothing else. The same arguments give the same answer everywhere."""
-    view, key = view_of(board)
-    unseen = unseen_of(board)
+    hint planner's decision, then the rest by wins (the planner's order among equals).
+
+    The candidates are the planner's decision, the ``extra`` actions (legal at ``board``:
+    a review asks for the action played) and up to ``alternatives`` other legal actions
+    (:func:`~spider_solver.engine.fair_sample.alternatives`); each is played on the same
+    ``layouts`` layouts, then the rollouts' planner plays on. ``history``: the view keys of
+    the positions the game has been in (:func:`view_of`). The same arguments give the same
+    answer everywhere. An empty list: no legal action is left that the planner would play."""
+    knowledge = knowledge_of(board, history)
     suits = board.variant.suits
-    vp = variant_params(board.deal, board.deal_on_empty)  # reads the variant only
-    knowledge = Knowledge(view, unseen, np.array([*history, key], dtype=np.uint64))
-    blocks = np.zeros((1 + alternatives, MAX_DEPTH + MAX_COLUMNS + 1), dtype=np.int64)
-    lengths = np.zeros(1 + alternatives, dtype=np.int64)
-    digest = hashlib.blake2b(int(seed).to_bytes(8, "little") + view.tobytes() + unseen.tobytes(), digest_size=8)
-    mixed = np.uint64(int.from_bytes(digest.digest(), "little"))
-    count, outcomes = fair_choices(knowledge, (vp, ZOBRIST, DEALT_KEYS), (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]),
-                                   alternatives, layouts, mixed, blocks, lengths)
-    scored = [Scored(board.check(action_of(int(blocks[i, 0]))), int(outcomes.wins[i].sum()), layouts)
-              for i in range(count)]
-    order = sorted(range(count), key=lambda i: (-scored[i].wins, i))
-    return [scored[i] for i in order]
+    tables = (variant_params(board.deal, board.deal_on_empty), ZOBRIST, DEALT_KEYS)  # the variant only
+    block = np.zeros(MAX_DEPTH + MAX_COLUMNS + 1, dtype=np.int64)
+    count = decision(knowledge, tables, (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]), block)
+    rows = [block[:count].copy()] if count else []
+    for action in extra:
+        code = move_code(board.check(action))
+        if not any(len(row) and row[0] == code for row in rows):
+            rows.append(np.array([code], dtype=np.int64))
+    others = np.zeros(alternatives, dtype=np.int64)
+    found = alternatives_of(knowledge, tables, PLAN_WEIGHTS[suits], int(rows[0][0]) if rows else -1, others)
+    for code in others[:found]:
+        if not any(row[0] == code for row in rows):
+            rows.append(np.array([code], dtype=np.int64))
+    if not rows:
+        return []
+    blocks = np.zeros((len(rows), block.shape[0]), dtype=np.int64)
+    lengths = np.array([len(row) for row in rows], dtype=np.int64)
+    for r, row in enumerate(rows):
+        blocks[r, : len(row)] = row
+    k = len(rows)
+    outcomes = Outcomes(np.zeros((k, layouts), dtype=np.int64), np.zeros((k, layouts), dtype=np.int64),
+                        np.zeros((k, layouts), dtype=np.int64))
+    rollouts(knowledge, Candidates(blocks, lengths), tables, (PLAN_WEIGHTS[suits], ROLLOUT_PARAMS[suits]),
+             layout_seed(seed, knowledge), outcomes)
+    variant = board.variant
+    scored = []
+    for i in range(k):
+        wins = int(outcomes.wins[i].sum())
+        removed, left = float(outcomes.removed[i].mean()), float(outcomes.down[i].mean())
+        features = chance_features(wins, layouts, removed, left, sum(board.down), board.dealt, board.runs_removed,
+                                   suits, total_runs=variant.runs, deals=variant.deals,
+                                   start_down=max(1, variant.layout - variant.columns))
+        scored.append(Scored(board.check(action_of(int(blocks[i, 0]))), wins, layouts, removed, left,
+                             chance_of(features, suits)))
+    if count == 0:  # the planner is stuck: the alternatives by their wins alone
+        return sorted(scored, key=lambda c: -c.wins)
+    return [scored[0], *sorted(scored[1:], key=lambda c: -c.wins)]

@@ -47,6 +47,7 @@ from spider_solver.engine.types import (
     MODE_SEARCH,
     MOVE_DEAL,
     SUIT_SHIFT,
+    UNDO_REMOVED_MASK,
     UNDO_TURNED,
     VP_COLUMNS,
     VP_DEAL_ON_EMPTY,
@@ -94,7 +95,9 @@ Q_DEPTH = 1
 Q_MARGIN = 2
 #: Actions a game at most (a rollout's bound).
 Q_MAX_ACTIONS = 3
-Q_SIZE = 4
+#: 1: plan again after every action (a hint's player); 0: play the block out first.
+Q_REPLAN = 4
+Q_SIZE = 5
 
 #: The weights by suit count (tuned: benchmarks/tune_fair.py).
 PLAN_WEIGHTS = {
@@ -102,11 +105,17 @@ PLAN_WEIGHTS = {
     2: np.array([22, 0, 0, -1, 12, 6, 0, 6, 60, 4, 4, 2], dtype=np.int64),
     4: np.array([22, 0, 0, -1, 12, 6, 0, 6, 60, 4, 4, 2], dtype=np.int64),
 }
-#: The parameters by suit count: width, depth, margin, actions a game.
+#: The hint's planner by suit count: width, depth, margin, actions a game, plan again after each action.
 PLAN_PARAMS = {
-    1: np.array([16, 12, 1, 600], dtype=np.int64),
-    2: np.array([16, 12, 1, 600], dtype=np.int64),
-    4: np.array([16, 12, 1, 600], dtype=np.int64),
+    1: np.array([64, 20, 1, 600, 1], dtype=np.int64),
+    2: np.array([64, 20, 1, 600, 1], dtype=np.int64),
+    4: np.array([64, 20, 1, 600, 1], dtype=np.int64),
+}
+#: The rollouts' planner by suit count: small, so that a hint plays many games in a second.
+ROLLOUT_PARAMS = {
+    1: np.array([8, 8, 1, 600, 1], dtype=np.int64),
+    2: np.array([8, 8, 1, 600, 1], dtype=np.int64),
+    4: np.array([8, 8, 1, 600, 1], dtype=np.int64),
 }
 
 #: A plan holds at most this many moves (``Q_DEPTH`` <= MAX_DEPTH).
@@ -121,10 +130,14 @@ class PlanWork(NamedTuple):
     """The working arrays of the planner (made once: :func:`new_plan_work`)."""
 
     lines: np.ndarray  # int64[width, MAX_DEPTH]: the lines of the beam's positions
+    next_lines: np.ndarray  # int64[width, MAX_DEPTH]: the next level's, while it is chosen
     turned: np.ndarray  # bool[width]: the line turned a card up
-    cand_lines: np.ndarray  # int64[width * CANDIDATES_PER_POSITION, MAX_DEPTH]
+    next_turned: np.ndarray  # bool[width]
+    cand_parent: np.ndarray  # int64[width * CANDIDATES_PER_POSITION]: the beam position a candidate comes from
+    cand_move: np.ndarray  # int64[width * CANDIDATES_PER_POSITION]: the move that made it
     cand_values: np.ndarray  # int64[width * CANDIDATES_PER_POSITION]
     cand_turned: np.ndarray  # bool[width * CANDIDATES_PER_POSITION]
+    columns: np.ndarray  # int64[MAX_COLUMNS]: the column values of the position being expanded
     best: np.ndarray  # int64[MAX_DEPTH]: the best line
     reveal: np.ndarray  # int64[MAX_DEPTH]: the best line that turns a card up
     moves: np.ndarray  # int64[MAX_MOVES]
@@ -140,9 +153,11 @@ def new_plan_work(width):
     """The planner's working arrays for beams of at most ``width`` positions."""
     cands = width * CANDIDATES_PER_POSITION
     size = 1 << PLAN_SET_BITS
-    return PlanWork(np.zeros((width, MAX_DEPTH), dtype=np.int64), np.zeros(width, dtype=np.bool_),
-                    np.zeros((cands, MAX_DEPTH), dtype=np.int64), np.zeros(cands, dtype=np.int64),
-                    np.zeros(cands, dtype=np.bool_), np.zeros(MAX_DEPTH, dtype=np.int64),
+    return PlanWork(np.zeros((width, MAX_DEPTH), dtype=np.int64), np.zeros((width, MAX_DEPTH), dtype=np.int64),
+                    np.zeros(width, dtype=np.bool_), np.zeros(width, dtype=np.bool_),
+                    np.zeros(cands, dtype=np.int64), np.zeros(cands, dtype=np.int64),
+                    np.zeros(cands, dtype=np.int64), np.zeros(cands, dtype=np.bool_),
+                    np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(MAX_DEPTH, dtype=np.int64),
                     np.zeros(MAX_DEPTH, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
                     np.zeros(MAX_DEPTH, dtype=np.int64), np.zeros(size, dtype=np.uint64),
                     np.zeros(size, dtype=np.int64), np.zeros(1, dtype=np.int64),
@@ -235,14 +250,20 @@ def plan(view, vtables, w, q, work, seen):
     """The beam over the view's moves (see the module's docstring). The best line goes to
     ``work.best``, the best line that turns a card up to ``work.reveal``. Returns
     (length of the best line, its gain on the view's value, length of the best line that
-    turns a card up: 0 if none). ``seen``: the game's positions (view keys), never kept."""
+    turns a card up: 0 if none). ``seen``: the game's positions (view keys), never kept.
+
+    A child's value is its parent's with the two columns the move changed valued again
+    (the value is a sum over columns and a bonus per removed run)."""
     vp = vtables[0]
     ncols = vp[VP_COLUMNS]
     width = min(q[Q_WIDTH], work.lines.shape[0])
     depth = min(q[Q_DEPTH], MAX_DEPTH)
-    lines, turned, cand_lines, cand_values, cand_turned = (work.lines, work.turned, work.cand_lines,
-                                                           work.cand_values, work.cand_turned)
-    moves, infos = work.moves, work.infos
+    lines, next_lines, turned, next_turned = work.lines, work.next_lines, work.turned, work.next_turned
+    cand_parent, cand_move, cand_values, cand_turned = (work.cand_parent, work.cand_move, work.cand_values,
+                                                        work.cand_turned)
+    columns, moves, infos = work.columns, work.moves, work.infos
+    cols, lens, down, hdr = view.cols, view.lens, view.down, view.hdr
+    room = cand_move.shape[0]
     work.tag[0] += 1
     _set_add(work, view.key[0])
     root = evaluate_view(view, ncols, w)
@@ -254,19 +275,26 @@ def plan(view, vtables, w, q, work, seen):
     turned[0] = False
     for level in range(depth):
         ncand = 0
-        room = cand_lines.shape[0]
         for b in range(nbeam):
             for t in range(level):
                 infos[t] = do_move(view, vtables, lines[b, t])
+            here = -w[E_RUN] * hdr[H_REMOVED]
+            for c in range(ncols):
+                columns[c] = column_value(cols, lens, down, c, w)
+                here += columns[c]
             n = gen_moves(view, vp, MODE_SEARCH, moves)
             for i in range(n):
                 m = plain_move(moves[i])
                 if m == MOVE_DEAL:
                     continue
+                src, dst, _ = decode_move(m)
+                base = here - columns[src] - columns[dst]
                 info = do_move(view, vtables, m)
                 key = view.key[0]
                 if not seen_contains(seen, key) and _set_add(work, key):
-                    value = evaluate_view(view, ncols, w)
+                    value = base + column_value(cols, lens, down, src, w) + column_value(cols, lens, down, dst, w)
+                    if (info & UNDO_REMOVED_MASK) != 0:  # a run left column dst
+                        value -= w[E_RUN]
                     turns = turned[b] or (info >> UNDO_TURNED) != 0
                     if value < best_value:
                         best_value = value
@@ -281,9 +309,8 @@ def plan(view, vtables, w, q, work, seen):
                             work.reveal[t] = lines[b, t]
                         work.reveal[level] = m
                     if ncand < room and level + 1 < depth:
-                        for t in range(level):
-                            cand_lines[ncand, t] = lines[b, t]
-                        cand_lines[ncand, level] = m
+                        cand_parent[ncand] = b
+                        cand_move[ncand] = m
                         cand_values[ncand] = value
                         cand_turned[ncand] = turns
                         ncand += 1
@@ -296,9 +323,13 @@ def plan(view, vtables, w, q, work, seen):
         nbeam = min(width, ncand)
         for b in range(nbeam):
             j = order[b]
-            for t in range(level + 1):
-                lines[b, t] = cand_lines[j, t]
-            turned[b] = cand_turned[j]
+            parent = cand_parent[j]
+            for t in range(level):
+                next_lines[b, t] = lines[parent, t]
+            next_lines[b, level] = cand_move[j]
+            next_turned[b] = cand_turned[j]
+        lines, next_lines = next_lines, lines
+        turned, next_turned = next_turned, turned
     return best_len, root - best_value, reveal_len
 
 
@@ -402,6 +433,8 @@ def play_on(real, tables, view, vtables, w, q, work, seen, trace):
         count = decide(view, vtables, w, q, work, seen)
         if count == 0:
             break
+        if q[Q_REPLAN] != 0 and work.block[count - 1] != MOVE_DEAL:
+            count = 1
         for t in range(count):
             m = work.block[t]
             do_move(real, tables, m)

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.fair_plan import decide, evaluate_view, new_plan_work, play_on
+from spider_solver.engine.fair_plan import Q_REPLAN, Q_WIDTH, UNKNOWN, decide, evaluate_view, new_plan_work, play_on
 from spider_solver.engine.movegen import gen_moves
 from spider_solver.engine.position import do_move, key_from_scratch, new_position, undo_move, unpack
 from spider_solver.engine.rng import below
@@ -31,6 +31,7 @@ from spider_solver.engine.types import (
     H_REMOVED,
     KERNEL,
     MAX_COLUMNS,
+    MAX_MOVES,
     MODE_ALL,
     MOVE_DEAL,
     VP_COLUMNS,
@@ -60,8 +61,8 @@ class Outcomes(NamedTuple):
     """What the games on each layout gave, candidate by candidate."""
 
     wins: np.ndarray  # int64[k, samples]: 1 if the game after candidate i on layout j was won
-    removed: np.ndarray  # int64[k, samples]: the runs it removed
-    actions: np.ndarray  # int64[k, samples]: the actions it took after the candidate
+    removed: np.ndarray  # int64[k, samples]: the runs removed at its end
+    down: np.ndarray  # int64[k, samples]: the face-down cards left at its end
 
 
 @njit(**KERNEL)
@@ -108,7 +109,7 @@ def rollouts(knowledge, candidates, tables, player, seed, outcomes):
     n = knowledge.unseen.shape[0]
     order = np.zeros(max(n, 1), dtype=np.int64)
     stock = np.zeros(vp[VP_DEALS] * ncols + MAX_COLUMNS, dtype=np.uint8)
-    view_stock = np.full(vp[VP_DEALS] * ncols + MAX_COLUMNS, 15, dtype=np.uint8)
+    view_stock = np.full(vp[VP_DEALS] * ncols + MAX_COLUMNS, UNKNOWN, dtype=np.uint8)
     world_tables = Tables(vp, zob, zdealt, stock)
     vtables = Tables(vp, zob, zdealt, view_stock)
     world = new_position()
@@ -130,10 +131,13 @@ def rollouts(knowledge, candidates, tables, player, seed, outcomes):
                 seen_add(seen, knowledge.history[h])
             for t in range(candidates.lengths[i]):
                 do_move(world, world_tables, candidates.blocks[i, t])
-            played = play_on(world, world_tables, view, vtables, w, q, work, seen, trace)
+            play_on(world, world_tables, view, vtables, w, q, work, seen, trace)
             outcomes.wins[i, j] = 1 if world.hdr[H_REMOVED] == runs else 0
             outcomes.removed[i, j] = world.hdr[H_REMOVED]
-            outcomes.actions[i, j] = played
+            down = 0
+            for c in range(ncols):
+                down += world.down[c]
+            outcomes.down[i, j] = down
     return 0
 
 
@@ -144,7 +148,7 @@ def play_worlds(starts, stocks, tables, player, results):
     face-down cards left. For benchmarks and tuning. Returns 0."""
     vp, zob, zdealt = tables
     w, q = player
-    view_stock = np.full(stocks.shape[1], 15, dtype=np.uint8)
+    view_stock = np.full(stocks.shape[1], UNKNOWN, dtype=np.uint8)
     vtables = Tables(vp, zob, zdealt, view_stock)
     world = new_position()
     view = new_position()
@@ -168,88 +172,81 @@ def play_worlds(starts, stocks, tables, player, results):
 
 
 @njit(cache=True)
-def _alternatives(view, vtables, w, work, seen, first, blocks, lengths, room):
-    """Add to ``blocks`` (from row 1: row 0 is the planner's block, whose first action is
-    ``first``) the other legal actions of the view, one action a block, best value first,
-    leaving out those that lead to a position the game has been in, or to the same
-    position as another; at most ``room`` rows in all. Returns the rows filled."""
-    vp = vtables[0]
+def _view_and_seen(knowledge, tables):
+    """The view of ``knowledge`` (its tables: the stock all ``UNKNOWN``) and the set of the
+    game's positions (its history and the view itself)."""
+    vp, zob, zdealt = tables
+    view_stock = np.full(vp[VP_DEALS] * vp[VP_COLUMNS] + MAX_COLUMNS, UNKNOWN, dtype=np.uint8)
+    vtables = Tables(vp, zob, zdealt, view_stock)
+    view = new_position()
+    unpack(knowledge.state, view)
+    view.key[0] = key_from_scratch(view, zob, zdealt)
+    seen = seen_new()
+    seen_start(seen, 1)
+    for h in range(knowledge.history.shape[0]):
+        seen_add(seen, knowledge.history[h])
+    seen_add(seen, view.key[0])
+    return view, vtables, seen
+
+
+@njit(cache=True)
+def decision(knowledge, tables, player, block):
+    """The planner's decision at the view of ``knowledge`` (:func:`decide`): its actions go to
+    ``block``; returns how many (0: stuck). A planner that plans again after every action
+    plays only the first, unless the block fills columns to deal."""
+    w, q = player
+    view, vtables, seen = _view_and_seen(knowledge, tables)
+    work = new_plan_work(max(q[Q_WIDTH], 1))
+    count = decide(view, vtables, w, q, work, seen)
+    if count > 0 and q[Q_REPLAN] != 0 and work.block[count - 1] != MOVE_DEAL:
+        count = 1
+    for t in range(count):
+        block[t] = work.block[t]
+    return count
+
+
+@njit(cache=True)
+def alternatives(knowledge, tables, weights, taken, out):
+    """The legal actions of the view other than ``taken`` (a move code, -1 for none), best
+    value first (the deal first when it is legal), leaving out those that lead to a position
+    the game has been in, or to the same position as an action before them (``taken``
+    included): at most ``len(out)`` of them go to ``out``. Returns how many."""
+    vp = tables[0]
     ncols = vp[VP_COLUMNS]
-    moves = work.moves
+    view, vtables, seen = _view_and_seen(knowledge, tables)
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
     n = gen_moves(view, vp, MODE_ALL, moves)
     values = np.zeros(n, dtype=np.int64)
     keys = np.zeros(n, dtype=np.uint64)
     keep = np.zeros(n, dtype=np.bool_)
+    taken_key = np.uint64(0)
     for i in range(n):
         m = plain_move(moves[i])
         moves[i] = m
-        if m == first:
-            continue
         info = do_move(view, vtables, m)
         key = view.key[0]
-        values[i] = evaluate_view(view, ncols, w) if m != MOVE_DEAL else evaluate_view(view, ncols, w) - (1 << 40)
-        keys[i] = key
-        keep[i] = not seen_contains(seen, key)
+        if m == taken:
+            taken_key = key
+        else:
+            value = evaluate_view(view, ncols, weights)
+            values[i] = value - (1 << 40) if m == MOVE_DEAL else value
+            keys[i] = key
+            keep[i] = not seen_contains(seen, key)
         undo_move(view, vtables, m, info)
     order = np.argsort(values, kind="mergesort")
-    count = 1
+    count = 0
     for r in range(n):
         i = order[r]
-        if count >= room:
+        if count >= out.shape[0]:
             break
-        if not keep[i]:
+        if not keep[i] or (taken >= 0 and keys[i] == taken_key):
             continue
         duplicate = False
         for s in range(r):
             if keep[order[s]] and keys[order[s]] == keys[i]:
                 duplicate = True
                 break
-        if duplicate:
-            continue
-        blocks[count, 0] = moves[i]
-        lengths[count] = 1
-        count += 1
+        if not duplicate:
+            out[count] = moves[i]
+            count += 1
     return count
-
-
-@njit(cache=True)
-def fair_choices(knowledge, tables, player, alternatives, samples, seed, blocks, lengths):
-    """The candidates of a fair hint and their games on ``samples`` layouts.
-
-    Row 0 of ``blocks`` is the planner's decision at the view (:func:`decide`); the next
-    rows the other legal actions (:func:`_alternatives`, at most ``alternatives``; the deal
-    is always among them when it is legal). Returns (candidates, outcomes): the games after
-    each candidate on the same layouts (:func:`rollouts`). Candidates 0 when the planner is
-    stuck and no action is left."""
-    vp, zob, zdealt = tables
-    w, q = player
-    view_stock = np.full(vp[VP_DEALS] * vp[VP_COLUMNS] + MAX_COLUMNS, 15, dtype=np.uint8)
-    vtables = Tables(vp, zob, zdealt, view_stock)
-    view = new_position()
-    unpack(knowledge.state, view)
-    view.key[0] = key_from_scratch(view, zob, zdealt)
-    work = new_plan_work(max(q[0], 1))
-    seen = seen_new()
-    seen_start(seen, 1)
-    for h in range(knowledge.history.shape[0]):
-        seen_add(seen, knowledge.history[h])
-    seen_add(seen, view.key[0])
-    count = decide(view, vtables, w, q, work, seen)
-    first = -1
-    if count > 0:
-        for t in range(count):
-            blocks[0, t] = work.block[t]
-        lengths[0] = count
-        first = work.block[0]
-        k = _alternatives(view, vtables, w, work, seen, first, blocks, lengths, 1 + alternatives)
-    else:
-        k = _alternatives(view, vtables, w, work, seen, first, blocks, lengths, 1 + alternatives)
-        for r in range(1, k):  # no decision: the alternatives move up
-            blocks[r - 1, 0] = blocks[r, 0]
-            lengths[r - 1] = lengths[r]
-        k -= 1
-    outcomes = Outcomes(np.zeros((max(k, 1), samples), dtype=np.int64), np.zeros((max(k, 1), samples), dtype=np.int64),
-                        np.zeros((max(k, 1), samples), dtype=np.int64))
-    if k > 0:
-        rollouts(knowledge, Candidates(blocks[:k], lengths[:k]), tables, player, seed, outcomes)
-    return k, outcomes
