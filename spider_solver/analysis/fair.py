@@ -85,17 +85,16 @@ DEFAULT_FAIR_OPTIONS = FairOptions()
 
 @dataclass(frozen=True)
 class FairChoice:
-    """One action compared: how many of the sampled layouts were won after it."""
+    """One action compared: how many of the sampled layouts were won by playing on after it,
+    and the chance to win after it (the engine's estimate from those games)."""
 
     FIELDS: ClassVar[tuple[Field, ...]]
     action: str
     wins: int
     layouts: int
-
-    @property
-    def chance(self) -> float:
-        """The share of the layouts won: the estimate of the chance to win after the action."""
-        return self.wins / self.layouts
+    #: The chance to win after the action, 0 to 1: the engine's chance model over the games
+    #: played on the layouts (docs/engine.md, "Fair hints").
+    chance: float
 
     def to_dict(self) -> dict[str, Any]:
         return to_plain(self)
@@ -105,6 +104,7 @@ FAIR_CHOICE_FIELDS = FairChoice.FIELDS = (
     Field("action", Action, False, "The action, in canonical notation."),
     Field("wins", int, False, "Sampled layouts of the unseen cards won by playing on after it."),
     Field("layouts", int, False, "Sampled layouts it was played on."),
+    Field("chance", float, False, "The chance to win after it, 0 to 1, estimated from the games on the layouts."),
 )
 
 
@@ -120,7 +120,7 @@ class FairHint:
     replay: ReplayResult
     #: The action to play; None when the log has a refused action, is won, or no action is left.
     hint: str | None
-    #: The share of the sampled layouts won after the hint; None when there is no hint.
+    #: The chance to win after the hint (the first choice's); None when there is no hint.
     chance: float | None
     #: The actions compared, best first (the hint first).
     choices: tuple[FairChoice, ...]
@@ -143,8 +143,8 @@ FAIR_HINT_FIELDS = FairHint.FIELDS = (
     Field("replay", ReplayResult, False, "The replay of the log: won, moves, score, runs removed, stock left."),
     Field("hint", Action, True, "The action to play, judged only on what the player has seen; null when the log "
           "was refused or won, or no action is left."),
-    Field("chance", float, True, "Share of the sampled layouts of the unseen cards won by playing on after the "
-          "hint (docs: Fair hints); null without a hint."),
+    Field("chance", float, True, "The chance to win after the hint, 0 to 1, estimated from the games played on "
+          "sampled layouts of the unseen cards (docs: Fair hints); null without a hint."),
     Field("choices", list[FairChoice], False, "The actions compared on the same layouts, best first (the hint "
           "first)."),
     Field("layouts", int, False, "Layouts of the unseen cards sampled for each action."),
@@ -171,8 +171,9 @@ class FairStep(FairChoice):
 
 FAIR_STEP_FIELDS = FairStep.FIELDS = (
     Field("action", Action, False, "The action played: the fair hint of the position."),
-    Field("wins", int, False, "Sampled layouts of the unseen cards won after it (its chance: wins / layouts)."),
+    Field("wins", int, False, "Sampled layouts of the unseen cards won by playing on after it."),
     Field("layouts", int, False, "Sampled layouts it was played on."),
+    Field("chance", float, False, "The chance to win after it, 0 to 1, estimated from the games on the layouts."),
     Field("seconds", float, False, "Seconds the hint took."),
 )
 
@@ -282,31 +283,29 @@ def _prepare(deal: Deal, actions: str | Iterable[str], options: FairOptions,
     return start, base
 
 
-def chance_words(wins: int, layouts: int) -> str:
-    """A chance in words: "about 62%", never a bare 0% or 100% that the layouts do not show
-    ("no win found", "under 1%", "over 99%"; all won: "about 100%")."""
-    if wins == 0:
+def chance_words(choice: FairChoice) -> str:
+    """An action's chance in words: "about 62%"; never a bare 0% or 100%: "no win found"
+    when none of its layouts was won, "under 1%" and "over 99%" at the edges."""
+    if choice.wins == 0:
         return "no win found"
-    percent = round(100 * wins / layouts)
+    percent = round(100 * choice.chance)
     if percent == 0:
         return "under 1%"
-    if percent == 100 and wins < layouts:
+    if percent == 100 and choice.chance < 1:
         return "over 99%"
     return f"about {percent}%"
 
 
 def describe(choices: tuple[FairChoice, ...]) -> str:
-    """The answer in words, the hint's chance first and then the next best actions':
-    "about 62% to win from here with 9>4 (10 of 16 layouts of the unseen cards won); 7>3
-    about 48%; D no win found"; when no layout was won: "no win found in 16 layouts of the
-    unseen cards; 9>4 is the best guess"."""
+    """The answer in words, the hint's chance first and then the other actions':
+    "about 62% to win from here with 9>4; 7>3 about 48%; D no win found"; when none of the
+    hint's layouts was won: "no win found in 16 layouts of the unseen cards with 9>4; ..."."""
     best = choices[0]
     if best.wins == 0:
-        head = f"no win found in {best.layouts} {LAYOUTS_WORDS}; {best.action} is the best guess"
+        head = f"no win found in {best.layouts} {LAYOUTS_WORDS} with {best.action}"
     else:
-        head = (f"{chance_words(best.wins, best.layouts)} to win from here with {best.action} "
-                f"({best.wins} of {best.layouts} {LAYOUTS_WORDS} won)")
-    others = "; ".join(f"{c.action} {chance_words(c.wins, c.layouts)}" for c in choices[1:])
+        head = f"{chance_words(best)} to win from here with {best.action}"
+    others = "; ".join(f"{c.action} {chance_words(c)}" for c in choices[1:])
     return f"{head}; {others}" if others else head
 
 
@@ -354,8 +353,7 @@ def fair_game(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
                 if not choices:
                     outcome = "lost"
                     continue
-                best = choices[0]
-                step = FairStep(best.action, best.wins, best.layouts, round(time.perf_counter() - clock, 4))
+                step = FairStep(**vars(choices[0]), seconds=round(time.perf_counter() - clock, 4))
                 with held():  # the action and its record, together
                     board.push_notation(step.action)
                     steps.append(step)
@@ -448,7 +446,7 @@ def _choices(board: Board, history: list[int], options: FairOptions) -> tuple[Fa
     with held():
         found = fair_candidates(board, history, layouts=options.layouts, alternatives=options.alternatives,
                                 seed=options.seed)
-    return tuple(FairChoice(board.notation(c.action), c.wins, c.layouts) for c in found)
+    return tuple(FairChoice(board.notation(c.action), c.wins, c.layouts, c.chance) for c in found)
 
 
 __all__ = ["COMPILE_MESSAGE", "DEFAULT_FAIR_OPTIONS", "FAIR_CHOICE_FIELDS", "FAIR_GAME_FIELDS", "FAIR_HINT_FIELDS",

@@ -231,7 +231,7 @@ def game_words(game: FairGame) -> None:
 
     first = len(game.log) - len(game.steps) + 1
     for number, step in enumerate(game.steps, start=first):
-        click.echo(f"{number:4}  {step.action:<7} {chance_words(step.wins, step.layouts):<14} {step.seconds:.2f} s")
+        click.echo(f"{number:4}  {step.action:<7} {chance_words(step):<14} {step.seconds:.2f} s")
     click.echo(f"{game.words}: {replay_words(game.replay).partition(': ')[2]}")
     click.echo(f"log: {' '.join(game.log)}")
     if game.steps:
@@ -269,7 +269,7 @@ class GameProgress:
 
         return (f"playing {self.name}: {plural(self.played, 'action')}, {plural(board.runs_removed, 'run')} "
                 f"removed, {plural(board.deals_left, 'deal')} left; last hint {step.action} "
-                f"{chance_words(step.wins, step.layouts)} in {step.seconds:.2f} s; "
+                f"{chance_words(step)} in {step.seconds:.2f} s; "
                 f"{time.monotonic() - self.began:.0f} s")
 
     def step(self, step: FairStep, board: Board) -> None:

@@ -49,9 +49,9 @@ def is_compiled(*, fair: bool = False, hint: bool = False) -> bool:
     """
     try:
         if hint:
-            from spider_solver.engine.fair_sample import fair_choices
+            from spider_solver.engine.fair_sample import rollouts
 
-            where = fair_choices.stats.cache_path
+            where = rollouts.stats.cache_path
         elif fair:
             from spider_solver.engine.fair import play_fair
 
@@ -62,7 +62,7 @@ def is_compiled(*, fair: bool = False, hint: bool = False) -> bool:
             where = shorten_line.stats.cache_path
     except (AttributeError, TypeError):  # NUMBA_DISABLE_JIT, or a numba without stats
         return False
-    name = "fair_sample.fair_choices" if hint else "fair.play_fair" if fair else "shorten.shorten_line"
+    name = "fair_sample.rollouts" if hint else "fair.play_fair" if fair else "shorten.shorten_line"
     return where is not None and any(Path(where).glob(f"{name}-*.nbi"))
 
 
@@ -157,7 +157,7 @@ def entry_kernels(*, fair: bool = False, hint: bool = False) -> list:
     if hint:
         from spider_solver.engine import fair_sample
 
-        return [*kernels, fair_sample.fair_choices]
+        return [*kernels, fair_sample.decision, fair_sample.alternatives, fair_sample.rollouts]
     if fair:
         from spider_solver.engine import fair as player
 

@@ -111,7 +111,8 @@ def test_the_answer_carries_its_options_and_ranks_its_choices():
     hint = fair_hint("SP1-S2C-AAAAAAD", "7>10", layouts=5, alternatives=2, seed=9)
     assert (hint.layouts, hint.alternatives, hint.seed) == (5, 2, 9)
     assert 2 <= len(hint.choices) <= 3 and all(choice.layouts == 5 for choice in hint.choices)
-    assert [c.wins for c in hint.choices] == sorted((c.wins for c in hint.choices), reverse=True)
+    others = [c.wins for c in hint.choices[1:]]  # the planner's decision first, then the others by wins
+    assert others == sorted(others, reverse=True) and all(0 <= c.chance <= 1 for c in hint.choices)
     board = Board(Deal.from_code("SP1-S2C-AAAAAAD"))
     board.push_notation("7>10")
     legal = {board.notation(action) for action in board.legal_moves()}
@@ -204,25 +205,24 @@ def test_no_action_left_is_no_hint():
 # -- words ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("wins, layouts, words", [
-    (0, 16, "no win found"), (1, 16, "about 6%"), (10, 16, "about 62%"), (16, 16, "about 100%"),
-    (1, 1000, "under 1%"), (999, 1000, "over 99%"), (5, 1000, "under 1%"),
+@pytest.mark.parametrize("wins, chance, words", [
+    (0, 0.0, "no win found"), (0, 0.03, "no win found"), (1, 0.06, "about 6%"), (10, 0.625, "about 62%"),
+    (16, 1.0, "about 100%"), (1, 0.004, "under 1%"), (16, 0.996, "over 99%"), (16, 0.994, "about 99%"),
 ])
-def test_chances_in_words_never_say_a_bare_0_or_100_the_layouts_do_not_show(wins, layouts, words):
-    assert chance_words(wins, layouts) == words
+def test_chances_in_words_never_say_a_bare_0_or_100_the_layouts_do_not_show(wins, chance, words):
+    assert chance_words(FairChoice("9>4", wins, 16, chance)) == words
 
 
-def test_the_words_give_the_hint_its_chance_and_the_next_best():
-    choices = (FairChoice("9>4", 10, 16), FairChoice("7>3", 8, 16), FairChoice("D", 0, 16))
-    assert describe(choices) == ("about 62% to win from here with 9>4 (10 of 16 layouts of the unseen cards won); "
-                                 "7>3 about 50%; D no win found")
-    assert describe(choices[:1]) == "about 62% to win from here with 9>4 (10 of 16 layouts of the unseen cards won)"
+def test_the_words_give_the_hint_its_chance_and_the_others():
+    choices = (FairChoice("9>4", 10, 16, 0.62), FairChoice("7>3", 8, 16, 0.5), FairChoice("D", 0, 16, 0.02))
+    assert describe(choices) == "about 62% to win from here with 9>4; 7>3 about 50%; D no win found"
+    assert describe(choices[:1]) == "about 62% to win from here with 9>4"
 
 
 def test_when_no_layout_is_won_the_words_say_so_never_a_bare_0():
-    choices = (FairChoice("9>4", 0, 32), FairChoice("D", 0, 32))
-    assert describe(choices) == "no win found in 32 layouts of the unseen cards; 9>4 is the best guess; D no win found"
-    assert "0%" not in describe(choices)
+    choices = (FairChoice("9>4", 0, 32, 0.01), FairChoice("D", 0, 32, 0.0))
+    assert describe(choices) == "no win found in 32 layouts of the unseen cards with 9>4; D no win found"
+    assert "%" not in describe(choices)
 
 
 # -- a game played by following fair hints ------------------------------------------------

@@ -28,27 +28,27 @@ from spider_solver.cli import cli
 from spider_solver.rules import Deal, replay
 from tests.analysis.helpers import stuck_log
 from tests.fair_pairs import deal_pairs, prefixes
+from tests.rules.scripted_win import DECK_TEXT, WIN
 
 pytestmark = pytest.mark.usefixtures("fair_hints")
 
 ROOT = Path(__file__).resolve().parents[2]
 TWO_SUITS = "SP1-S2C-AAAAAAD"
-ONE_SUIT = "SP1-S1C-AAAAAAB"
+#: The hand-made one-suit deal of tests/rules/scripted_win.py, as command-line arguments.
+SCRIPTED = ["--deck", DECK_TEXT, "--suits", "1"]
 FEW = ["--layouts", "3"]
+
+
+#: Most of the scripted win: a position a few hints from a win, whatever the planner's tuning.
+LATE = WIN[:-60]
 
 
 @pytest.fixture(scope="module")
 def won() -> FairGame:
-    """A game won by following fair hints (1 suit, one layout a hint)."""
-    game = fair_game(ONE_SUIT, layouts=1)
-    assert game.outcome == "won" and len(game.log) > 60
+    """The game won by following fair hints from LATE (one layout a hint)."""
+    game = fair_game(Deal.from_text(DECK_TEXT, 1), LATE, layouts=1)
+    assert game.outcome == "won" and len(game.steps) > 5
     return game
-
-
-@pytest.fixture(scope="module")
-def late(won) -> list[str]:
-    """Most of that game: the position after it is a short game from its end."""
-    return list(won.log[:-25])
 
 
 def run(*args, input=None):
@@ -121,8 +121,6 @@ def test_a_refused_action_exits_2_naming_it_and_json_still_prints_the_answer():
 
 
 def test_a_won_log_exits_0_and_a_game_with_no_action_left_exits_1():
-    from tests.rules.scripted_win import DECK_TEXT, WIN
-
     won = run("hint", "--deck", DECK_TEXT, "--suits", "1", *WIN, "--fair")
     assert (won.exit_code, won.stdout, won.stderr) == (0, "", "no hint: the game is won\n")
     deal = Deal.from_code("SP1-S1C-AAAAAAD")
@@ -172,27 +170,28 @@ def test_quiet_drops_the_note_that_the_fair_hint_compiles(monkeypatch):
 # -- play ---------------------------------------------------------------------------------
 
 
-def test_play_prints_each_action_the_outcome_the_log_and_the_times(won, late):
-    result = run("play", ONE_SUIT, *late, "--layouts", "1", "-q")
-    game = won  # the game it ends: playing on from a prefix plays the rest of it
+def test_play_prints_each_action_the_outcome_the_log_and_the_times(won):
+    result = run("play", *SCRIPTED, *LATE, "--layouts", "1", "-q")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert len(lines) == 25 + 3
-    for number, (line, action) in enumerate(zip(lines, game.log[-25:], strict=False), start=len(late) + 1):
-        assert line.split()[:2] == [str(number), action] and line.endswith(" s")
-    assert lines[-3].startswith("won by following fair hints (25 actions played): ")
+    played = len(won.steps)
+    assert len(lines) == played + 3
+    for number, (line, step) in enumerate(zip(lines, won.steps, strict=False), start=len(LATE) + 1):
+        assert line.split()[:2] == [str(number), step.action] and line.endswith(" s")
+    assert lines[-3].startswith(f"won by following fair hints ({played} actions played): ")
     assert lines[-3].endswith(", 8 runs removed, 0 cards in stock")
-    assert lines[-2] == "log: " + " ".join(game.log)
-    assert lines[-1].startswith("hints: 25 in ") and "median" in lines[-1]
+    assert lines[-2] == "log: " + " ".join(won.log)
+    assert lines[-1].startswith(f"hints: {played} in ") and "median" in lines[-1]
 
 
-def test_play_json_is_the_game_and_replays_as_it_says(late):
-    result = run("play", ONE_SUIT, *late, "--json", "--layouts", "2", "--seed", "3", "-q")
+def test_play_json_is_the_game_and_replays_as_it_says():
+    result = run("play", *SCRIPTED, *LATE, "--json", "--layouts", "2", "--seed", "3", "-q")
     data = json.loads(result.stdout)
+    deal = Deal.from_text(DECK_TEXT, 1)
     assert list(data) == [spec.name for spec in FAIR_GAME_FIELDS]
-    assert without_seconds(data) == without_seconds(fair_game(ONE_SUIT, late, layouts=2, seed=3).to_dict())
-    assert data["log"][:len(late)] == late and data["log"][len(late):] == [step["action"] for step in data["steps"]]
-    assert replay(ONE_SUIT, data["log"]).won == (data["outcome"] == "won") == (result.exit_code == 0)
+    assert without_seconds(data) == without_seconds(fair_game(deal, LATE, layouts=2, seed=3).to_dict())
+    assert data["log"][:len(LATE)] == LATE and data["log"][len(LATE):] == [step["action"] for step in data["steps"]]
+    assert replay(deal, data["log"]).won == (data["outcome"] == "won") == (result.exit_code == 0)
 
 
 def test_play_a_lost_game_exits_1():
@@ -228,16 +227,17 @@ def test_play_ctrl_c_prints_what_was_played_and_exits_130(monkeypatch):
     assert replay("SP1-S4C-AAAAAAD", lines[3].removeprefix("log: ")).error is None
 
 
-def test_play_shows_its_progress_on_standard_error_only(monkeypatch, late):
+def test_play_shows_its_progress_on_standard_error_only(monkeypatch, won):
     from spider_solver.cli import play as module
 
     monkeypatch.setattr(module.GameProgress, "LOG_EVERY", 0.0)
-    result = run("play", ONE_SUIT, *late, "--layouts", "1", "--json")
+    result = run("play", *SCRIPTED, *LATE, "--layouts", "1", "--json")
     data = json.loads(result.stdout)
     assert data["outcome"] == "won" and result.exit_code == 0
-    progress = [line for line in result.stderr.splitlines() if line.startswith(f"playing {ONE_SUIT}: ")]
-    assert len(progress) == len(data["steps"]) == 25
-    assert progress[0].startswith(f"playing {ONE_SUIT}: 1 action, ") and " removed, " in progress[0]
+    name = Deal.from_text(DECK_TEXT, 1).name
+    progress = [line for line in result.stderr.splitlines() if line.startswith(f"playing {name}: ")]
+    assert len(progress) == len(data["steps"]) == len(won.steps)
+    assert progress[0].startswith(f"playing {name}: 1 action, ") and " removed, " in progress[0]
 
 
 # -- end to end ---------------------------------------------------------------------------
