@@ -96,12 +96,15 @@ def _base32(number: int) -> str:
 
 
 class Server:
-    def __init__(self, catalog: Path, solvers: int, workers: int) -> None:
+    """``spider-solve serve`` on a free port of 127.0.0.1, run from the checkout ``root``
+    (this one by default; benchmarks/bench_hints.py measures another's too)."""
+
+    def __init__(self, catalog: Path, solvers: int, workers: int, root: Path = ROOT) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "spider_solver", "serve", "--port", "0", "--catalog", str(catalog),
              "--solvers", str(solvers), "--workers", str(workers)],
-            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=catalog.parent,
+            env={**os.environ, "PYTHONPATH": str(root)},
         )
         for line in self.process.stderr:  # type: ignore[union-attr]
             if line.startswith("serving on "):

@@ -108,6 +108,31 @@ MAX_DECK_TEXT = 2_000
 #: The longest action token, game code, cursor or card a service request may carry.
 MAX_TOKEN = 40
 
+# --------------------------------------------------------------------------- #
+# Lines the service remembers (hints that continue: docs/service.md).
+# --------------------------------------------------------------------------- #
+
+#: Deals whose winning lines the searching process remembers (the least recently used go).
+REMEMBERED_DEALS = 1_024
+#: Winning lines it remembers a deal (the oldest go): the lines a player's hints followed.
+REMEMBERED_LINES = 4
+
+# --------------------------------------------------------------------------- #
+# Finished games (the service's POST /v1/games).
+# --------------------------------------------------------------------------- #
+
+#: The most finished games a catalog keeps; past it the oldest are dropped (their receipts
+#: still verify, but can no longer be redeemed).
+MAX_STORED_GAMES = 100_000
+#: Finished games one client address may submit a minute (``serve --games-per-minute``), a
+#: burst of as many at once; past it ``429 too-many-games`` with Retry-After.
+GAMES_PER_MINUTE = 10
+#: The most games of one listing (``GET /v1/deals/{code}/games``), and its default.
+MAX_GAMES_PAGE = 100
+DEFAULT_GAMES_PAGE = 10
+#: The longest receipt the service reads, in characters (a record's is about 900).
+MAX_RECEIPT = 4_000
+
 
 def check_budget(max_nodes: object, max_seconds: object) -> tuple[int, float | None]:
     """Refuse a budget out of range (InvalidBudgetError): nodes from 1 to

@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from enum import Enum
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
@@ -26,6 +27,7 @@ from spider_solver.errors import InvalidVariantError, SpiderError, quote, real_n
 from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS
 from spider_solver.outcomes import DEFAULT_REASON, REASONS_BY_STATUS, AttemptSummary, Reason, Status
 from spider_solver.rules import GameCode, parse_rule, parse_suits
+from spider_solver.rules.replay import ReplayResult
 from spider_solver.version import __version__
 
 #: The largest integer an SQLite column holds: the bound of every count and figure.
@@ -57,6 +59,27 @@ class Field(NamedTuple):
     nullable: bool
     description: str
     bounds: Mapping[str, float] = {}
+
+
+def to_plain(record: Any) -> dict[str, Any]:
+    """The plain-data form of a record declared with ``FIELDS`` (a list of :class:`Field`: an
+    analysis's answer, its bracket and probes, a finished game, ...): its fields in order,
+    enums as their values, tuples as lists, nested records in their own form. The one
+    serialisation of such records: what ``analyze --json`` prints, what the service sends
+    and what a receipt signs."""
+    return {spec.name: _plain(getattr(record, spec.name)) for spec in record.FIELDS}
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "FIELDS"):
+        return to_plain(value)
+    if isinstance(value, ReplayResult):
+        return value.to_dict()
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    return value
 
 
 #: The plain-data form, field by field, in the order :meth:`SolveRecord.to_dict` gives them.
@@ -361,4 +384,4 @@ def _checked_improve(record: SolveRecord, shown: str) -> dict[str, Any]:
 
 
 __all__ = ["FIELDS", "FIELD_NAMES", "GRADES", "GRADE_FIELDS", "IMPROVE_FIELDS", "LINE_ACTION", "Field",
-           "InvalidRecordError", "SolveRecord", "checked_grade", "utc_now"]
+           "InvalidRecordError", "SolveRecord", "checked_grade", "to_plain", "utc_now"]

@@ -88,7 +88,7 @@ def one_process_at_a_time(tmp_path_factory, name: str) -> Iterator[None]:
 
 @pytest.fixture
 def damaged_catalog(tmp_path):
-    """A catalog whose header is sound and whose pages past the first are damaged, as a
+    """A catalog whose header and schema are sound and whose later pages are damaged, as a
     bad disk leaves them: it opens, and fails when its rows are read."""
     from spider_solver.catalog import Catalog
     from spider_solver.record import SolveRecord
@@ -96,11 +96,14 @@ def damaged_catalog(tmp_path):
 
     path = tmp_path / "damaged.sqlite"
     with Catalog(path) as db:
+        db.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        # The pages of a new catalog: its header and schema (the schema outgrows the first page).
+        schema_pages = db.db.execute("PRAGMA page_count").fetchone()[0]
         for n in range(300):
             db.record(SolveRecord(str(GameCode(1, "classic", n)), "unknown", max_nodes=1, max_seconds=None,
                                   reason="nodes"))
     data = bytearray(path.read_bytes())
-    for offset in range(4096, len(data), 97):
+    for offset in range(4096 * schema_pages, len(data), 97):
         data[offset] ^= 0xA5
     path.write_bytes(bytes(data))
     return path

@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "spider_solver"
 LAYERS = [
     {"budget", "errors", "outcomes", "stops", "terminal", "version"},
     {"rules"},
-    {"limits", "record"},
+    {"limits", "record", "games"},
     {"catalog"},
     {"engine"},
     {"verify"},
@@ -156,10 +156,11 @@ def test_the_checker_sees_an_import_cycle(tmp_path):
 
 
 #: The analysis package's modules, bottom first (issue 49): the options and the answer depend on
-#: nothing of it; the replay, then the search of a position; hints and the bisection above them;
-#: ``analyze`` on top, and the package re-exports it. A later kind of answer (a fair hint, the
-#: review of a game) goes beside ``position``.
+#: nothing of it but the answer's sentence (``summary``, below it); the replay, then the search of
+#: a position; hints and the bisection above them; ``analyze`` on top, and the package re-exports
+#: it. A later kind of answer (a fair hint, the review of a game) goes beside ``position``.
 ANALYSIS_LAYERS = [
+    {"summary"},
     {"options", "answer"},
     {"start"},
     {"search", "hints"},
@@ -189,7 +190,8 @@ def test_the_import_graph_is_the_documented_one():
     assert ("engine", "rules") in graph and ("verify", "engine") in graph and ("catalog", "record") in graph
     assert not any(b in ("verify", "catalog", "batch", "export", "cli") for a, b in graph if a == "engine")
     # Storage below the solver: the catalog stores records and knows nothing of searches.
-    assert {b for a, b in graph if a == "catalog"} <= {"errors", "outcomes", "version", "rules", "limits", "record"}
+    assert {b for a, b in graph if a == "catalog"} <= {"errors", "outcomes", "version", "rules", "limits", "record",
+                                                       "games"}
     assert not any(b not in ("errors", "outcomes", "version") for a, b in graph if a == "rules")
 
 

@@ -3,7 +3,8 @@
 Each record's fields are listed once, in order, with their types and meaning
 (:data:`ANALYSIS_FIELDS`, :data:`BRACKET_FIELDS`, :data:`PROBE_FIELDS`, as
 :data:`spider_solver.record.FIELDS` lists a solve record's); :func:`to_plain` turns any
-of them into plain data (``analyze --json``), the service builds its response models
+of them into plain data (``analyze --json``; :func:`spider_solver.record.to_plain`, which
+serialises every record declared so), the service builds its response models
 from the same lists, and ``analyze --help`` prints the key list from them.
 """
 
@@ -11,38 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, ClassVar, Literal, NewType
 
+from spider_solver.analysis.summary import summary
 from spider_solver.limits import INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 from spider_solver.outcomes import Reason, Status
-from spider_solver.record import Field
+from spider_solver.record import Field, to_plain
 from spider_solver.rules.replay import ReplayResult
 
 #: Where an answer came from: a search, the known line, or nothing to do (the log won).
 Source = Literal["search", "known-line", "won"]
 #: An action in notation (D, F>T, F>T/N or U): the service gives it its bounds.
 Action = NewType("Action", str)
-
-
-def to_plain(record: Any) -> dict[str, Any]:
-    """The plain-data form of a record declared with ``FIELDS`` (an :class:`Analysis`, a
-    :class:`Bracket`, a :class:`Probe`, or a later one of the analysis): its fields in
-    order, enums as their values, tuples as lists, nested records in their own form. What
-    ``analyze --json`` prints and the service sends."""
-    return {spec.name: _plain(getattr(record, spec.name)) for spec in record.FIELDS}
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "FIELDS"):
-        return to_plain(value)
-    if isinstance(value, ReplayResult):
-        return value.to_dict()
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [_plain(item) for item in value]
-    return value
 
 
 @dataclass(frozen=True)
@@ -175,6 +156,11 @@ class Analysis:
         """Whether a search proved the initial layout itself unwinnable (no action lost the game)."""
         return any(probe.position == 0 and probe.status is Status.UNWINNABLE for probe in self.probes)
 
+    @property
+    def summary(self) -> str:
+        """The answer in one sentence a game can show a player (:func:`.summary.summary`)."""
+        return summary(self)
+
     def to_dict(self) -> dict[str, Any]:
         """The plain-data form (:func:`to_plain`), as ``analyze --json`` prints it."""
         return to_plain(self)
@@ -188,8 +174,9 @@ ANALYSIS_FIELDS = Analysis.FIELDS = (
     Field("reason", Reason, True, "Why the search stopped (docs: Three honest outcomes)."),
     Field("hint", Action, True, "The next action of a winning line; null unless verified and not yet won."),
     Field("line", list[Action], False, "The winning line from the position, hint first; empty unless verified."),
-    Field("source", Source, True, "Where the line came from: search, known-line (the catalog's line, no search) or "
-          "won (the log already wins); null unless verified."),
+    Field("source", Source, True, "Where the line came from: search, known-line (a line known before, no search: "
+          "the catalog's, or one the server found for this deal earlier) or won (the log already wins); null unless "
+          "verified."),
     Field("lost_at", int, True, "The 0-based index in the log of the action after which the game could no longer "
           "be won; null unless established."),
     Field("lost_at_action", str, True, "The log's action at lost_at, as written; null unless lost_at is set."),
@@ -205,6 +192,8 @@ ANALYSIS_FIELDS = Analysis.FIELDS = (
     Field("max_nodes", int, False, "Node budget of the whole analysis."),
     Field("max_seconds", float, True, "Time budget of the whole analysis in seconds; null for none."),
     Field("probes", list[Probe], False, "The searches of the lost_at bisection, in order."),
+    Field("summary", str, False, "The answer in one sentence a game can show the player, e.g. \"No winning line "
+          "was found in the time allowed; the game may still be winnable.\" (tried is the developers' account)."),
 )
 
 

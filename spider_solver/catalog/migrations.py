@@ -1,13 +1,14 @@
 """How a catalog of an older schema version becomes one of :data:`~.schema.SCHEMA_VERSION`.
 
-Each step renames the old ``results`` table, creates the current one and copies every
-row into it (naming the columns), then drops the old table; the next step rebuilds it
-once more. :meth:`~.connection.Connection.migrate` runs the steps in one transaction.
+Each step up to version 4 renames the old ``results`` table, creates the current one and
+copies every row into it (naming the columns), then drops the old table; the next step
+rebuilds it once more. Version 5 adds the ``games`` table, empty.
+:meth:`~.connection.Connection.migrate` runs the steps in one transaction.
 """
 
 from __future__ import annotations
 
-from spider_solver.catalog.schema import CREATE_RESULTS, V2_COLUMNS, V3_COLUMNS
+from spider_solver.catalog.schema import CREATE_GAMES, CREATE_RESULTS, V2_COLUMNS, V3_COLUMNS
 from spider_solver.outcomes import REASONS_BY_STATUS, Status
 
 #: ``par`` of a row of an older schema: the score of its stored line (every step fills it,
@@ -50,5 +51,8 @@ MIGRATE_3_TO_4 = (
     f"INSERT INTO results ({', '.join(V3_COLUMNS)}, par) SELECT {', '.join(V3_COLUMNS)}, {_PAR} FROM results_v3",
     "DROP TABLE results_v3",
 )
+#: Version 4 to 5: the finished games the service records (table ``games``, empty).
+MIGRATE_4_TO_5 = CREATE_GAMES
 #: The statements that bring a catalog of schema version N to N + 1.
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: MIGRATE_1_TO_2, 2: MIGRATE_2_TO_3, 3: MIGRATE_3_TO_4}
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: MIGRATE_1_TO_2, 2: MIGRATE_2_TO_3, 3: MIGRATE_3_TO_4,
+                                          4: MIGRATE_4_TO_5}

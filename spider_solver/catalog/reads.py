@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 
 from spider_solver.catalog.connection import Connection, reads
+from spider_solver.catalog.daily import daily_choice
 from spider_solver.catalog.filters import Filter
 from spider_solver.catalog.queries import ASKED, SETTLED
 from spider_solver.catalog.rows import from_row
@@ -80,6 +81,32 @@ class Reads(Connection):
         row = self.db.execute(f"SELECT * FROM results{where} ORDER BY suits, rule, deal LIMIT 1 OFFSET ?",
                               args + (choose(count),)).fetchone()
         return None if row is None else from_row(row)
+
+    @reads
+    def verified_codes(self, *, suits: int | None = None, rule: str | None = None,
+                       difficulty: tuple[int, int] | None = None) -> Iterator[str]:
+        """The codes of the verified rows that match, in no set order (the daily deal's candidates)."""
+        where, args = Filter.of(suits, rule, Status.VERIFIED, difficulty).where()
+        for row in self.db.execute(f"SELECT code FROM results{where}", args):
+            yield row[0]
+
+    @reads
+    def fingerprint(self, *, suits: int | None = None, rule: str | None = None, status: str | None = None,
+                    difficulty: tuple[int, int] | None = None) -> tuple[int, int]:
+        """The count of the rows that match and the sum of their row ids: it changes when a row
+        comes in or leaves the set (rows are never deleted, and keep their id), so a choice made
+        from the set (the daily deal) can be kept while it stays the same."""
+        where, args = Filter.of(suits, rule, status, difficulty).where()
+        count, total = self.db.execute(f"SELECT count(*), total(rowid) FROM results{where}", args).fetchone()
+        return count, int(total)
+
+    @reads
+    def daily(self, date: str, *, suits: int | None = None, rule: str | None = None,
+              difficulty: tuple[int, int] | None = None) -> SolveRecord | None:
+        """The daily deal of ``date`` (``YYYY-MM-DD``) among the verified rows that match
+        (:mod:`.daily`: rendezvous hashing of the date and the codes), or None if none does."""
+        code = daily_choice(date, self.verified_codes(suits=suits, rule=rule, difficulty=difficulty))
+        return None if code is None else self.get(code)
 
     @reads
     def to_grade(self, *, version: str, suits: int | None = None, rule: str | None = None,

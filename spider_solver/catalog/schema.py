@@ -3,14 +3,15 @@ its version and the file's mark, and the columns of each schema version."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from importlib import resources
 
 #: ``PRAGMA user_version`` of a catalog of this schema.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: ``PRAGMA application_id`` of a catalog: "SP1C" in ASCII.
 APPLICATION_ID = 0x53503143
-#: The tables of schema version 4, as ``schema.sql`` writes them.
+#: The tables of the current schema version, as ``schema.sql`` writes them.
 SCHEMA = resources.files(__package__).joinpath("schema.sql").read_text(encoding="utf-8")
 
 #: The columns of schema version 2, in order; version 3 adds the grade (GRADE_COLUMNS).
@@ -39,3 +40,6 @@ def statements(script: str) -> list[str]:
 
 #: ``CREATE TABLE results``, which a new catalog and every migration step run.
 CREATE_RESULTS = statements(SCHEMA)[0]
+#: ``CREATE TABLE games`` and its indexes (schema version 5).
+CREATE_GAMES = tuple(statement for statement in statements(SCHEMA)
+                     if re.search(r"^CREATE (TABLE|INDEX|UNIQUE INDEX) games", statement, re.MULTILINE))

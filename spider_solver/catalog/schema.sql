@@ -1,4 +1,4 @@
--- The spider-solver catalog, schema version 4 (PRAGMA user_version = 4).
+-- The spider-solver catalog, schema version 5 (PRAGMA user_version = 5).
 --
 -- This file is the schema: spider_solver/catalog/schema.py loads it and creates a new
 -- catalog from it, and the migrations (spider_solver/catalog/migrations.py) rebuild the
@@ -8,7 +8,7 @@
 -- marks the file as a catalog; the catalog refuses any other database, and a user_version
 -- higher than the one it knows, and upgrades an older one in place, in one transaction
 -- (version 1 had no CHECK on reason; version 2 had no difficulty columns; version 3 had no
--- par and no improve record). tests/catalog/test_schema.py checks that the lists of
+-- par and no improve record; version 4 had no games table). tests/catalog/test_schema.py checks that the lists of
 -- statuses and reasons below are spider_solver.outcomes' Status and Reason.
 --
 -- difficulty, difficulty_raw and grader_version are set together, on verified rows only:
@@ -66,3 +66,35 @@ CREATE TABLE pending (
     planned_at TEXT    NOT NULL,
     UNIQUE (suits, rule, deal)
 );
+
+-- Finished games the service recorded (POST /v1/games; docs/service.md, "Finished games and
+-- receipts"). No player's identity: only the name the frontend chose to send, inside the record.
+-- At most MAX_STORED_GAMES rows (spider_solver/limits.py): past it the oldest go.
+--   id           32 hexadecimal digits, random
+--   deal_key     the game code, or 'deck:' and the SHA-256 of an explicit deck
+--   challenge    the challenge the frontend chose; '' for none
+--   won, score, moves, finished_at (UTC, ISO 8601): what ranks the games of a deal
+--   record       the canonical JSON a receipt signs (spider_solver.games.canonical)
+--   once         what makes a game submitted again the same game (the deal, its options, the
+--                log, the name and the challenge): one row per game (games_once)
+--   redeemed_at  when its receipt was redeemed (POST /v1/games/verify with "redeem"); NULL: not
+--                yet. A second redemption is refused.
+-- (No comment inside these statements: SQLite keeps their text in the schema's first page.)
+CREATE TABLE games (
+    id          TEXT    PRIMARY KEY,
+    deal_key    TEXT    NOT NULL,
+    challenge   TEXT    NOT NULL DEFAULT '',
+    won         INTEGER NOT NULL CHECK (won IN (0, 1)),
+    score       INTEGER NOT NULL,
+    moves       INTEGER NOT NULL,
+    finished_at TEXT    NOT NULL,
+    record      TEXT    NOT NULL,
+    once        TEXT    NOT NULL,
+    redeemed_at TEXT
+);
+
+-- The best results of a deal (and challenge) first: won, higher score, fewer moves, earlier.
+CREATE INDEX games_by_deal ON games (deal_key, challenge, won DESC, score DESC, moves, finished_at);
+
+-- A game submitted again is the game stored.
+CREATE UNIQUE INDEX games_once ON games (once);

@@ -4,21 +4,44 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 
 import click
 
 from spider_solver.cli.group import cli
 from spider_solver.cli.params import CONTEXT_SETTINGS, NODES, SECONDS, WORKERS, Integer, catalog_option
 from spider_solver.errors import plural, quote
-from spider_solver.limits import DEFAULT_CATALOG, INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
+from spider_solver.games import MIN_KEY_BYTES, check_key
+from spider_solver.limits import DEFAULT_CATALOG, GAMES_PER_MINUTE, INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
 from spider_solver.outcomes import ExitStatus
 
 PORT = Integer(0, 65535)
 QUEUE = Integer(0, 10_000)
+GAMES_RATE = Integer(1, 100_000)
+#: The longest key ``--secret-file`` may hold.
+MAX_SECRET_BYTES = 1024
 #: The longest host name or CORS origin accepted.
 MAX_NAME = 253
 #: An origin as a browser sends it in the Origin header: scheme://host[:port], lower-case scheme.
 ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://(\[[0-9a-fA-F:.]+\]|[^\s/:?#\[\]@]+)(:[0-9]{1,5})?")
+
+
+def read_secret(path: str) -> bytes:
+    """The key of ``--secret-file``: the file's bytes, surrounding whitespace (a final newline)
+    left out; at least :data:`MIN_KEY_BYTES` of them."""
+    try:
+        with open(path, "rb") as handle:
+            key = handle.read(MAX_SECRET_BYTES + 1).strip()
+    except OSError as error:
+        raise click.BadParameter(f"cannot read {quote(path)}: {error.strerror or error}",
+                                 param_hint="'--secret-file'") from None
+    if len(key) > MAX_SECRET_BYTES:
+        raise click.BadParameter(f"{quote(path)} holds more than {MAX_SECRET_BYTES:,} bytes: a key is 32 to 1,024 "
+                                 "random bytes", param_hint="'--secret-file'")
+    try:
+        return check_key(key)
+    except ValueError as error:
+        raise click.BadParameter(f"{quote(path)}: {error}", param_hint="'--secret-file'") from None
 
 
 def _default_solvers() -> int:
@@ -46,15 +69,22 @@ def _default_solvers() -> int:
               help="Serve the catalog and replays only: never search, never write the catalog.")
 @click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN",
               help="Let web pages from ORIGIN (e.g. https://play.example.com) call the API; repeat for more.")
+@click.option("--secret-file", type=click.Path(dir_okay=False), default=None,
+              help="File holding the key that signs finished games' receipts (at least 32 bytes, e.g. "
+                   "openssl rand -hex 32 > FILE).  [default: a random key for this run: receipts verify until "
+                   "it stops]")
+@click.option("--games-per-minute", type=GAMES_RATE, default=GAMES_PER_MINUTE, show_default=True,
+              help="Finished games a client address may submit a minute (POST /v1/games); more get 429.")
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               default="warning", show_default=True, help="How much the server logs to stderr.")
 def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int, queue: int | None,
-          max_nodes_cap: int,
-          max_seconds_cap: float | None, read_only: bool, cors_origins: tuple[str, ...], log_level: str) -> ExitStatus:
+          max_nodes_cap: int, max_seconds_cap: float | None, read_only: bool, cors_origins: tuple[str, ...],
+          secret_file: str | None, games_per_minute: int, log_level: str) -> ExitStatus:
     """Run the deal-verification service: an HTTP API (JSON) that frontends call.
 
-    Endpoints under /v1: health, deals/{code}, verify, replay, analyze,
-    catalog/deals and catalog/random; the OpenAPI document is at /openapi.json and
+    Endpoints under /v1: health, deals/{code}, verify, replay, position, analyze,
+    games (finished games and their signed receipts), catalog/deals, catalog/random
+    and catalog/daily; the OpenAPI document is at /openapi.json and
     interactive docs at /docs (docs/service.md). Searches run in --solvers
     processes; the catalog answers settled deals without a search and records new
     results, and new verified deals are graded in the background. --workers N
@@ -84,6 +114,7 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
             # A browser sends scheme://host[:port], nothing more: any other text never matches.
             raise click.BadParameter(f"{quote(origin)} is not an origin: scheme://host[:port] with no path or "
                                      "trailing slash, e.g. https://play.example.com", param_hint="'--cors-origin'")
+    secret = None if secret_file is None else read_secret(secret_file)
     # SIGTERM or Ctrl-C stops the server at any moment, its start-up included (the engine may
     # take a minute or two to compile): status 0 "stopped", as a service manager expects.
     try:
@@ -106,8 +137,13 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
             what = f"{workers} server processes, {what}"
         click.echo(f"serving on http://{shown}:{bound_port} ({what}; catalog {catalog}); docs at /docs; "
                    "Ctrl-C to stop", err=True)
+        if secret is None:
+            click.echo("no --secret-file: finished games' receipts are signed with a key made for this run; they "
+                       "verify until the server stops", err=True)
+            secret = secrets.token_bytes(MIN_KEY_BYTES)  # made here: every process of --workers signs alike
         settings = Settings(catalog=catalog, read_only=read_only, solvers=solvers, queue=queue,
-                            max_nodes_cap=max_nodes_cap, max_seconds_cap=max_seconds_cap, cors_origins=cors_origins)
+                            max_nodes_cap=max_nodes_cap, max_seconds_cap=max_seconds_cap, cors_origins=cors_origins,
+                            secret=secret, games_per_minute=games_per_minute)
         with sock:
             run_server(settings, sock, workers=workers, log_level=log_level)
     except KeyboardInterrupt:

@@ -58,6 +58,7 @@ function notAnAction(action) {
  *  ``undoLimit`` is how many actions can be undone (null: unlimited). */
 export class Board {
   #history;
+  #undos; // undos made in this game: with the counter back at 0, every action was undone
 
   constructor(deal, { dealOnEmpty = false, undoLimit = DEFAULT_UNDO_LIMIT } = {}) {
     checkPlayOptions(dealOnEmpty, undoLimit);
@@ -74,6 +75,7 @@ export class Board {
     this.score = START_SCORE;
     this.moves = 0;
     this.#history = []; // the positions before the last actions, at most undoLimit of them
+    this.#undos = 0;
   }
 
   // -- reading the position ------------------------------------------------
@@ -172,7 +174,9 @@ export class Board {
 
   #undoRefusal() {
     if (this.#history.length) return null;
-    if (this.moves === 0) return "nothing to undo: no action has been made";
+    if (this.moves === 0) {
+      return this.#undos ? "nothing to undo: every action has been undone" : "nothing to undo: no action has been made";
+    }
     if (this.undoLimit === 0) return "cannot undo: undo is turned off (undo limit 0)";
     return `nothing more to undo: only the last ${this.undoLimit} action${this.undoLimit !== 1 ? "s" : ""} can be undone`;
   }
@@ -372,6 +376,7 @@ export class Board {
     const refusal = this.#undoRefusal();
     if (refusal !== null) throw new IllegalActionError(refusal);
     this.#restore(this.#history.pop(), false);
+    this.#undos++;
   }
 
   /** What undo restores: the position's arrays copied, not frozen (a Position's are, and

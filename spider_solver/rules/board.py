@@ -108,6 +108,8 @@ class Board:
         # A limit no game can reach (a deque holds at most sys.maxsize) is kept as no limit.
         keep = None if self.undo_limit is None or self.undo_limit > MAX_HISTORY else self.undo_limit
         self._history: deque[Position] = deque(maxlen=keep)
+        #: Undos made in this game: with the counter back at 0, every action was undone.
+        self._undos = 0
 
     # -- reading the position ------------------------------------------------
 
@@ -217,6 +219,8 @@ class Board:
     def _check_undo(self) -> None:
         if not self._history:
             if self.moves == 0:  # the counter counts the actions undo could take back
+                if self._undos:
+                    raise IllegalActionError("nothing to undo: every action has been undone")
                 raise IllegalActionError("nothing to undo: no action has been made")
             if self.undo_limit == 0:
                 raise IllegalActionError("cannot undo: undo is turned off (undo limit 0)")
@@ -444,6 +448,7 @@ class Board:
         """
         self._check_undo()
         self._restore(self._history.pop())
+        self._undos += 1
 
     def _restore(self, position: Position) -> None:
         """Set the cards, face-down counts, deals, runs removed, score and counter."""

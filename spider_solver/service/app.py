@@ -13,6 +13,8 @@ in N processes (:mod:`.workers`).
 
 from __future__ import annotations
 
+import logging
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,9 +23,12 @@ from fastapi import Depends, FastAPI
 from fastapi.routing import APIRoute
 
 from spider_solver.catalog import Catalog
+from spider_solver.games import MIN_KEY_BYTES
 from spider_solver.limits import MAX_BODY_BYTES
 from spider_solver.service import client, docs, errors
+from spider_solver.service.finished import Recorder
 from spider_solver.service.grades import Grader
+from spider_solver.service.lines import RememberedLines
 from spider_solver.service.middleware import (
     BodyLimit,
     BodyWaits,
@@ -34,11 +39,12 @@ from spider_solver.service.middleware import (
     JsonBodies,
 )
 from spider_solver.service.models import document, responses
-from spider_solver.service.routes import catalog, deals, games, health, position
+from spider_solver.service.routes import catalog, deals, finished, games, health, position
 from spider_solver.service.searches import Searches
 from spider_solver.service.state import QUEUE_PER_SOLVER, CatalogWriter, Settings, known_query, query_names, routes
 from spider_solver.version import __version__
 
+log = logging.getLogger("spider_solver.service")
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The service's ASGI application."""
@@ -58,6 +64,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             state.searches.start()
         state.grader = None if state.writer is None or state.searches is None else Grader(state.searches,
                                                                                           state.writer)
+        state.lines = RememberedLines()
+        state.receipt_key = settings.secret
+        if state.receipt_key is None:  # receipts verify until the server stops (serve --secret-file keeps a key)
+            state.receipt_key = secrets.token_bytes(MIN_KEY_BYTES)
+            log.warning("no --secret-file: finished games' receipts are signed with a key made for this run")
+        state.recorder = None if state.writer is None else Recorder(state.receipt_key, state.writer,
+                                                                    settings.games_per_minute)
         try:
             yield
         finally:
@@ -99,7 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         app.add_middleware(Forward, path=settings.forward_to, paths=lambda: forwarded_paths(app))
     errors.install(app)
-    for module in (health, deals, games, position, catalog):
+    for module in (health, finished, deals, games, position, catalog):  # finished's /v1/deals/{code}/games first
         app.include_router(module.router)
     docs.install(app)
     client.install(app)

@@ -8,7 +8,9 @@ exit statuses in one place: input that is malformed or that the rules refuse is 
 (:mod:`.middleware`, which says what and where);
 404 and 405 for unknown endpoints and methods; 413 for a body over the limit, 408 for
 one that does not arrive in time (:mod:`.middleware`); 403
-``read-only``; 503 ``busy`` (with ``Retry-After``), ``stopping``, ``solver-failed`` and
+``read-only``; 409 ``replayed-receipt`` and 422 ``invalid-receipt`` / ``receipt-mismatch``
+for a receipt that does not prove its game; 429 ``too-many-games`` (with ``Retry-After``);
+503 ``busy`` (with ``Retry-After``), ``stopping``, ``solver-failed`` and
 ``catalog-unavailable``. An unexpected exception is logged and answered 500 ``internal``
 without a traceback; the tests and the API fuzzer check that none happens.
 """
@@ -30,6 +32,8 @@ from spider_solver.errors import CatalogError, InvalidCodeError, SpiderError, qu
 from spider_solver.limits import MAX_TOKEN
 from spider_solver.rules import GameCode
 from spider_solver.rules.replay import ReplayError
+from spider_solver.service.finished import TooManyGames
+from spider_solver.service.refusals import refusal
 from spider_solver.service.searches import Busy, SolverFailed, Stopping
 
 log = logging.getLogger("spider_solver.service")
@@ -37,6 +41,14 @@ log = logging.getLogger("spider_solver.service")
 
 class ReadOnly(Exception):
     """A request that needs a search, on a server that does not search."""
+
+
+class ReceiptMismatch(Exception):
+    """A receipt that proves a game of another deal or challenge than the one asked for."""
+
+
+class ReplayedReceipt(Exception):
+    """A receipt redeemed a second time."""
 
 
 class Refused(Exception):
@@ -106,9 +118,10 @@ def _code_error(item: dict[str, Any]) -> str | None:
     return None
 
 
-def _message(where: str, item: dict[str, Any]) -> str:
+def _message(where: str, item: dict[str, Any], fields: tuple[str, ...] = ()) -> str:
+    """One problem in the project's words (:mod:`.refusals`); a validator's message as it is."""
+    field = "" if where == "body" else _field(where)
     if item.get("type") == "string_pattern_mismatch":
-        field = _field(where)
         if field == "difficulty":
             try:
                 parse_grades(str(item.get("input")))
@@ -116,12 +129,23 @@ def _message(where: str, item: dict[str, Any]) -> str:
                 return str(error)
         if field in _PATTERN_WORDS:
             return _PATTERN_WORDS[field]
-        return _code_error(item) or "the value does not have the form the document's pattern gives"
-    return str(item.get("msg", "invalid")).removeprefix("Value error, ")
+        code = _code_error(item)
+        if code:
+            return code
+    return refusal(field, item, fields) or str(item.get("msg", "invalid")).removeprefix("Value error, ")
 
 
-def validation_message(error: RequestValidationError) -> str:
-    """The first problems of a request, one clause each: ``body.max_nodes: Input should be ...``."""
+def body_fields(request: Request | None) -> tuple[str, ...]:
+    """The fields the body of the request's endpoint takes, in order (none without a body)."""
+    route = request.scope.get("route") if request is not None else None
+    params = getattr(getattr(route, "dependant", None), "body_params", None)
+    model = params[0].field_info.annotation if params else None
+    return tuple(getattr(model, "model_fields", ()))
+
+
+def validation_message(error: RequestValidationError, fields: tuple[str, ...] = ()) -> str:
+    """The first problems of a request, one clause each: ``body.undo_limit: expected ...; got -1``.
+    ``fields``: those the body takes, named when one it does not take is given."""
     items = [(_where(item.get("loc", ())), item) for item in error.errors()]
     # In a union, the member that took the value reports deeper (body.actions.0) or
     # something else than its type; drop "not a <type>" from the members that did not.
@@ -132,7 +156,7 @@ def validation_message(error: RequestValidationError) -> str:
                        for w, o in items)]
     clauses = list(dict.fromkeys(
         f"{where}: {message}" if where else message
-        for where, message in ((w, _message(w, item)) for w, item in kept)))
+        for where, message in ((w, _message(w, item, fields)) for w, item in kept)))
     more = len(clauses) - 3
     return "; ".join(clauses[:3]) + (f" (and {more} more)" if more > 0 else "")
 
@@ -141,9 +165,10 @@ def _validation(request: Request, error: RequestValidationError) -> JSONResponse
     """422 ``invalid-request`` (``invalid-code`` when only a game code is wrong). A body
     not sent as JSON, or not JSON, was refused before (middleware.JsonBodies)."""
     codes = [_code_error(item) for item in error.errors()]
-    if codes and all(codes):  # only a game code is wrong: as the command line says it
-        return error_response(422, "invalid-code", "; ".join(dict.fromkeys(str(code) for code in codes)))
-    return error_response(422, "invalid-request", validation_message(error))
+    if codes and all(codes):  # only a game code is wrong: as the command line says it, after the field
+        said = (f"{_where(item.get('loc', ()))}: {code}" for item, code in zip(error.errors(), codes, strict=True))
+        return error_response(422, "invalid-code", "; ".join(dict.fromkeys(said)))
+    return error_response(422, "invalid-request", validation_message(error, body_fields(request)))
 
 
 def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -185,6 +210,10 @@ HANDLERS: dict[type[Exception], Callable[[Request, Any], JSONResponse]] = {
     SpiderError: lambda r, e: error_response(422, error_type(e), str(e)),
     ValueError: lambda r, e: error_response(422, "invalid-input", str(e)),
     ReadOnly: lambda r, e: error_response(403, "read-only", str(e)),
+    ReceiptMismatch: lambda r, e: error_response(422, "receipt-mismatch", str(e)),
+    ReplayedReceipt: lambda r, e: error_response(409, "replayed-receipt", str(e)),
+    TooManyGames: lambda r, e: error_response(429, "too-many-games", str(e),
+                                              headers={"Retry-After": str(e.retry_after)}),
     Busy: lambda r, e: error_response(503, "busy", str(e), headers={"Retry-After": str(e.retry_after)}),
     Stopping: lambda r, e: error_response(503, "stopping", "the server is shutting down; the search was ended",
                                           headers={"Connection": "close"}),
@@ -206,4 +235,5 @@ def _async(build: Callable[[Request, Any], JSONResponse]) -> Callable[[Request, 
     return handle
 
 
-__all__ = ["HANDLERS", "ReadOnly", "Refused", "error_response", "install", "internal_error"]
+__all__ = ["HANDLERS", "ReadOnly", "ReceiptMismatch", "Refused", "ReplayedReceipt", "error_response", "install",
+           "internal_error"]

@@ -9,11 +9,13 @@ from typing import Any
 
 from spider_solver.service import state
 from spider_solver.service.errors import error_response
+from spider_solver.service.finished import CLIENT_HEADER
 
 
 def forwarded_paths(app: Any) -> frozenset[str]:
-    """The paths of the endpoints that may search: those that take the solver pool."""
-    takes = {state.searches, state.optional_searches}
+    """The paths of the endpoints that may search or write: those that take the solver pool
+    or the recorder of finished games."""
+    takes = {state.searches, state.optional_searches, state.optional_recorder}
 
     def searches(dependant: Any) -> bool:
         return dependant.call in takes or any(searches(sub) for sub in dependant.dependencies)
@@ -99,14 +101,17 @@ class Forward:
                 if not message.get("more_body"):
                     return
 
-        headers = [(name, value) for name, value in scope["headers"] if name not in _HOP]
+        headers = [(name, value) for name, value in scope["headers"] if name not in _HOP and name != _CLIENT]
+        client = scope.get("client")
+        if client:  # the rate limit of finished games counts the client, not this process
+            headers.append((_CLIENT, str(client[0]).encode("latin-1")))
         sent = any(name in (b"content-length", b"transfer-encoding") for name, _ in scope["headers"])
         query = scope.get("query_string", b"").decode("latin-1")
-        client = self._http()
+        http = self._http()
         try:
-            request = client.build_request(scope["method"], scope["path"] + (f"?{query}" if query else ""),
+            request = http.build_request(scope["method"], scope["path"] + (f"?{query}" if query else ""),
                                            headers=headers, content=body() if sent else None)
-            answer = await client.send(request, stream=True)
+            answer = await http.send(request, stream=True)
         except httpx.TransportError:
             await error_response(503, "stopping", "the server is stopping")(scope, receive, send)
             return
@@ -121,6 +126,8 @@ class Forward:
             await answer.aclose()
 
 
+#: The header that names the client of a request handed to the primary (its own, from a client, is dropped).
+_CLIENT = CLIENT_HEADER.encode("latin-1")
 #: Headers of one connection, not of the request or answer passed on.
 _HOP = frozenset({b"host", b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"te"})
 #: Those, and the one this process's server adds to every answer itself.

@@ -23,11 +23,13 @@ from typing import Annotated, Any, Literal, get_args, get_origin
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, create_model, model_validator
 
 from spider_solver.analysis.answer import ANALYSIS_FIELDS, BRACKET_FIELDS, PROBE_FIELDS, Action, Bracket, Probe
+from spider_solver.games import GAME_FIELDS, MAX_CHALLENGE, MAX_NAME, Outcome
 from spider_solver.limits import (
     MAX_ACTIONS,
     MAX_DECK_TEXT,
     MAX_LOG_TEXT,
     MAX_NODES_LIMIT,
+    MAX_RECEIPT,
     MAX_SECONDS_LIMIT,
     MAX_TOKEN,
     MAX_UNDO_LIMIT,
@@ -36,6 +38,7 @@ from spider_solver.outcomes import Reason, Status
 from spider_solver.record import FIELDS, GRADES
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, MAX_DEAL
 from spider_solver.rules.replay import ReplayResult
+from spider_solver.service.refusals import shown
 
 #: Python's whitespace (``str.isspace``: what ``str.strip`` and ``split_actions`` take,
 #: RULES.md §1 Conventions), as a regex class body spelt out character by character: the
@@ -77,7 +80,7 @@ def _integer(value: Any) -> Any:
     (``True == 1``)."""
     value = _whole(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError("Input should be 1, 2 or 4 (a JSON integer)")
+        raise ValueError(f"expected 1, 2 or 4 (a JSON integer); got {shown(value)}")
     return value
 
 
@@ -168,6 +171,35 @@ class PositionRequest(GameRequest):
                                      "the answer's position stays the log's.")
 
 
+#: A name or challenge a frontend chooses: printable text, no line break or control character.
+_PRINTABLE = r"^[^\u0000-\u001f\u007f]*$"
+
+
+class GameSubmission(GameRequest):
+    """A finished game: the deal and its whole log, and what the frontend chooses to tie to it."""
+
+    name: Annotated[str, StringConstraints(max_length=MAX_NAME, pattern=_PRINTABLE)] | None = Field(
+        None, description="A name the frontend chooses to show with the result (never required; the server keeps "
+                          "no other identity of the player).")
+    challenge: Annotated[str, StringConstraints(max_length=MAX_CHALLENGE, pattern=_PRINTABLE)] | None = Field(
+        None, description="A text the frontend chooses to tie games together (a challenge between players, a "
+                          "day's deal, ...): signed with the game, and a filter of its listing.")
+
+
+class ReceiptCheck(Model):
+    """A receipt to check, and what it must be for."""
+
+    receipt: Annotated[str, StringConstraints(max_length=MAX_RECEIPT)] = Field(
+        description="A receipt as POST /v1/games gave it.")
+    code: Code | None = Field(None, description="The deal the receipt must be for (a game code); refused "
+                                                "(receipt-mismatch) if it is another's.")
+    challenge: Annotated[str, StringConstraints(max_length=MAX_CHALLENGE)] | None = Field(
+        None, description="The challenge the receipt must be for; refused (receipt-mismatch) if it is another's.")
+    redeem: bool = Field(False, description="Redeem the receipt: marked used on the server, so that a second "
+                                            "redemption is refused (409 replayed-receipt). Without it the check "
+                                            "changes nothing and may be made any number of times.")
+
+
 class AnalyzeRequest(Budget, GameRequest):
     lost_at: bool = Field(True, description="When the position is unwinnable, look for where the game was lost.")
 
@@ -184,24 +216,26 @@ class Searches(BaseModel):
 
 
 class Health(BaseModel):
-    status: Literal["ok", "stopping"]
-    version: str
-    read_only: bool
+    status: Literal["ok", "stopping"] = Field(description="ok: serving; stopping: told to stop, finishing the "
+                                                          "requests in flight.")
+    version: str = Field(description="The spider-solver version of the server.")
+    read_only: bool = Field(description="Whether the server was started with --read-only: it never searches or "
+                                        "writes.")
     catalog: bool = Field(description="Whether the server has a catalog.")
-    searches: Searches
+    searches: Searches = Field(description="The solver processes and the searches in flight.")
 
 
 class Card(BaseModel):
     card: CardText
-    face_up: bool
+    face_up: bool = Field(description="Whether the card lies face up in the initial layout.")
 
 
 class DealLayout(BaseModel):
     """A deal's initial layout, as ``spider-solve show --json`` prints it."""
 
-    code: str | None
-    suits: SuitsValue
-    rule: RuleValue
+    code: str | None = Field(description="Canonical game code; null for an explicit deck.")
+    suits: SuitsValue = Field(description="Suit count.")
+    rule: RuleValue = Field(description="Move rule; one suit is always classic.")
     deal: int | None = Field(description="The deal number the code encodes; null for an explicit deck.",
                              ge=0, le=MAX_DEAL)
     deck: list[CardText] = Field(description="The 104 cards in deck order.")
@@ -215,10 +249,13 @@ _BOUNDS = {"minimum": "ge", "maximum": "le", "exclusiveMinimum": "gt"}
 _STORED = ("code", "deal", "solved_at")
 
 
-def record_model(name: str, doc: str, *, stored: bool, **extra: Any) -> type[BaseModel]:
+def record_model(name: str, doc: str, *, stored: bool, when_asked: dict[str, str] | None = None,
+                 **extra: Any) -> type[BaseModel]:
     """A response model of the plain-data form of a record (:data:`spider_solver.record.FIELDS`,
     field for field, in order), followed by the ``extra`` fields (name: (type, Field)).
-    ``stored``: a catalog row, whose code, deal number and time are never null."""
+    ``stored``: a catalog row, whose code, deal number and time are never null.
+    ``when_asked``: fields given only when the request asks for them (name: how), left out
+    otherwise (not required; the route leaves the key out)."""
     fields: dict[str, Any] = {}
     for spec in FIELDS:
         kind: Any = list[ActionText] if spec.name == "solution" else spec.type
@@ -228,12 +265,28 @@ def record_model(name: str, doc: str, *, stored: bool, **extra: Any) -> type[Bas
         elif spec.nullable:
             kind = kind | None
         bounds: dict[str, Any] = {_BOUNDS[key]: value for key, value in spec.bounds.items()}
-        fields[spec.name] = (kind, Field(description=description, **bounds))
-    return create_model(name, __doc__=doc, **fields, **extra)
+        if when_asked and spec.name in when_asked:
+            fields[spec.name] = (kind, Field(None, description=f"{description} {when_asked[spec.name]}", **bounds))
+        else:
+            fields[spec.name] = (kind, Field(description=description, **bounds))
+    model = create_model(name, __doc__=doc, **fields, **extra)
+    for field in when_asked or ():  # left out, never null: the schema says the field's type alone
+        model.model_fields[field].json_schema_extra = _no_default
+    model.model_rebuild(force=True)
+    return model
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
 
 
 #: One catalog row in export form (``spider_solver/export.schema.json``, ``$defs/deal``).
 CatalogDeal = record_model("CatalogDeal", "One catalog row: a deal's record, in export form.", stored=True)
+#: How a request asks for a catalog row's solution.
+ASK_SOLUTION = "Only with include=solution (a spoiler: the whole winning line); left out otherwise."
+#: A catalog row as the catalog's endpoints answer it: without its solution unless asked.
+CatalogRow = record_model("CatalogRow", "One catalog row in export form, its solution left out unless asked for "
+                          "(include=solution).", stored=True, when_asked={"solution": ASK_SOLUTION})
 
 
 class DealView(DealLayout):
@@ -242,8 +295,11 @@ class DealView(DealLayout):
 
 
 class CatalogPage(BaseModel):
-    deals: list[CatalogDeal]  # type: ignore[valid-type]
+    deals: list[CatalogRow] = Field(  # type: ignore[valid-type]
+        description="The page's rows in export form, by suit count, rule and deal number (solutions only with "
+                    "include=solution).")
     next: str | None = Field(description="Pass as ?after= for the next page; null on the last page.")
+    total: int = Field(description="Rows that match the filters in the whole catalog, on every page.", ge=0)
 
 
 #: The record of a search, as ``spider-solve verify --json`` prints it, and where it came from.
@@ -259,12 +315,14 @@ VerifyResponse = record_model(
 class ReplayResponse(BaseModel):
     """As ``spider-solve replay --json`` prints it (a refused action is a 422 error instead)."""
 
-    code: str | None
-    won: bool
-    moves: int
-    score: int
-    runs_removed: int
-    stock_left: int
+    code: str | None = Field(description="Canonical game code; null for an explicit deck.")
+    won: bool = Field(description="Whether the log wins the game (every run removed).")
+    moves: int = Field(description="The move counter: actions in effect (moves and deals; an undo takes one "
+                                   "back).")
+    score: int = Field(description="The score as the app counts it: 500, less 1 an action, plus 100 a run "
+                                   "removed (RULES.md §8 Score and undo).")
+    runs_removed: int = Field(description="Runs removed so far.")
+    stock_left: int = Field(description="Cards still in the stock.")
 
 
 class PositionGroup(BaseModel):
@@ -293,14 +351,17 @@ class PositionResponse(ReplayResponse):
     """The position a game log reaches, as a frontend draws it and plays on (RULES.md §13
     Frontend helpers): the replay's fields, and the face-down cards counted, not named."""
 
-    suits: SuitsValue
-    rule: RuleValue
+    suits: SuitsValue = Field(description="Suit count.")
+    rule: RuleValue = Field(description="Move rule; one suit is always classic.")
     removed: list[Literal["S", "H", "D", "C"]] = Field(description="The suits of the runs removed, in order.")
     stock_left: int = Field(description="Cards still in the stock.")
     deals_left: int = Field(description="Deals still in the stock (stock_left / columns).")
-    columns: list[PositionColumn]
+    columns: list[PositionColumn] = Field(description="The columns, from 1 (the first item) on.")
     legal: list[ActionText] = Field(description="Every legal action in canonical notation, moves by source, "
-                                                "target, size, then D (RULES.md §13.2 Legal moves); empty when none.")
+                                                "target, size, then D (RULES.md §13.2 Legal moves), then U when an "
+                                                "undo is possible; empty when none.")
+    stuck: bool = Field(description="No move and no deal is legal and the game is not won: only an undo, if "
+                                    "any, or a new game can follow.")
     played: list[ActionText] = Field(description="The log as played, each action in canonical notation (undos "
                                                  "as U): what a client keeps and sends back.")
     deal_refused: str | None = Field(description="Why a deal is refused now (RULES.md §13.3 Rule reminders), or "
@@ -309,6 +370,24 @@ class PositionResponse(ReplayResponse):
                                                  "null if allowed.")
     refused: str | None = Field(description="Why the request's check action is refused now, in words "
                                             "(RULES.md §13.3 Rule reminders), or null: allowed, or no check given.")
+
+
+class NewGame(BaseModel):
+    """A game to start, without spoilers: the deal's code, what the catalog knows of it and its
+    first position as ``POST /v1/position`` gives it (face-down cards counted, never named)."""
+
+    code: str = Field(description="Canonical game code: what a frontend sends back with the game's log.")
+    catalog: CatalogRow | None = Field(  # type: ignore[valid-type]
+        description="The catalog's record of the deal (status, difficulty, par, moves, ...), its solution only with "
+                    "include=solution; null when the catalog does not hold the deal (a typed code's game).")
+    position: PositionResponse = Field(description="The first position, as POST /v1/position answers it for an "
+                                                   "empty log with the default options (undo_limit 100).")
+
+
+class DailyDeal(NewGame):
+    """The day's deal (docs/service.md, "The daily deal"), without spoilers, as a new game."""
+
+    date: str = Field(description="The date the deal is for, YYYY-MM-DD (the request's, or today's in UTC).")
 
 
 #: The response type of a declared field's type, where it has one of its own: an action is
@@ -347,6 +426,42 @@ AnalysisResponse = fields_model("AnalysisResponse", "As ``spider-solve analyze -
                                 ANALYSIS_FIELDS, status=Status, reason=Reason)
 
 
+#: A finished game's record, as its receipt signs it (``spider_solver.games.FinishedGame``).
+FinishedGameResponse = fields_model("FinishedGame", "A finished game, replayed by the server, as its receipt "
+                                    "signs it.", GAME_FIELDS, outcome=Outcome)
+
+
+class GameAnswer(BaseModel):
+    """A finished game as the server recorded it, and its receipt."""
+
+    game: FinishedGameResponse = Field(  # type: ignore[valid-type]
+        description="The game as the server replayed and recorded it.")
+    receipt: str = Field(description="PAYLOAD.SIGNATURE: the base64url of the game's canonical JSON and of its "
+                                     "HMAC-SHA256 under the server's key (docs/service.md, \"Finished games and "
+                                     "receipts\"); POST /v1/games/verify, or anyone with the key, checks it.")
+
+
+class ReceiptAnswer(BaseModel):
+    """A receipt that proves its game."""
+
+    valid: Literal[True] = Field(description="Always true: a receipt that does not prove its game is an error "
+                                             "answer (invalid-receipt, receipt-mismatch, replayed-receipt).")
+    game: FinishedGameResponse = Field(  # type: ignore[valid-type]
+        description="The game the receipt proves, as signed.")
+    stored: bool = Field(description="Whether this server still holds the game (it keeps the latest games only).")
+    redeemed_at: str | None = Field(description="When the receipt was redeemed, if it was, in UTC (ISO 8601): "
+                                                "now, with redeem; null if never.")
+
+
+class DealGames(BaseModel):
+    """The best finished games of a deal."""
+
+    games: list[FinishedGameResponse] = Field(  # type: ignore[valid-type]
+        description="Best first: won, then the higher score, the fewer moves, the earlier.")
+    total: int = Field(description="Finished games of the deal (and challenge) the server holds, on every page.",
+                       ge=0)
+
+
 class ErrorDetail(BaseModel):
     type: str = Field(description="What went wrong, e.g. invalid-request, invalid-code, refused-action, busy.")
     message: str = Field(description="In words, as the command line would say it.")
@@ -355,21 +470,28 @@ class ErrorDetail(BaseModel):
 
 
 class ErrorResponse(BaseModel):
-    error: ErrorDetail
+    error: ErrorDetail = Field(description="What went wrong.")
 
 
 
 def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The error answers an endpoint documents in the OpenAPI document, all of one model."""
-    words = {400: "Malformed request", 403: "The server does not search (--read-only)",
-             404: "Not found", 408: "The request body did not arrive in time", 413: "Request body too large",
-             422: "Invalid input, or an action the rules refuse",
+    words = {400: "Malformed request", 403: "The server does not search or write (--read-only)",
+             404: "Not found", 408: "The request body did not arrive in time", 409: "A receipt redeemed before",
+             413: "Request body too large", 422: "Invalid input, or an action the rules refuse",
              415: "The body is not sent as JSON (Content-Type: application/json)",
+             429: "Too many finished games from this address (see Retry-After)",
              503: "Busy (see Retry-After), stopping, a solver failed, or the catalog cannot be read"}
-    retry = {"Retry-After": {"description": "Seconds to wait before trying again (busy, solver-failed).",
+    retry = {"Retry-After": {"description": "Seconds to wait before trying again (busy, solver-failed, "
+                                            "too-many-games).",
                              "schema": {"type": "integer"}}}
     return {status: {"model": ErrorResponse, "description": words[status]}
-            | ({"headers": retry} if status == 503 else {}) for status in statuses}
+            | ({"headers": retry} if status in (429, 503) else {}) for status in statuses}
+
+
+#: The OpenAPI mark of an operation that can give away what a player has not seen, hidden cards
+#: or a winning line (docs/service.md, "Spoilers"): a list of what it reveals, and when.
+REVEALS = "x-reveals"
 
 
 #: The request models that carry a budget, whose maxima are the server's caps.

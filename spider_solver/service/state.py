@@ -21,11 +21,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from spider_solver.catalog import Catalog
 from spider_solver.errors import CatalogLocked
-from spider_solver.limits import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
+from spider_solver.limits import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_MAX_SECONDS,
+    GAMES_PER_MINUTE,
+    INTERACTIVE_MAX_NODES,
+    INTERACTIVE_MAX_SECONDS,
+)
 from spider_solver.outcomes import Status
 from spider_solver.record import SolveRecord
 from spider_solver.rules import Deal
 from spider_solver.service.errors import ReadOnly
+from spider_solver.service.finished import Recorder
+from spider_solver.service.lines import RememberedLines
 from spider_solver.service.models import Budget, DealRequest
 from spider_solver.service.searches import DealSpec, Searches
 
@@ -49,6 +57,11 @@ class Settings:
     max_nodes_cap: int = INTERACTIVE_MAX_NODES
     max_seconds_cap: float | None = INTERACTIVE_MAX_SECONDS
     cors_origins: tuple[str, ...] = field(default_factory=tuple)
+    #: The key that signs finished games' receipts (``--secret-file``); None: a random key
+    #: made as the server starts (receipts verify until it stops).
+    secret: bytes | None = field(default=None, repr=False)
+    #: Finished games a client address may submit a minute (``--games-per-minute``).
+    games_per_minute: int = GAMES_PER_MINUTE
     #: Set in the other processes of ``serve --workers N``: the Unix socket of the process
     #: that searches, to which they hand every request of an endpoint that may search
     #: (:mod:`.workers`).
@@ -57,8 +70,8 @@ class Settings:
     def budget(self, request: Budget) -> tuple[int, float | None]:
         """A request's budget (the caps when it gives none); one over a cap is refused as
         the document's maximum says (422 ``invalid-request`` naming the cap)."""
-        over = [{"loc": ("body", name), "type": "less_than_equal",
-                 "msg": f"Input should be at most {cap:,}, the server's --{flag}"}
+        over = [{"loc": ("body", name), "type": "over_cap",
+                 "msg": f"expected at most {cap:,}, the server's --{flag}; got {value:,}"}
                 for name, value, cap, flag in (("max_nodes", request.max_nodes, self.max_nodes_cap, "max-nodes-cap"),
                                                ("max_seconds", request.max_seconds, self.max_seconds_cap,
                                                 "max-seconds-cap"))
@@ -122,12 +135,15 @@ class CatalogWriter:
         """:meth:`Catalog.record` the result, then the row stored for ``code``."""
         return await asyncio.get_running_loop().run_in_executor(self._thread, self._record, result, code)
 
-    def _set_grade(self, code: str, grade: dict) -> bool:
-        return self._open().set_grade(code, grade)
-
     async def set_grade(self, code: str, grade: dict) -> bool:
         """:meth:`Catalog.set_grade`, in the writer's thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._thread, self._set_grade, code, grade)
+        return await self.call("set_grade", code, grade)
+
+    async def call(self, method: str, *args: Any) -> Any:
+        """A writing method of the catalog (``set_grade``, ``record_game``, ``redeem``), called
+        in the writer's thread with ``args``."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread,
+                                                                lambda: getattr(self._open(), method)(*args))
 
     def stopping(self) -> None:
         """The server is told to stop: a write waiting for a lock gives up (thread-safe)."""
@@ -188,8 +204,9 @@ async def known_query(request: Request) -> None:
     route = request.scope.get("route")
     taken = _query_names(route.dependant) if isinstance(route, APIRoute) else set()
     names = [name for name, _ in request.query_params.multi_items()]
-    problems = [{"loc": ("query", name), "msg": "this endpoint takes no such parameter", "type": "extra_forbidden"}
-                for name in dict.fromkeys(names) if name not in taken]
+    takes = f" (it takes {', '.join(sorted(taken))})" if taken else " (it takes none)"
+    problems = [{"loc": ("query", name), "msg": f"this endpoint takes no such parameter{takes}",
+                 "type": "unknown_parameter"} for name in dict.fromkeys(names) if name not in taken]
     problems += [{"loc": ("query", name), "msg": "given more than once", "type": "repeated"}
                  for name in dict.fromkeys(names) if name in taken and names.count(name) > 1]
     if problems:
@@ -246,11 +263,36 @@ def deal_of(request: DealRequest) -> tuple[Deal, DealSpec]:
     return deal, DealSpec(None, deal.text(), deal.variant.suits, deal.variant.rule)
 
 
+async def optional_recorder(request: Request) -> Recorder | None:
+    """What records finished games; None on a server that does not write."""
+    return request.app.state.recorder
+
+
+def require_recorder(app: Any, found: Recorder | None) -> Recorder:
+    """``found``, or :class:`ReadOnly` (403) on a server that does not write (a helper of
+    ``--workers`` then hands the request to the primary), 404 on one without a catalog."""
+    if found is None:
+        if app.state.catalog is None:
+            raise StarletteHTTPException(404, "this server has no catalog, where finished games are kept")
+        raise ReadOnly("this server records no games (--read-only): it only checks receipts")
+    return found
+
+
+async def receipt_key(request: Request) -> bytes:
+    """The key that signs the receipts (every process of the server has it)."""
+    return request.app.state.receipt_key
+
+
+async def lines(request: Request) -> RememberedLines:
+    """The winning lines the server found, remembered for the next hints (:mod:`.lines`)."""
+    return request.app.state.lines
+
+
 async def grader(request: Request) -> Any:
     """The background grader (:class:`~.grades.Grader`); None on a server that does not record."""
     return request.app.state.grader
 
 
 __all__ = ["QUEUE_PER_SOLVER", "CatalogWriter", "Settings", "catalog", "deal_of", "grader", "known_query",
-           "optional_catalog", "optional_searches", "require_searches", "routes", "searches", "settings",
-           "worth_recording", "writer"]
+           "lines", "optional_catalog", "optional_recorder", "optional_searches", "receipt_key", "require_recorder",
+           "require_searches", "routes", "searches", "settings", "worth_recording", "writer"]

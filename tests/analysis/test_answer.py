@@ -31,7 +31,7 @@ def test_to_dict_is_json_with_enums_as_strings(lines):
     data = json.loads(json.dumps(analysis.to_dict()))
     assert set(data) == {"code", "replay", "status", "reason", "hint", "line", "source", "lost_at", "lost_at_action",
                          "lost_at_line", "bracket", "effective", "tried", "nodes", "seconds", "max_nodes",
-                         "max_seconds", "probes"}
+                         "max_seconds", "probes", "summary"}
     assert data["tried"] is None  # said only of an unknown position
     assert set(data["replay"]) == {"won", "moves", "score", "runs_removed", "stock_left", "error"}
     assert (data["status"], data["reason"], data["source"]) == ("verified", "won", "known-line")

@@ -470,7 +470,7 @@ def test_a_version_1_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
     path = tmp_path / "old.sqlite"
     before = old_catalog(path, 1)
     with Catalog(path, create=False) as db:
-        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
         after = [tuple(row)[: len(V2_COLUMNS)] for row in db.db.execute("SELECT * FROM results ORDER BY code")]
         assert all(entry.difficulty is None and entry.grader_version is None for entry in db.entries())
         assert db.pending() == ["SP1-S4C-AAAAAAE"] and db.integrity() == "ok"
@@ -501,7 +501,7 @@ def test_a_version_1_catalog_in_a_read_only_folder_is_read_upgraded_and_left_as_
     path = tmp_path / "old.sqlite"
     old_catalog(path, 1)
     before = path.read_bytes()
-    with pytest.raises(CatalogError, match=r"older than this spider-solver's \(4\): open it once for writing"):
+    with pytest.raises(CatalogError, match=r"older than this spider-solver's \(5\): open it once for writing"):
         Catalog(path, create=False, read_only=True)
     real_access = os.access
     monkeypatch.setattr(catalog_module.os, "access",  # a read-only mount, even to root
@@ -525,7 +525,7 @@ def test_a_failed_upgrade_leaves_the_file_as_it_was(tmp_path, monkeypatch):
     before = old_catalog(path, 1)
     broken = migrations.MIGRATE_1_TO_2[:-1] + ("DROP TABLE no_such_table",)
     monkeypatch.setitem(migrations.MIGRATIONS, 1, broken)
-    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 1 to 4"):
+    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 1 to 5"):
         Catalog(path, create=False)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 1
@@ -561,7 +561,7 @@ def test_a_version_2_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
     before = old_catalog(path, 2)
     assert {row[V2_COLUMNS.index("reason")] for row in before} == {str(r) for r in Reason}
     with Catalog(path, create=False) as db:
-        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
         after = [tuple(row) for row in db.db.execute("SELECT * FROM results ORDER BY code")]
         assert db.pending() == ["SP1-S4C-AAAAAAE"] and db.integrity() == "ok"
         assert {entry.status for entry in db.entries()} == set(Status)
@@ -580,7 +580,7 @@ def test_a_failed_upgrade_from_version_2_leaves_the_file_as_it_was(tmp_path, mon
     before = old_catalog(path, 2)
     broken = migrations.MIGRATE_2_TO_3[:-1] + ("DROP TABLE no_such_table",)
     monkeypatch.setitem(migrations.MIGRATIONS, 2, broken)
-    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 2 to 4"):
+    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 2 to 5"):
         Catalog(path, create=False)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 2
@@ -643,7 +643,7 @@ def test_a_version_3_catalog_is_upgraded_in_place_losing_nothing(tmp_path):
     assert {row[V2_COLUMNS.index("reason")] for row in before} == {str(r) for r in Reason}
     assert any(row[V3_COLUMNS.index("difficulty")] is not None for row in before)
     with Catalog(path, create=False) as db:
-        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
         after = [tuple(row) for row in db.db.execute("SELECT * FROM results ORDER BY code")]
         assert db.pending() == ["SP1-S4C-AAAAAAE"] and db.integrity() == "ok"
         entries = list(db.entries())
@@ -665,11 +665,26 @@ def test_a_failed_upgrade_from_version_3_leaves_the_file_as_it_was(tmp_path, mon
     before = old_catalog(path, 3)
     broken = migrations.MIGRATE_3_TO_4[:-1] + ("DROP TABLE no_such_table",)
     monkeypatch.setitem(migrations.MIGRATIONS, 3, broken)
-    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 3 to 4"):
+    with pytest.raises(CatalogError, match="cannot upgrade catalog .* from schema version 3 to 5"):
         Catalog(path, create=False)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 3
     assert db.execute("SELECT * FROM results ORDER BY code").fetchall() == before
+
+
+def test_a_version_4_catalog_is_upgraded_in_place_losing_nothing_and_gains_an_empty_games_table(tmp_path):
+    path = tmp_path / "v4.sqlite"
+    before = old_catalog(path, 4)
+    assert any(row[COLUMNS.index("improve_nodes")] is not None for row in before)
+    with Catalog(path, create=False) as db:
+        assert db.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert [tuple(row) for row in db.db.execute("SELECT * FROM results ORDER BY code")] == before
+        assert db.pending() == ["SP1-S4C-AAAAAAE"] and db.integrity() == "ok"
+        assert db.best_games("SP1-S4C-AAAAAAA") == ([], 0)
+    Catalog(tmp_path / "new.sqlite").close()
+    query = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY name"
+    assert sqlite3.connect(path).execute(query).fetchall() == sqlite3.connect(tmp_path / "new.sqlite").execute(
+        query).fetchall()
 
 
 def improvement(length: int, *, nodes: int = 1000, stopped: str = "") -> dict:

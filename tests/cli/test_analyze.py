@@ -25,7 +25,7 @@ CODE = "SP1-S1C-AAAAABA"
 FOUR_SUITS = "SP1-S4C-AAAAAAD"
 ANALYSIS_FIELDS = {"code", "replay", "status", "reason", "hint", "line", "source", "lost_at", "lost_at_action",
                    "lost_at_line", "bracket", "effective", "tried", "nodes", "seconds", "max_nodes",
-                   "max_seconds", "probes"}
+                   "max_seconds", "probes", "summary"}
 
 
 def run(*args, input=None):

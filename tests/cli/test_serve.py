@@ -152,7 +152,10 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
     from spider_solver.service.workers import HELPER_NAME
 
     catalog = tmp_path / "catalog.sqlite"
-    served = Served("--catalog", str(catalog), "--solvers", "1", "--workers", "2", cwd=tmp_path)
+    secret = tmp_path / "secret"
+    secret.write_text("ab" * 32 + "\n")
+    served = Served("--catalog", str(catalog), "--solvers", "1", "--workers", "2", "--secret-file", str(secret),
+                    "--games-per-minute", "3", cwd=tmp_path)
     try:
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
@@ -211,7 +214,22 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
             time.sleep(0.1)
         assert grade in range(1, 6)
         status, body = served.call("GET", f"/v1/catalog/random?difficulty={grade}")
-        assert status == 200 and body["difficulty"] == grade
+        assert status == 200 and body["catalog"]["difficulty"] == grade
+        # Finished games, whichever process takes them: recorded by the one that writes, their
+        # receipts signed with the --secret-file key by both, the rate limit counting the client's
+        # address (127.0.0.1), not the process that handed the request on.
+        answers = [served.call("POST", "/v1/games", {"code": "SP1-S1C-AAAAAAB", "actions": ["D"] * n})
+                   for n in range(8)]
+        assert [status for status, _ in answers].count(201) == 3, answers
+        assert {body["error"]["type"] for status, body in answers if status != 201} == {"too-many-games"}
+        receipts = [body["receipt"] for status, body in answers if status == 201]
+        for receipt in receipts:
+            assert served.call("POST", "/v1/games/verify", {"receipt": receipt})[0] == 200
+        assert served.call("POST", "/v1/games/verify", {"receipt": receipts[0], "redeem": True})[0] == 200
+        for _ in range(4):
+            status, body = served.call("POST", "/v1/games/verify", {"receipt": receipts[0], "redeem": True})
+            assert status == 409 and body["error"]["type"] == "replayed-receipt"
+        assert served.call("GET", "/v1/deals/SP1-S1C-AAAAAAB/games")[1]["total"] == 3
         assert served.stop() == 0
     finally:
         served.kill()

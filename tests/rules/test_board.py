@@ -497,7 +497,8 @@ def test_undo_restores_every_earlier_position_exactly():
     for expected in reversed(positions[:-1]):
         board.pop()
         assert board.position() == expected
-    assert refused(board, "U") == "nothing to undo: no action has been made"
+    assert refused(board, "U") == "nothing to undo: every action has been undone"
+    assert refused(one_suit(), "U") == "nothing to undo: no action has been made"
 
 
 def test_undo_brings_back_a_removed_run_and_turns_the_card_face_down_again():
@@ -587,7 +588,7 @@ def test_other_undo_limits(limit):
     if limit is None:
         assert undone == 151
         assert board.position() == start
-        assert refused(board, "U") == "nothing to undo: no action has been made"
+        assert refused(board, "U") == "nothing to undo: every action has been undone"
     elif limit == 2:
         assert undone == 2
         assert refused(board, "U") == "nothing more to undo: only the last 2 actions can be undone"

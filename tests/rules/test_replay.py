@@ -131,6 +131,8 @@ def test_the_error_index_counts_tokens_from_0_across_the_items_of_a_list(deal):
 
 def test_refused_deals_and_undos_in_a_log(deal):
     assert replay(deal, "U").error == ReplayError(0, "U", "nothing to undo: no action has been made")
+    # RULES.md §8.2 Undo: after undos back to the start the refusal says that all was undone.
+    assert replay(deal, "D U U").error == ReplayError(2, "U", "nothing to undo: every action has been undone")
     six = replay(deal, "D D D D D D").error
     assert six == ReplayError(5, "D", "cannot deal: the stock is empty")
 

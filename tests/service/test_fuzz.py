@@ -10,8 +10,9 @@ the document is the contract of a request's form. Driven by hypothesis here rath
 schemathesis's pytest plugin, which pins it to pytest's internals.
 
 What the rules, not the form, decide is a 422 whatever the schema says: a deck whose 104
-cards are not the cards of its variant (``invalid-deal``) and an action the rules refuse
-at that point of the game (``refused-action``, RULES.md). No schema can say either, so a
+cards are not the cards of its variant (``invalid-deal``), an action the rules refuse
+at that point of the game (``refused-action``, RULES.md), and a receipt no key of the
+server signed (``invalid-receipt``, ``receipt-mismatch``). No schema can say these, so a
 valid request refused for one of them is accepted as to its form; any other refusal of
 a valid request fails, as schemathesis's own check says.
 
@@ -53,16 +54,18 @@ pytestmark = [pytest.mark.usefixtures("engine"), pytest.mark.slow]
 #: Generated requests per operation and generation mode (8 operations, 2 modes: about 1,500
 #: requests, about 25 s here).
 EXAMPLES = 100
-#: The caps the server is started with, and the same settings for the document.
-CAPS = ("--max-nodes-cap", "20000", "--max-seconds-cap", "2")
+#: The caps the server is started with, and the same settings for the document; finished games
+#: without a rate limit to speak of (the generated requests would meet it: 429 is no refusal).
+CAPS = ("--max-nodes-cap", "20000", "--max-seconds-cap", "2", "--games-per-minute", "100000")
 SETTINGS = Settings(max_nodes_cap=20_000, max_seconds_cap=2.0)
 #: The document the server publishes with those caps, built from the application itself
 #: (the test below checks it is the one the server serves), so that the operations are
 #: known when tests are collected.
 SCHEMA = schemathesis.openapi.from_dict(create_app(SETTINGS).openapi())
 OPERATIONS = [result.ok() for result in SCHEMA.get_all_operations()]
-#: The refusals of the rules that no schema can express (above).
-RULES_REFUSALS = frozenset({"invalid-deal", "refused-action"})
+#: The refusals of the rules that no schema can express (above), and a receipt's (a generated
+#: receipt is a text of the right form that no key signed).
+RULES_REFUSALS = frozenset({"invalid-deal", "refused-action", "invalid-receipt", "receipt-mismatch"})
 
 
 def accepted_as_to_form(ctx, response, case):

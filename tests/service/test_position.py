@@ -10,7 +10,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from spider_solver.errors import SpiderError  # noqa: E402
-from spider_solver.rules import Board, replay  # noqa: E402
+from spider_solver.rules import Board, Undo, replay  # noqa: E402
 from spider_solver.service.app import Settings, create_app  # noqa: E402
 
 CODE = "SP1-S4C-AAAAAAD"
@@ -40,7 +40,9 @@ def test_the_position_is_the_rules_engines(client, log):
         name: getattr(result, name) for name in ("won", "moves", "score", "runs_removed", "stock_left")}
     assert body["code"] == CODE and body["suits"] == 4 and body["rule"] == "classic"
     assert body["deals_left"] == board.deals_left and body["played"] == list(result.played)
-    assert body["legal"] == [board.notation(action) for action in board.legal_moves()]
+    undo = ["U"] if board.is_legal(Undo()) else []
+    assert body["legal"] == [board.notation(action) for action in board.legal_moves()] + undo
+    assert body["stuck"] is False
     for c, column in enumerate(body["columns"], start=1):
         assert column["down"] == board.down[c - 1] and column["up"] == [str(card) for card in board.face_up(c)]
         assert column["movable"] == board.movable(c)
@@ -92,7 +94,7 @@ def test_after_the_win_every_action_is_refused_as_the_replay_refuses_it(client):
 
     line = list(solve("SP1-S1C-AAAAAAB").solution)
     body = client.post("/v1/position", json={"code": "SP1-S1C-AAAAAAB", "actions": line, "check": "D"}).json()
-    assert body["won"] is True and body["legal"] == []
+    assert body["won"] is True and body["legal"] == [] and body["stuck"] is False
     assert body["undo_refused"] == "the game is already won; 'U' comes after the last run left"
     assert body["deal_refused"] == body["refused"] == "the game is already won; 'D' comes after the last run left"
 
@@ -102,3 +104,18 @@ def test_a_refused_action_of_the_log_is_a_422_naming_it(client):
     assert response.status_code == 422
     error = response.json()["error"]
     assert error["type"] == "refused-action" and error["index"] == 1 and error["action"] == "2>1"
+
+
+def test_legal_lists_the_undo_when_one_is_possible(client):
+    assert "U" not in client.post("/v1/position", json={"code": CODE}).json()["legal"]
+    assert client.post("/v1/position", json={"code": CODE, "actions": ["9>4"]}).json()["legal"][-1] == "U"
+    body = client.post("/v1/position", json={"code": CODE, "actions": ["9>4", "D", "U", "U"]}).json()
+    assert "U" not in body["legal"] and body["undo_refused"] == "nothing to undo: every action has been undone"
+    assert "U" not in client.post("/v1/position", json={"code": CODE, "actions": ["9>4"], "undo_limit": 0}).json()[
+        "legal"]
+
+
+def test_a_stuck_game_has_only_the_undo_left(client):
+    """Dealing the whole stock at once leaves SP1-S1C-AAAAAMZ without a move (tests/web's STUCK)."""
+    body = client.post("/v1/position", json={"code": "SP1-S1C-AAAAAMZ", "actions": ["D"] * 5}).json()
+    assert body["stuck"] is True and body["legal"] == ["U"]

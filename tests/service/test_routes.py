@@ -103,7 +103,8 @@ def test_openapi_document_and_docs(client):
     document = client.get("/openapi.json").json()
     assert set(document["paths"]) == {
         "/v1/health", "/v1/deals/{code}", "/v1/verify", "/v1/replay", "/v1/analyze", "/v1/position", "/v1/catalog/deals",
-        "/v1/catalog/random",
+        "/v1/catalog/deals/{code}", "/v1/catalog/random", "/v1/catalog/daily", "/v1/games", "/v1/games/verify",
+        "/v1/deals/{code}/games",
     }
     assert "ErrorResponse" in document["components"]["schemas"]
     assert client.get("/docs").status_code == 200
@@ -177,7 +178,7 @@ def test_code_in_lower_case_with_spaces_is_the_same_deal(client):
 def test_overlong_code_is_refused_with_its_start_alone(client):
     """A code of 5,000 characters is refused as a code, quoting its first 40 characters."""
     message = error_of(client.get("/v1/deals/" + "A" * 5000), 422, "invalid-code")
-    assert message == f"invalid game code '{'A' * 40}'...: expected three parts like SP1-S4C-AAAAAAD"
+    assert message == f"path.code: invalid game code '{'A' * 40}'...: expected three parts like SP1-S4C-AAAAAAD"
 
 
 # --------------------------------------------------------------------------- #
@@ -488,17 +489,25 @@ def test_analyze_refused_action(client):
 # --------------------------------------------------------------------------- #
 
 
-def test_catalog_pages_walk_the_whole_catalog_in_order(client, catalog_path):
+@pytest.mark.parametrize("include", [None, "solution"])
+def test_catalog_pages_walk_the_whole_catalog_in_order(client, catalog_path, include):
+    """Each page says how many rows match in all; the solutions only when asked for."""
     with Catalog(catalog_path) as db:
         expected = [entry.to_dict() for entry in db.entries()]
+    if include is None:
+        for row in expected:
+            del row["solution"]
     seen, after = [], None
     while True:
-        page = client.get("/v1/catalog/deals", params={"limit": 2} | ({"after": after} if after else {})).json()
+        params = {"limit": 2} | ({"after": after} if after else {}) | ({"include": include} if include else {})
+        page = client.get("/v1/catalog/deals", params=params).json()
+        assert page["total"] == len(expected)
         seen += page["deals"]
         after = page["next"]
         if after is None:
             break
     assert seen == expected and len(seen) >= 5
+    assert client.get("/v1/catalog/deals", params={"status": "unwinnable"}).json()["total"] == 1
 
 
 def grades_settled(client, timeout: float = 120) -> dict[str, int]:
@@ -549,6 +558,80 @@ def test_random_is_a_matching_verified_deal_and_reaches_every_one(client):
 
 def test_random_without_a_match_is_404(client):
     assert "no verified deal" in error_of(client.get("/v1/catalog/random", params={"suits": 2}), 404, "not-found")
+    assert "no verified deal" in error_of(client.get("/v1/catalog/daily", params={"suits": 2}), 404, "not-found")
+
+
+@pytest.mark.parametrize("path", ["/v1/catalog/random", "/v1/catalog/daily", f"/v1/catalog/deals/{STORED[1]}"])
+def test_a_new_game_is_its_code_its_record_and_its_first_position_without_spoilers(client, path):
+    """No solution unless asked, and the first position as POST /v1/position gives it: face-down
+    cards counted, never named."""
+    game = client.get(path, params={"suits": 1} if "deals/" not in path else {}).json()
+    assert game["code"] == game["catalog"]["code"] and game["catalog"]["status"] == "verified"
+    assert "solution" not in game["catalog"] and "deck" not in game and "stock" not in game
+    assert game["position"] == client.post("/v1/position", json={"code": game["code"]}).json()
+    with Catalog(client.app.state.catalog.path) as db:
+        row = db.get(game["code"]).to_dict()
+    solution = row.pop("solution")
+    assert game["catalog"] == row
+    asked = client.get(path, params={"include": "solution"} | ({"suits": 1} if "deals/" not in path else {})).json()
+    assert asked["catalog"]["solution"] == solution if asked["code"] == game["code"] else asked["catalog"]["solution"]
+    assert set(asked["catalog"]) == set(row) | {"solution"}
+
+
+def test_a_deal_the_catalog_does_not_hold_is_a_game_without_a_record_and_a_bad_code_422(client):
+    code = f"{NEW[:-1]}Z"
+    game = client.get(f"/v1/catalog/deals/{code.lower()}").json()
+    assert game == {"code": code, "catalog": None,
+                    "position": client.post("/v1/position", json={"code": code}).json()}
+    error_of(client.get("/v1/catalog/deals/SP1-S9C-AAAAAAA"), 422, "invalid-code")
+    error_of(client.get("/v1/catalog/random", params={"include": "deck"}), 422, "invalid-request")
+
+
+def test_the_daily_deal_is_the_documented_function_of_the_date_the_filters_and_the_codes(client):
+    """docs/service.md, "The daily deal": the largest SHA-256 of "DATE CODE" among the
+    verified codes that match, whichever server answers."""
+    import hashlib
+
+    with Catalog(client.app.state.catalog.path) as db:
+        verified = [e.code for e in db.entries(suits=1, status="verified")]
+    days = [f"2026-01-{day:02d}" for day in range(1, 29)]
+    chosen = {}
+    for day in days:
+        game = client.get("/v1/catalog/daily", params={"date": day, "suits": 1}).json()
+        assert game["date"] == day
+        assert game["code"] == max(verified, key=lambda code: hashlib.sha256(f"{day} {code}".encode()).digest())
+        assert client.get("/v1/catalog/daily", params={"date": day, "suits": 1}).json() == game  # again: the same
+        chosen[day] = game["code"]
+    assert len(set(chosen.values())) > 1  # the days do not all fall on one deal
+    today = client.get("/v1/catalog/daily").json()
+    assert today["date"] == time.strftime("%Y-%m-%d", time.gmtime()) or today["date"] > "2026"
+    for bad in ("2026-02-30", "2026-1-31", "2026-01-31T00:00:00", "tomorrow"):
+        assert "YYYY-MM-DD" in error_of(client.get("/v1/catalog/daily", params={"date": bad}), 422, "invalid-request")
+
+
+def test_the_daily_deal_follows_the_catalog_as_it_grows(tmp_path):
+    """A deal added to the catalog changes a day's deal only if it outranks it; the server's
+    memory of its choices never hides a new one."""
+    import hashlib
+
+    path = tmp_path / "daily.sqlite"
+    with Catalog(path) as db:
+        db.record(solve(STORED[0]))
+    with TestClient(create_app(Settings(catalog=str(path), read_only=True))) as reader:
+        days = [f"2027-03-{day:02d}" for day in range(1, 21)]
+        before = {day: reader.get("/v1/catalog/daily", params={"date": day}).json()["code"] for day in days}
+        assert set(before.values()) == {STORED[0]}
+        with Catalog(path) as db:
+            db.record(solve(STORED[1]))
+        after = {day: reader.get("/v1/catalog/daily", params={"date": day}).json()["code"] for day in days}
+
+    def weight(day, code):
+        return hashlib.sha256(f"{day} {code}".encode()).digest()
+
+    for day in days:
+        assert after[day] == max(STORED[:2], key=lambda code: weight(day, code))
+        assert after[day] in (before[day], STORED[1])
+    assert set(after.values()) == set(STORED[:2])
 
 
 # --------------------------------------------------------------------------- #
@@ -627,9 +710,10 @@ def test_validation_messages_keep_the_names_the_request_used(client):
     assert error_of(client.post("/v1/replay", json={"code": STORED[0], "bad-field": 1}), 422,
                     "invalid-request").startswith("body.bad-field: ")
     assert error_of(client.get("/v1/health?max-nodes=5"), 422, "invalid-request").startswith("query.max-nodes: ")
-    # The list member's problem, without the string member's "Input should be a valid string" beside it.
+    # The list member's problem, without the string member's "not a string" beside it.
     assert error_of(client.post("/v1/replay", json={"code": STORED[0], "actions": ["1>2", 5]}), 422,
-                    "invalid-request") == "body.actions.1: Input should be a valid string"
+                    "invalid-request") == ("body.actions.1: expected one action in notation (D, F>T, F>T/N or U) as "
+                                           "a string, without spaces or commas; got 5")
 
 
 @pytest.mark.parametrize("grades, words", [("2-1", "empty range"), ("6", "grades go from 1 (very easy) to 5"),

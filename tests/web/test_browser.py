@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -353,7 +354,7 @@ def test_a_stuck_game_shows_where_it_was_lost_and_goes_back(phone, artefacts):
 def test_a_game_is_played_without_a_request_to_the_server(desktop):
     """The page plays with the rules module: drags, clicks, the keys, double-clicks, deals,
     undos, a restart and a refused drop ask the server nothing. Opening the game asks for
-    its catalog record only (GET /v1/deals/{code}). (The client that sent each action to
+    its catalog record only (GET /v1/catalog/deals/{code}). (The client that sent each action to
     POST /v1/position made one request an action: 40 for a game of 40 actions.)"""
     code = DEALS[1]
     page = desktop.page
@@ -362,7 +363,7 @@ def test_a_game_is_played_without_a_request_to_the_server(desktop):
             and requests.append(f"{request.method} {urlparse(request.url).path}"))
     desktop.open(code)
     page.wait_for_selector("#verified:not([hidden])")  # the record has come
-    assert requests == [f"GET /v1/deals/{code}"]
+    assert requests == [f"GET /v1/catalog/deals/{code}"]
     requests.clear()
     board = Board(code)
     log: list[str] = []
@@ -433,3 +434,101 @@ def test_a_game_is_played_without_a_request_to_the_server(desktop):
     expected = replayed(code, desktop.log())
     assert expected["error"] is None and expected["moves"] == board.moves == desktop.moves()
     assert int(page.inner_text("#score")) == expected["score"] == board.score
+
+
+#: Keys of an answer that give away what the player has not seen: cards face down or in the
+#: stock, or a winning line (docs/service.md, "Spoilers").
+SPOILERS = {"deck", "stock", "solution", "line", "hint", "lost_at_line", "bracket"}
+#: A card as the API names it: rank then suit.
+CARD = re.compile(r"(10|[A2-9TJQK])[SHDC]")
+PACKAGE = Path(ROOT) / "spider_solver"
+
+
+def spoilers(path: str, body: bytes, content_type: str) -> list[str]:
+    """What a response the page received gives away: a spoiler's key, a card named outside a
+    position's face-up cards, a position other than the deal's first one as the rules engine
+    lays it out; a file that is not the package's own, byte for byte."""
+    if not path.startswith("/v1/"):
+        name = "index.html" if path in ("/", "/play") else path.removeprefix("/web/")
+        folder = PACKAGE / ("js" if name.startswith("rules/") else "service/web")
+        own = folder / name.removeprefix("rules/")
+        return [] if own.is_file() and own.read_bytes() == body else [f"{path}: not the package's file"]
+    assert content_type.startswith("application/json"), (path, content_type)
+    found: list[str] = []
+
+    def walk(node, where: str, allowed: bool) -> None:
+        if isinstance(node, dict):
+            if {"columns", "code"} <= set(node) and "legal" in node:  # a position: the deal's first
+                board = Board(node["code"])
+                columns = [{"down": board.down[c - 1], "up": [str(card) for card in board.face_up(c)]}
+                           for c in range(1, 11)]
+                if [{"down": column["down"], "up": column["up"]} for column in node["columns"]] != columns:
+                    found.append(f"{where}: not the deal's first position")
+            for key, value in node.items():
+                if key in SPOILERS:
+                    found.append(f"{where}.{key}")
+                walk(value, f"{where}.{key}", allowed or key == "up")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{where}[{index}]", allowed)
+        elif isinstance(node, str) and CARD.fullmatch(node) and not allowed:
+            found.append(f"{where}: the card {node}")
+
+    walk(json.loads(body), path, False)
+    return found
+
+
+def test_no_answer_names_a_face_down_card_or_a_winning_line_before_the_player_asks(desktop):
+    """Point 1 of issue 53: the page starts a random game, the day's deal and a typed code's
+    game, and plays, refuses and undoes actions; no response it received until then names a
+    face-down card, the stock or a winning line (a position: the deal's first, face-down cards
+    counted; the files: the package's own). The check is not blind: the answer to Hint, the
+    first request that may give a line away, fails it."""
+    page = desktop.page
+    host = urlparse(desktop.url).netloc
+    received: list[tuple[str, bytes, str]] = []
+
+    def record(route) -> None:
+        if urlparse(route.request.url).netloc != host:
+            desktop.errors.append(f"request to {route.request.url}")
+            route.abort()
+            return
+        response = route.fetch()
+        received.append((urlparse(route.request.url).path, response.body(), response.headers.get("content-type", "")))
+        route.fulfill(response=response)
+
+    page.route("**/*", record)
+    desktop.open()  # a random verified deal
+    page.wait_for_selector("#verified:not([hidden])")
+    games = page.get_attribute("body", "data-games")
+    page.click("#daily")
+    page.wait_for_selector(f'body:not([data-games="{games}"])', state="attached")
+    page.wait_for_selector("#message:has-text(\"Today's deal\")")
+    code = desktop.code()
+    assert code in DEALS
+    board = Board(code)
+    move = next(action for action in board.legal_moves() if isinstance(action, Move))
+    desktop.drag(move.src, move.count, move.dst)
+    desktop.wait_moves(1)
+    page.click("#deal")
+    desktop.wait_moves(2)
+    page.click("#undo")
+    desktop.wait_moves(1)
+    games = page.get_attribute("body", "data-games")
+    page.click("#new")
+    page.fill("#code-input", DEALS[1])
+    page.click("#start")
+    page.wait_for_selector(f'body:not([data-games="{games}"])', state="attached")
+    page.wait_for_selector("#verified:not([hidden])")
+    desktop.wait_idle()
+    paths = [path for path, _, _ in received]
+    assert {"/v1/catalog/random", "/v1/catalog/daily", f"/v1/catalog/deals/{DEALS[1]}"} <= set(paths), paths
+    assert not any(path.startswith("/v1/deals/") for path in paths)
+    for path, body, content_type in received:
+        assert spoilers(path, body, content_type) == [], path
+    # The player asks for a hint: that answer gives a line away, and the check says so.
+    asked = len(received)
+    page.click("#hint")
+    page.wait_for_selector("body[data-hint]", state="attached")
+    hint = [(path, body, kind) for path, body, kind in received[asked:] if path == "/v1/analyze"]
+    assert hint and spoilers(*hint[0])

@@ -167,6 +167,9 @@ test("§7 Runs and the win, §8 Score and undo: runs leave, the score counts, un
   limited.pop();
   limited.pop();
   refused(() => limited.pop(), IllegalActionError, "nothing more to undo: only the last 3 actions can be undone");
+  const undone = new Board("SP1-S4C-AAAAAAD");
+  for (const token of "9>4 D U U".split(" ")) undone.pushNotation(token);
+  refused(() => undone.pop(), IllegalActionError, "nothing to undo: every action has been undone");
 });
 
 test("§9 Game code: reading, writing, and every refusal", () => {

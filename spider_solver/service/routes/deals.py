@@ -6,39 +6,20 @@ import logging
 from functools import lru_cache
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path
-from starlette.convertors import Convertor, register_url_convertor
+from fastapi import APIRouter, Depends
 
 from spider_solver.catalog import Catalog
 from spider_solver.errors import CatalogError
 from spider_solver.export import deal_json
-from spider_solver.limits import MAX_TOKEN
 from spider_solver.outcomes import Status
 from spider_solver.record import SolveRecord
 from spider_solver.service import state
-from spider_solver.service.models import CODE_PATTERN, DealView, VerifyRequest, VerifyResponse, responses
+from spider_solver.service.models import REVEALS, DealView, VerifyRequest, VerifyResponse, responses
+from spider_solver.service.routes.paths import CodePath
 from spider_solver.service.searches import Searches, verify_job
 
 log = logging.getLogger("spider_solver.service")
 router = APIRouter(tags=["deals"])
-
-
-class _AnyText(Convertor[str]):
-    """The rest of the path, whatever it holds: a code with a "/" in it (sent as %2F, which
-    the server decodes before routing) is a code off the pattern (422 ``invalid-code``), not
-    another path (404). Starlette's ``path`` (``.*``) would not take a line break. Registered
-    in Starlette's table of convertors, which every application of the process shares."""
-
-    regex = r"[\s\S]+"
-
-    def convert(self, value: str) -> str:
-        return value
-
-    def to_string(self, value: str) -> str:
-        return value
-
-
-register_url_convertor("any_text", _AnyText())
 
 
 @lru_cache(maxsize=4096)
@@ -48,23 +29,28 @@ def layout_of(code: str) -> dict[str, Any]:
     return deal_json(state.deal_by_code(code))
 
 
-@router.get("/v1/deals/{code:any_text}", response_model=DealView, responses=responses(422, 503))
-async def get_deal(code: Annotated[str, Path(max_length=MAX_TOKEN, pattern=CODE_PATTERN, examples=["SP1-S4C-AAAAAAD"])],
-                   catalog: Annotated[Catalog | None, Depends(state.optional_catalog)]) -> Any:
-    """A deal's initial layout and deck (as ``spider-solve show --json``) and, if the
-    catalog has the deal, its record (status, solution, difficulty, par, ...)."""
+@router.get("/v1/deals/{code:any_text}", response_model=DealView, responses=responses(422, 503),
+            openapi_extra={REVEALS: ["the face-down cards", "the stock's order", "the solution"]})
+async def get_deal(code: CodePath, catalog: Annotated[Catalog | None, Depends(state.optional_catalog)]) -> Any:
+    """**Reveals every hidden card and the solution**: a deal's initial layout and deck (as
+    ``spider-solve show --json``, every card named, face down or in the stock) and, if the
+    catalog has the deal, its whole record (status, solution, difficulty, par, ...). For
+    tools, not for a game's page: a game starts from ``GET /v1/catalog/random``,
+    ``/v1/catalog/daily`` or ``/v1/catalog/deals/{code}``, or ``POST /v1/position`` with an
+    empty log, none of which names a face-down card."""
     layout = layout_of(code)
     entry = None if catalog is None else catalog.get(layout["code"])
     return layout | {"catalog": None if entry is None else entry.to_dict()}
 
 
-@router.post("/v1/verify", response_model=VerifyResponse, responses=responses(403, 415, 422, 503))
+@router.post("/v1/verify", response_model=VerifyResponse, responses=responses(403, 415, 422, 503),
+             openapi_extra={REVEALS: ["the solution"]})
 async def verify(body: VerifyRequest, settings: Annotated[state.Settings, Depends(state.settings)],
                  catalog: Annotated[Catalog | None, Depends(state.optional_catalog)],
                  searches: Annotated[Searches | None, Depends(state.optional_searches)],
                  writer: Annotated[state.CatalogWriter | None, Depends(state.writer)],
                  grader: Annotated[Any, Depends(state.grader)]) -> Any:
-    """Whether a deal can be won, and a winning line: the deal's record, as
+    """**Reveals the solution**. Whether a deal can be won, and a winning line: the deal's record, as
     ``spider-solve verify --json`` prints it, and where it came from. A deal the catalog
     has settled (verified, unwinnable, or unknown at a budget at least as large) is
     answered from it without a search; a new result for a game code is written to the

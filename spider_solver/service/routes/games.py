@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
@@ -14,7 +15,9 @@ from spider_solver.rules import Deal, replay, split_actions
 from spider_solver.rules.replay import ReplayResult
 from spider_solver.service import state
 from spider_solver.service.errors import Refused
+from spider_solver.service.lines import RememberedLines
 from spider_solver.service.models import (
+    REVEALS,
     AnalysisResponse,
     AnalyzeRequest,
     GameRequest,
@@ -71,28 +74,50 @@ async def replay_log(body: GameRequest) -> Any:
     return replay_fields(result, str(deal.code) if deal.code else None)
 
 
-@router.post("/v1/analyze", response_model=AnalysisResponse, responses=responses(403, 415, 422, 503))
+@router.post("/v1/analyze", response_model=AnalysisResponse, responses=responses(403, 415, 422, 503),
+             openapi_extra={REVEALS: ["a winning line from the position (hint, line, lost_at_line, bracket.line), "
+                                      "found with the face-down cards known"]})
 async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, Depends(state.settings)],
                       catalog: Annotated[Catalog | None, Depends(state.optional_catalog)],
-                      searches: Annotated[Searches | None, Depends(state.optional_searches)]) -> Any:
-    """The position a game log reaches: still winnable (with the hint and the line),
-    no longer winnable (and where it was lost), or unknown. When the catalog holds a
-    verified line of the deal and the position lies on it, no search runs."""
+                      searches: Annotated[Searches | None, Depends(state.optional_searches)],
+                      lines: Annotated[RememberedLines, Depends(state.lines)]) -> Any:
+    """**Reveals a winning line**, found knowing the face-down cards (a hint is a spoiler by
+    nature: ask when the player asks). The position a game log reaches: still winnable (with the hint and the line),
+    no longer winnable (and where it was lost), or unknown, and ``summary``, the answer in one
+    sentence for the player. When the position lies on a line the server knows (the catalog's
+    verified line, or one it found for this deal before: hints continue), no search runs;
+    identical requests in flight share one search."""
     deal, spec = state.deal_of(body)
     tokens = tokens_of(body.actions)
     entry = catalog.get(spec.code) if catalog is not None and spec.code is not None else None
-    known = entry.solution if entry is not None and entry.status is Status.VERIFIED else None
+    catalog_line = [entry.solution] if entry is not None and entry.status is Status.VERIFIED else []
+    # The catalog's line, then those found for this deal before, latest first.
+    known: list[tuple[str, ...]] = catalog_line + lines.of((spec, body.deal_on_empty))
     max_nodes, max_seconds = settings.budget(body)
     options = AnalysisOptions(deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit, max_nodes=max_nodes,
-                              max_seconds=max_seconds, known_line=known, find_lost_at=body.lost_at)
-    # Without a search: a refused action (422), a log that wins, a position on the known line.
-    answer = await run_in_threadpool(analyze_without_search, deal, tokens, options)
+                              max_seconds=max_seconds, known_line=known[0] if known else None,
+                              find_lost_at=body.lost_at)
+    # Without a search: a refused action (422), a log that wins, a position on a known line.
+    answer = await run_in_threadpool(answer_without_search, deal, tokens, options, known)
     if answer is not None:
         refuse_at_error(answer.replay)
     else:
         answer = await state.require_searches(searches).run(("analyze", spec, tokens, options), analyze_job, spec,
                                                             tokens, options, budget=(max_nodes, max_seconds))
+        lines.remember((spec, body.deal_on_empty), answer)  # the next hint on its line needs no search
     return analysis_body(answer)
+
+
+def answer_without_search(deal: Deal, tokens: tuple[str, ...], options: AnalysisOptions,
+                          candidates: Sequence[Sequence[str]]) -> Analysis | None:
+    """The analysis without a search, along the first of the known lines (``candidates``: the
+    catalog's, then those the server found, latest first) that the position lies on; None
+    when only a search can answer."""
+    for line in candidates or [()]:
+        answer = analyze_without_search(deal, tokens, options.but(known_line=line or None))
+        if answer is not None:
+            return answer
+    return None
 
 
 def analysis_body(analysis: Analysis) -> dict[str, Any]:

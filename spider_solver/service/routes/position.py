@@ -7,13 +7,14 @@ answer."""
 
 from __future__ import annotations
 
+from functools import lru_cache, partial
 from typing import Any
 
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
 from spider_solver.errors import SpiderError
-from spider_solver.rules import Board, Deal
+from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal
 from spider_solver.rules.cards import SUIT_LETTERS
 from spider_solver.rules.replay import play_on
 from spider_solver.service import state
@@ -37,11 +38,12 @@ def refusal(board: Board, token: str) -> str | None:
     return None
 
 
-def position_of(deal: Deal, tokens: tuple[str, ...], body: PositionRequest) -> dict[str, Any]:
-    """Replay the log on a board with the request's options (its undo history kept, so
-    that the answer can say whether an undo is allowed); :class:`Refused` at its first
-    refused action."""
-    board = Board(deal, deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit)
+def position_of(deal: Deal, tokens: tuple[str, ...], *, deal_on_empty: bool = False,
+                undo_limit: int | None = DEFAULT_UNDO_LIMIT, check: str | None = None) -> dict[str, Any]:
+    """The answer of ``POST /v1/position``: replay the log on a board with these options (its
+    undo history kept, so that the answer can say whether an undo is allowed); :class:`Refused`
+    at its first refused action. ``check``: an action whose refusal the answer says."""
+    board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=undo_limit)
     result = play_on(board, tokens)
     refuse_at_error(result)
     columns = []
@@ -55,18 +57,29 @@ def position_of(deal: Deal, tokens: tuple[str, ...], body: PositionRequest) -> d
                         "best": board.best_target(column, count)} for count in range(1, movable + 1)],
             "best": board.best_target(column) if movable else None,
         })
+    moves = [] if result.won else [board.notation(action) for action in board.legal_moves()]
+    undo_refused = refusal(board, "U")
     return replay_fields(result, str(deal.code) if deal.code else None) | {
         "suits": deal.variant.suits,
         "rule": deal.variant.rule,
         "removed": [SUIT_LETTERS[suit] for suit in board.removed],
         "deals_left": board.deals_left,
         "columns": columns,
-        "legal": [] if result.won else [board.notation(action) for action in board.legal_moves()],
+        "legal": moves + ([] if undo_refused is not None else ["U"]),
+        "stuck": not result.won and not moves,
         "played": list(result.played),
         "deal_refused": refusal(board, "D"),
-        "undo_refused": refusal(board, "U"),
-        "refused": None if body.check is None else refusal(board, body.check),
+        "undo_refused": undo_refused,
+        "refused": None if check is None else refusal(board, check),
     }
+
+
+@lru_cache(maxsize=4096)
+def opening(code: str) -> dict[str, Any]:
+    """The first position of a deal as ``POST /v1/position`` answers it for an empty log, with
+    the default options: what a new game is laid out from, face-down cards counted, never named
+    (deals never change: cached; callers do not change it)."""
+    return position_of(state.deal_by_code(code), ())
 
 
 @router.post("/v1/position", response_model=PositionResponse, responses=responses(415, 422, 503))
@@ -80,6 +93,8 @@ async def position(body: PositionRequest) -> Any:
     index and the rule, as for ``/v1/replay``."""
     deal, _ = state.deal_of(body)
     tokens = tokens_of(body.actions)
+    answer = partial(position_of, deal, tokens, deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit,
+                     check=body.check)
     if len(tokens) <= INLINE_ACTIONS:
-        return position_of(deal, tokens, body)
-    return await run_in_threadpool(position_of, deal, tokens, body)
+        return answer()
+    return await run_in_threadpool(answer)

@@ -5,10 +5,11 @@
 //
 //   import { SpiderApi, ApiError, ruleOf } from "./api.js";
 //   const api = new SpiderApi("http://127.0.0.1:8000/");
-//   const deal = await api.randomDeal({ suits: 1 });          // "New game": a verified deal
-//   let pos = await api.position({ code: deal.code, actions: [] });
-//   pos = await api.position({ code: deal.code, actions: [...pos.played, "D"] });
-//   const hint = await api.analyze({ code: deal.code, actions: pos.played }, { signal });
+//   const game = await api.randomDeal({ suits: 1 });          // "New game": {code, catalog, position}
+//   let pos = game.position;                                  // the first position, nothing hidden named
+//   pos = await api.position({ code: game.code, actions: [...pos.played, "D"] });
+//   const hint = await api.analyze({ code: game.code, actions: pos.played }, { signal });
+//   const { receipt } = await api.submitGame({ code: game.code, actions: pos.played, name: "Ada" });
 //
 // A frontend that plays with the rules module (spider-solver-rules, served at web/rules/)
 // needs no position request, as the reference client (game.js) shows: it asks for deals
@@ -26,7 +27,7 @@ export class ApiError extends Error {
     this.status = status;
     this.type = detail.type || "http-error";
     this.detail = detail; // refused-action also has index and action
-    this.retryAfter = retryAfter; // seconds, from Retry-After (503 busy)
+    this.retryAfter = retryAfter; // seconds, from Retry-After (503 busy, 429 too-many-games)
   }
 }
 
@@ -93,19 +94,28 @@ export class SpiderApi {
   /** GET /v1/health: {status, version, read_only, catalog, searches}. */
   health(options) { return this.request("GET", "/v1/health", undefined, options); }
 
-  /** GET /v1/catalog/random: one verified deal (a catalog row: code, moves, difficulty,
-   *  par, ...) matching the filters; ApiError 404 if none does. ``difficulty``: 1 to 5 or
-   *  a range such as "1-2". */
+  /** GET /v1/catalog/random: a new game, one verified deal matching the filters:
+   *  ``{code, catalog, position}``, the catalog's record (difficulty, par, ...; no solution)
+   *  and the first position, face-down cards counted, never named. ApiError 404 if none
+   *  matches. ``difficulty``: 1 to 5 or a range such as "1-2". */
   randomDeal({ suits, rule, difficulty } = {}, options) {
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries({ suits, rule, difficulty })) {
-      if (value !== undefined && value !== null && value !== "") query.set(name, String(value));
-    }
-    const text = query.toString();
-    return this.request("GET", "/v1/catalog/random" + (text ? "?" + text : ""), undefined, options);
+    return this.request("GET", "/v1/catalog/random" + queryOf({ suits, rule, difficulty }), undefined, options);
   }
 
-  /** GET /v1/deals/{code}: the initial layout and, in ``catalog``, the catalog's record or null. */
+  /** GET /v1/catalog/daily: the day's deal, as randomDeal, with its ``date``: the same for
+   *  every player of this catalog. ``date``: YYYY-MM-DD, by default the player's own today. */
+  dailyDeal({ date = localDate(), suits, rule, difficulty } = {}, options) {
+    return this.request("GET", "/v1/catalog/daily" + queryOf({ date, suits, rule, difficulty }), undefined, options);
+  }
+
+  /** GET /v1/catalog/deals/{code}: a typed code's game, as randomDeal; its ``catalog`` is
+   *  null when the catalog does not hold the deal. */
+  catalogDeal(code, options) {
+    return this.request("GET", `/v1/catalog/deals/${encodeURIComponent(code)}`, undefined, options);
+  }
+
+  /** GET /v1/deals/{code}: reveals every hidden card and the solution (the deck, the
+   *  layout, the catalog's whole record): for tools, never for a game's page. */
   deal(code, options) { return this.request("GET", `/v1/deals/${encodeURIComponent(code)}`, undefined, options); }
 
   /** POST /v1/position: the position the log reaches, to draw and play on: columns
@@ -125,6 +135,34 @@ export class SpiderApi {
                         options);
   }
 
+  /** POST /v1/games: a finished game, replayed and recorded by the server: ``{game, receipt}``,
+   *  ``game`` its outcome (won, stuck, stopped), score, moves, runs, undos and the deal's par,
+   *  ``receipt`` the server's signature of it. ``name`` and ``challenge`` are the frontend's
+   *  own choice (the server keeps no other identity). ApiError 429 "too-many-games" past the
+   *  server's rate limit (its ``retryAfter``: the seconds to wait). */
+  submitGame({ code, actions = [], undoLimit = 100, dealOnEmpty = false, name, challenge } = {}, options) {
+    const body = { code, actions, undo_limit: undoLimit, deal_on_empty: dealOnEmpty };
+    if (name !== undefined && name !== null) body.name = name;
+    if (challenge !== undefined && challenge !== null) body.challenge = challenge;
+    return this.request("POST", "/v1/games", body, options);
+  }
+
+  /** POST /v1/games/verify: the game a receipt proves, ``{valid, game, stored, redeemed_at}``;
+   *  ApiError "invalid-receipt" (forged, altered), "receipt-mismatch" (another ``code`` or
+   *  ``challenge`` than given), "replayed-receipt" (``redeem`` a second time). */
+  verifyReceipt({ receipt, code, challenge, redeem = false } = {}, options) {
+    const body = { receipt, redeem };
+    if (code !== undefined && code !== null) body.code = code;
+    if (challenge !== undefined && challenge !== null) body.challenge = challenge;
+    return this.request("POST", "/v1/games/verify", body, options);
+  }
+
+  /** GET /v1/deals/{code}/games: the deal's best finished games, ``{games, total}``. */
+  dealGames(code, { challenge, limit } = {}, options) {
+    return this.request("GET", `/v1/deals/${encodeURIComponent(code)}/games` + queryOf({ challenge, limit }),
+                        undefined, options);
+  }
+
   /** POST /v1/analyze: can the position still be won? status (verified, unwinnable,
    *  unknown), hint, line, and with ``lostAt`` where the game was lost (lostBracket).
    *  ``lostAt`` is false unless asked for (the API's ``lost_at`` defaults to true): a hint
@@ -138,6 +176,22 @@ export class SpiderApi {
     if (maxNodes !== undefined) body.max_nodes = maxNodes;
     return this.request("POST", "/v1/analyze", body, options);
   }
+}
+
+/** The query string of the values given (none: ""). */
+function queryOf(values) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined && value !== null && value !== "") query.set(name, String(value));
+  }
+  const text = query.toString();
+  return text ? "?" + text : "";
+}
+
+/** Today's date where the player is, YYYY-MM-DD: the day of the daily deal. */
+export function localDate(now = new Date()) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
 function sleep(ms, signal) {

@@ -2,13 +2,14 @@
 // the npm package spider-solver-rules): every action the player makes is checked, played
 // and drawn here, its refusal shown in the rules' own words, without a request. The server
 // is asked (through api.js) only for deals, and for what needs the solver: hints and
-// where a game was lost.
+// where a game was lost. Nothing it asks before the player asks for a hint names a
+// face-down card or a winning line (docs/service.md, "Spoilers").
 //
 // The sections: the game (its state, playing, the address), messages, drawing, the solver,
 // new games, input, start. A feature that asks the server adds its call to the solver
 // section and its button to init(); it reads the game through `game` and changes it only
 // through begin() and play().
-import { ApiError, SpiderApi, lostBracket } from "./api.js";
+import { ApiError, SpiderApi, localDate, lostBracket } from "./api.js";
 import { Board, Deal, DealRow, Move, SUIT_SYMBOLS, SpiderError, Undo, playOn, quote } from "./rules/index.js";
 
 const api = new SpiderApi();
@@ -371,10 +372,9 @@ async function hint() {
     render();
     say(`Hint: ${actionWords(answer.hint)} (${answer.hint}).`);
   } else if (answer.status === "unwinnable") {
-    say("This game can no longer be won from here. Ask “Can I still win?” to see where it was lost.");
+    say(`${answer.summary} Ask “Can I still win?” to see where it was lost.`);
   } else {
-    say(`No winning line was found within the budget (${answer.nodes.toLocaleString()} positions, ` +
-        `${answer.seconds.toFixed(1)} s); the game may still be winnable.`);
+    say(answer.summary);
   }
 }
 
@@ -392,7 +392,7 @@ async function stillWinnable() {
     return;
   }
   if (answer.status === "unknown") {
-    say("Unknown: the search ran out of budget before it could tell. The game may still be winnable.");
+    say(answer.summary);
     return;
   }
   showLost(lostBracket(answer), log);
@@ -451,18 +451,21 @@ async function goBack(thenPlay) {
 
 let generation = 0; // the latest game asked for: an earlier one's answers arriving late are dropped
 
-/** Start a game: the given code, else a random verified deal of the settings from the
- *  catalog. True once started. */
-async function newGame({ code, suits, rule, difficulty } = {}) {
+/** Start a game: the given code, else a verified deal of the settings from the catalog,
+ *  the day's (``daily``) or a random one. True once started. */
+async function newGame({ code, suits, rule, difficulty, daily = false } = {}) {
   cancel();
   const mine = ++generation;
-  let deal, record = null;
+  let deal, record = null, date = null;
   try {
     if (code) {
       deal = Deal.fromCode(code); // a code that does not parse is said here, without the server
     } else {
-      record = await api.randomDeal({ suits, rule: suits === "1" ? undefined : rule, difficulty });
-      deal = Deal.fromCode(record.code);
+      const filters = { suits, rule: suits === "1" ? undefined : rule, difficulty };
+      const answer = daily ? await api.dailyDeal({ date: localDate(), ...filters }) : await api.randomDeal(filters);
+      record = answer.catalog; // the catalog's facts: no solution, and no face-down card anywhere in the answer
+      date = answer.date ?? null;
+      deal = Deal.fromCode(answer.code);
     }
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) say("No verified deal in the catalog matches: try other settings, or type a game code.");
@@ -475,23 +478,31 @@ async function newGame({ code, suits, rule, difficulty } = {}) {
   started();
   const unreachable = record ? null : await fetchRecord(deal);
   if (game.deal !== deal) return true;
-  say(`New game ${deal.name}` + (game.record?.status === "verified" ? ": a verified deal, known to be winnable." : ".") +
+  const what = date ? `Today's deal (${date}), ${deal.name}` : `New game ${deal.name}`;
+  say(what + (game.record?.status === "verified" ? ": a verified deal, known to be winnable." : ".") +
       (unreachable ? ` ${unreachable}` : ""));
   return true;
 }
 
-/** Ask for the catalog's record of the deal being played (GET /v1/deals/{code}), for its
- *  label: null once it is there, else what to say (the game plays on without it). */
+/** Ask for the catalog's record of the deal being played (GET /v1/catalog/deals/{code}: no
+ *  spoiler; null when the catalog does not hold the deal), for its label: null once it is
+ *  there, else what to say (the game plays on without it). */
 async function fetchRecord(deal) {
   try {
-    const answer = await api.deal(deal.name);
+    const answer = await api.catalogDeal(deal.name);
     if (game.deal === deal) { game.record = answer.catalog; render(); }
     return null;
   } catch (error) {
-    if (error?.name === "AbortError") return null;
+    if (error?.name === "AbortError" || (error instanceof ApiError && error.status === 404)) return null;
     const why = error instanceof ApiError ? error.message : `The server could not be reached (${error?.message || error})`;
     return `${why}: the game plays on; hints need the server.`;
   }
+}
+
+/** Today's deal, of the New game settings: the same for every player of this server's catalog. */
+function todaysDeal() {
+  const settings = JSON.parse(localStorage.getItem("spider-settings") || "{}");
+  return newGame({ suits: settings.suits, rule: settings.rule, difficulty: settings.difficulty, daily: true });
 }
 
 function started() {
@@ -646,7 +657,8 @@ function onKey(event) {
     return;
   }
   if (key === "Escape") { cancel(); game.selected = null; highlight(); return; }
-  const plain = { d: deal, u: undo, h: hint, w: stillWinnable, n: openNewGame, r: restart }[key.toLowerCase()];
+  const plain = { d: deal, u: undo, h: hint, w: stillWinnable, n: openNewGame, r: restart, t: todaysDeal }[
+    key.toLowerCase()];
   if (plain && !(event.target instanceof HTMLInputElement)) { event.preventDefault(); plain(); return; }
   if (!inColumn) return;
   const board = game.board;
@@ -685,6 +697,7 @@ function init() {
   document.addEventListener("keydown", onKey);
   watchLayout();
   $("new").addEventListener("click", openNewGame);
+  $("daily").addEventListener("click", todaysDeal);
   $("restart").addEventListener("click", restart);
   $("undo").addEventListener("click", undo);
   $("deal").addEventListener("click", deal);
