@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from spider_solver.analysis.answer import Action, to_plain
+from spider_solver.analysis.answer import Action
 from spider_solver.analysis.start import Start, replay_log
-from spider_solver.errors import plural
+from spider_solver.analysis.summary import fair_summary, game_summary
 from spider_solver.limits import (
     FAIR_ALTERNATIVES,
     FAIR_LAYOUTS,
@@ -32,15 +32,12 @@ from spider_solver.limits import (
     MAX_FAIR_GAME_ACTIONS,
     check_fair,
 )
-from spider_solver.record import Field
+from spider_solver.record import Field, to_plain
 from spider_solver.rules import DEFAULT_UNDO_LIMIT, Board, Deal, GameCode
 from spider_solver.rules.board import check_play_options
 from spider_solver.rules.replay import ReplayResult, replay
 from spider_solver.stops import held
 from spider_solver.verify import coerce_deal
-
-#: What the words call the sampled layouts.
-LAYOUTS_WORDS = "layouts of the unseen cards"
 
 
 @dataclass(frozen=True)
@@ -128,10 +125,13 @@ class FairHint:
     layouts: int
     alternatives: int
     seed: int
-    #: The answer in a sentence a player reads.
-    words: str
     #: Wall-clock seconds: not compared (one hint made twice gives equal answers).
     seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def summary(self) -> str:
+        """The answer in one sentence a game can show the player (:func:`.summary.fair_summary`)."""
+        return fair_summary(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The plain-data form, as ``hint --fair --json`` prints it."""
@@ -150,7 +150,9 @@ FAIR_HINT_FIELDS = FairHint.FIELDS = (
     Field("layouts", int, False, "Layouts of the unseen cards sampled for each action."),
     Field("alternatives", int, False, "Legal actions compared with the planner's decision, at most."),
     Field("seed", int, False, "The seed of the sampled layouts."),
-    Field("words", str, False, "The answer in a sentence a player reads."),
+    Field("summary", str, False, "The answer in one sentence a game can show the player, e.g. \"About 62% to win "
+          "from here with 9>4 (move the group that fits from column 9 onto column 4); 7>3 about 48%; D no win "
+          "found.\" Never a bare 0%: \"No win found in 16 layouts of the unseen cards with ...\"."),
     Field("seconds", float, False, "Seconds it took."),
 )
 
@@ -192,9 +194,12 @@ class FairGame:
     layouts: int
     alternatives: int
     seed: int
-    #: The outcome in words.
-    words: str
     seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def summary(self) -> str:
+        """How the game ended, in one sentence (:func:`.summary.game_summary`)."""
+        return game_summary(self, MAX_FAIR_GAME_ACTIONS)
 
     @property
     def log(self) -> tuple[str, ...]:
@@ -218,7 +223,7 @@ FAIR_GAME_FIELDS = FairGame.FIELDS = (
     Field("layouts", int, False, "Layouts of the unseen cards each hint sampled."),
     Field("alternatives", int, False, "Legal actions each hint compared with the planner's decision, at most."),
     Field("seed", int, False, "The seed of the sampled layouts."),
-    Field("words", str, False, "The outcome in words."),
+    Field("summary", str, False, "How the game ended, in one sentence."),
     Field("seconds", float, False, "Seconds the game took."),
 )
 
@@ -254,10 +259,9 @@ def fair_hint(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
     history = [_view_key(board) for board in _positions(deal, options.deal_on_empty, start.moves)]
     choices = _choices(start.board, history, options)
     if not choices:
-        return _timed(replace(base, words="no hint: no action is left, the game is lost"), started)
+        return _timed(base, started)
     best = choices[0]
-    return _timed(replace(base, hint=best.action, chance=best.chance, choices=choices, words=describe(choices)),
-                  started)
+    return _timed(replace(base, hint=best.action, chance=best.chance, choices=choices), started)
 
 
 def fair_hint_without_search(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
@@ -275,38 +279,12 @@ def _prepare(deal: Deal, actions: str | Iterable[str], options: FairOptions,
     replayed log and the answer so far."""
     start = replay_log(deal, actions, options.deal_on_empty, options.undo_limit)
     base = FairHint(_code(deal), start.replayed, None, None, (), options.layouts, options.alternatives,
-                    options.seed, "")
+                    options.seed)
     if start.replayed.error is not None:
-        return _timed(replace(base, words=f"no hint: {start.replayed.error}"), started)
+        return _timed(base, started)
     if start.board.is_won():
-        return _timed(replace(base, words="no hint: the game is won"), started)
+        return _timed(base, started)
     return start, base
-
-
-def chance_words(choice: FairChoice) -> str:
-    """An action's chance in words: "about 62%"; never a bare 0% or 100%: "no win found"
-    when none of its layouts was won, "under 1%" and "over 99%" at the edges."""
-    if choice.wins == 0:
-        return "no win found"
-    percent = round(100 * choice.chance)
-    if percent == 0:
-        return "under 1%"
-    if percent == 100 and choice.chance < 1:
-        return "over 99%"
-    return f"about {percent}%"
-
-
-def describe(choices: tuple[FairChoice, ...]) -> str:
-    """The answer in words, the hint's chance first and then the other actions':
-    "about 62% to win from here with 9>4; 7>3 about 48%; D no win found"; when none of the
-    hint's layouts was won: "no win found in 16 layouts of the unseen cards with 9>4; ..."."""
-    best = choices[0]
-    if best.wins == 0:
-        head = f"no win found in {best.layouts} {LAYOUTS_WORDS} with {best.action}"
-    else:
-        head = f"{chance_words(best)} to win from here with {best.action}"
-    others = "; ".join(f"{c.action} {chance_words(c)}" for c in choices[1:])
-    return f"{head}; {others}" if others else head
 
 
 # --------------------------------------------------------------------------- #
@@ -330,9 +308,9 @@ def fair_game(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
     deal = coerce_deal(deal)
     start = replay_log(deal, actions, options.deal_on_empty, options.undo_limit)
     given = list(start.replayed.played)
-    base = FairGame(_code(deal), start.replayed, None, (), options.layouts, options.alternatives, options.seed, "")
+    base = FairGame(_code(deal), start.replayed, None, (), options.layouts, options.alternatives, options.seed)
     if start.replayed.error is not None:
-        return _timed(replace(base, words=f"not played: {start.replayed.error}"), started)
+        return _timed(base, started)
     board = start.board
     steps: list[FairStep] = []
     outcome: Outcome | None = None
@@ -364,20 +342,7 @@ def fair_game(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
         outcome = "interrupted"
     played = replay(deal, given + [step.action for step in steps], deal_on_empty=options.deal_on_empty,
                     undo_limit=options.undo_limit)
-    game = replace(base, replay=played, outcome=outcome, steps=tuple(steps))
-    return _timed(replace(game, words=game_words(game)), started)
-
-
-def game_words(game: FairGame) -> str:
-    """How a game played by following fair hints ended, in words."""
-    played = plural(len(game.steps), "action")
-    if game.outcome == "won":
-        return f"won by following fair hints ({played} played)" if game.steps else "won already: nothing to play"
-    if game.outcome == "lost":
-        return f"lost: no action was left after {played} played"
-    if game.outcome == "limit":
-        return f"not won: called off after {MAX_FAIR_GAME_ACTIONS:,} actions"
-    return f"interrupted after {played} played"
+    return _timed(replace(base, replay=played, outcome=outcome, steps=tuple(steps)), started)
 
 
 # --------------------------------------------------------------------------- #
@@ -451,5 +416,4 @@ def _choices(board: Board, history: list[int], options: FairOptions) -> tuple[Fa
 
 __all__ = ["COMPILE_MESSAGE", "DEFAULT_FAIR_OPTIONS", "FAIR_CHOICE_FIELDS", "FAIR_GAME_FIELDS", "FAIR_HINT_FIELDS",
            "FAIR_STEP_FIELDS", "FairChoice", "FairGame", "FairHint", "FairOptions", "FairStep", "Outcome",
-           "chance_words", "describe", "fair_game", "fair_hint", "fair_hint_stage", "fair_hint_without_search",
-           "game_words", "load_fair_hint"]
+           "fair_game", "fair_hint", "fair_hint_stage", "fair_hint_without_search", "load_fair_hint"]

@@ -196,8 +196,8 @@ def hint(args: GameArgs) -> ExitStatus:
 
     With --fair the hint never reads a face-down card or the stock: the actions are
     compared on --layouts sampled layouts of the unseen cards (from --seed and what
-    the player has seen), and the hint and its chance to win are printed, then the
-    next best actions' chances in words; --json prints the fair hint.
+    the player has seen); the hint is printed, then a sentence with its chance to win
+    and the other actions'; --json prints the fair hint.
 
     \b
     Exit status: 0 a hint is given (or the log already wins), 1 the game can no
@@ -246,9 +246,9 @@ def run_fair_hint(args: GameArgs) -> ExitStatus:
         echo_json(answer.to_dict())
     elif answer.hint is not None:
         click.echo(answer.hint)
-        click.echo(answer.words)
+        click.echo(answer.summary)
     else:
-        click.echo(answer.words, err=True)
+        click.echo("no hint: " + ("won" if answer.replay.won else "no action is left, the game is lost"), err=True)
     return of_fair_hint(answer)
 
 

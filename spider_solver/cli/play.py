@@ -187,8 +187,8 @@ def play(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck
 
     \b
     --json prints {"code", "replay", "outcome", "log", "steps", "layouts",
-    "alternatives", "seed", "words", "seconds"}; each step is {"action", "wins",
-    "layouts", "seconds"}.
+    "alternatives", "seed", "summary", "seconds"}; each step is {"action", "wins",
+    "layouts", "chance", "seconds"}.
     Exit status: 0 won, 1 not won, 2 bad input or a refused action in the log,
     130 interrupted.
     """
@@ -226,13 +226,15 @@ def play(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck
 
 def game_words(game: FairGame) -> None:
     """``play``'s answer: a line an action played (its number in the log, the action, its
-    hint's chance, the seconds the hint took), the outcome, the whole log, the hints' times."""
-    from spider_solver.analysis.fair import chance_words
+    hint's chance, the seconds the hint took), the outcome in a sentence, the replay's
+    line (as ``replay`` prints it), the whole log, the hints' times."""
+    from spider_solver.analysis.summary import chance_words
 
     first = len(game.log) - len(game.steps) + 1
     for number, step in enumerate(game.steps, start=first):
         click.echo(f"{number:4}  {step.action:<7} {chance_words(step):<14} {step.seconds:.2f} s")
-    click.echo(f"{game.words}: {replay_words(game.replay).partition(': ')[2]}")
+    click.echo(game.summary)
+    click.echo(replay_words(game.replay))
     click.echo(f"log: {' '.join(game.log)}")
     if game.steps:
         click.echo(f"hints: {hint_times(game.steps)}")
@@ -265,7 +267,7 @@ class GameProgress:
         self.played = 0
 
     def line(self, step: FairStep, board: Board) -> str:
-        from spider_solver.analysis.fair import chance_words
+        from spider_solver.analysis.summary import chance_words
 
         return (f"playing {self.name}: {plural(self.played, 'action')}, {plural(board.runs_removed, 'run')} "
                 f"removed, {plural(board.deals_left, 'deal')} left; last hint {step.action} "

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from spider_solver.analysis import FairChoice, FairHint, FairOptions, fair_game, fair_hint
 from spider_solver.analysis import fair as fair_module
-from spider_solver.analysis.fair import chance_words, describe, fair_hint_without_search
+from spider_solver.analysis.fair import fair_hint_without_search
+from spider_solver.analysis.summary import chance_words, fair_summary
 from spider_solver.errors import InvalidCodeError, InvalidOptionError
 from spider_solver.limits import FAIR_ALTERNATIVES, FAIR_LAYOUTS, FAIR_SEED, MAX_FAIR_LAYOUTS, MAX_SEED
 from spider_solver.rules import Board, Deal, Variant, replay
@@ -171,20 +172,21 @@ def never() -> None:
 
 
 @pytest.mark.parametrize("log, words", [
-    ("9>4 1>2", "no hint: action 2 (index 1: '1>2') refused: cannot play '1>2'"),
-    ("9>4 3-5", "no hint: action 2 (index 1: '3-5') refused: invalid action '3-5'"),
+    ("9>4 1>2", "cannot play '1>2'"),
+    ("9>4 3-5", "invalid action '3-5'"),
 ])
 def test_a_refused_action_gets_no_hint_and_needs_no_engine(log, words):
     hint = fair_hint("SP1-S4C-AAAAAAD", log, before_search=never)
     assert hint.hint is None and hint.chance is None and hint.choices == ()
     assert hint.replay.error is not None and hint.replay.error.index == 1
-    assert hint.words.startswith(words)
+    assert hint.replay.error.message.startswith(words)
+    assert hint.summary == "The game log cannot be analysed: action 2 is refused."
 
 
 def test_a_won_game_gets_no_hint_and_needs_no_engine():
     deal = Deal.from_columns(["AS", "2S", "3S"], [], Variant(suits=1, ranks=3, runs=1, columns=3, layout=3))
     hint = fair_hint(deal, "1>2 2>3", before_search=never)
-    assert hint.replay.won and hint.hint is None and hint.words == "no hint: the game is won"
+    assert hint.replay.won and hint.hint is None and hint.summary == "The game is won."
     assert fair_hint_without_search(deal, "1>2 2>3") == hint
 
 
@@ -199,7 +201,7 @@ def test_without_search_answers_what_needs_no_engine_and_nothing_else():
 def test_no_action_left_is_no_hint():
     assert Board(STUCK).legal_moves() == []
     hint = fair_hint(STUCK)
-    assert hint.hint is None and hint.choices == () and hint.words == "no hint: no action is left, the game is lost"
+    assert hint.hint is None and hint.choices == () and hint.summary == "No action is left: the game is lost."
 
 
 # -- words ---------------------------------------------------------------------------------
@@ -213,16 +215,24 @@ def test_chances_in_words_never_say_a_bare_0_or_100_the_layouts_do_not_show(wins
     assert chance_words(FairChoice("9>4", wins, 16, chance)) == words
 
 
-def test_the_words_give_the_hint_its_chance_and_the_others():
+def summary_of(*choices: FairChoice) -> str:
+    return FairHint(None, replay("SP1-S4C-AAAAAAD", "9>4"), choices[0].action, choices[0].chance, choices, 16, 3,
+                    0).summary
+
+
+def test_the_summary_gives_the_hint_its_chance_and_the_others():
     choices = (FairChoice("9>4", 10, 16, 0.62), FairChoice("7>3", 8, 16, 0.5), FairChoice("D", 0, 16, 0.02))
-    assert describe(choices) == "about 62% to win from here with 9>4; 7>3 about 50%; D no win found"
-    assert describe(choices[:1]) == "about 62% to win from here with 9>4"
+    assert summary_of(*choices) == ("About 62% to win from here with 9>4 (move the group that fits from column 9 "
+                                    "onto column 4); 7>3 about 50%; D no win found.")
+    assert summary_of(choices[0]).startswith("About 62% to win from here with 9>4 (")
+    assert fair_summary(FairHint(None, replay("SP1-S4C-AAAAAAD", "9>4"), None, None, (), 16, 3, 0)) == (
+        "No action is left: the game is lost.")
 
 
-def test_when_no_layout_is_won_the_words_say_so_never_a_bare_0():
-    choices = (FairChoice("9>4", 0, 32, 0.01), FairChoice("D", 0, 32, 0.0))
-    assert describe(choices) == "no win found in 32 layouts of the unseen cards with 9>4; D no win found"
-    assert "%" not in describe(choices)
+def test_when_no_layout_is_won_the_summary_says_so_never_a_bare_0():
+    text = summary_of(FairChoice("D", 0, 32, 0.01), FairChoice("9>4", 0, 32, 0.0))
+    assert text == "No win found in 32 layouts of the unseen cards with D (deal a row from the stock); 9>4 no win found."
+    assert "%" not in text
 
 
 # -- a game played by following fair hints ------------------------------------------------
@@ -267,7 +277,7 @@ def stop_after(count: int):
 @pytest.mark.usefixtures("fair_hints")
 def test_ctrl_c_ends_the_game_with_what_was_played():
     game = fair_game("SP1-S4C-AAAAAAD", layouts=2, alternatives=1, on_step=stop_after(3))
-    assert game.outcome == "interrupted" and len(game.steps) == 3 and game.words == "interrupted after 3 actions played"
+    assert game.outcome == "interrupted" and len(game.steps) == 3 and game.summary == "Interrupted after 3 actions."
     assert replay("SP1-S4C-AAAAAAD", game.log) == game.replay
 
 
@@ -281,13 +291,13 @@ def test_a_game_that_goes_on_too_long_is_called_off(monkeypatch):
 @pytest.mark.usefixtures("fair_hints")
 def test_a_game_with_no_action_left_is_lost():
     game = fair_game(STUCK)
-    assert game.outcome == "lost" and game.steps == () and game.words == "lost: no action was left after 0 actions played"
+    assert game.outcome == "lost" and game.steps == () and game.summary == "Lost: no action was left after 0 actions."
 
 
 def test_a_refused_log_or_a_won_game_plays_nothing_and_needs_no_engine():
     refused = fair_game("SP1-S4C-AAAAAAD", "9>4 1>2", before_search=never)
-    assert refused.outcome is None and refused.steps == () and refused.words.startswith("not played: action 2")
+    assert refused.outcome is None and refused.steps == () and refused.summary == "The game log cannot be played on: action 2 is refused."
     deal = Deal.from_columns(["AS", "2S", "3S"], [], Variant(suits=1, ranks=3, runs=1, columns=3, layout=3))
     won = fair_game(deal, "1>2 2>3", before_search=never)
-    assert won.outcome == "won" and won.steps == () and won.words == "won already: nothing to play"
+    assert won.outcome == "won" and won.steps == () and won.summary == "The game is won."
     assert list(won.to_dict()) == [spec.name for spec in won.FIELDS]

@@ -70,7 +70,7 @@ def test_hint_fair_prints_the_hint_then_its_chances_in_words():
     result = run("hint", TWO_SUITS, "7>10", "--fair", *FEW)
     assert result.exit_code == 0, result.output
     expected = fair_hint(TWO_SUITS, "7>10", layouts=3)
-    assert result.stdout.splitlines() == [expected.hint, expected.words]
+    assert result.stdout.splitlines() == [expected.hint, expected.summary]
     assert result.stderr == ""
 
 
@@ -122,7 +122,7 @@ def test_a_refused_action_exits_2_naming_it_and_json_still_prints_the_answer():
 
 def test_a_won_log_exits_0_and_a_game_with_no_action_left_exits_1():
     won = run("hint", "--deck", DECK_TEXT, "--suits", "1", *WIN, "--fair")
-    assert (won.exit_code, won.stdout, won.stderr) == (0, "", "no hint: the game is won\n")
+    assert (won.exit_code, won.stdout, won.stderr) == (0, "", "no hint: won\n")
     deal = Deal.from_code("SP1-S1C-AAAAAAD")
     lost = run("hint", str(deal.code), *stuck_log(deal, 3), "--fair", *FEW)
     assert (lost.exit_code, lost.stdout, lost.stderr) == (1, "", "no hint: no action is left, the game is lost\n")
@@ -175,11 +175,11 @@ def test_play_prints_each_action_the_outcome_the_log_and_the_times(won):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     played = len(won.steps)
-    assert len(lines) == played + 3
+    assert len(lines) == played + 4
     for number, (line, step) in enumerate(zip(lines, won.steps, strict=False), start=len(LATE) + 1):
         assert line.split()[:2] == [str(number), step.action] and line.endswith(" s")
-    assert lines[-3].startswith(f"won by following fair hints ({played} actions played): ")
-    assert lines[-3].endswith(", 8 runs removed, 0 cards in stock")
+    assert lines[-4] == f"Won by following fair hints, in {played} actions."
+    assert lines[-3].startswith("won: ") and lines[-3].endswith(", 8 runs removed, 0 cards in stock")
     assert lines[-2] == "log: " + " ".join(won.log)
     assert lines[-1].startswith(f"hints: {played} in ") and "median" in lines[-1]
 
@@ -198,7 +198,14 @@ def test_play_a_lost_game_exits_1():
     deal = Deal.from_code("SP1-S1C-AAAAAAD")
     result = run("play", str(deal.code), *stuck_log(deal, 3), *FEW, "-q")
     assert result.exit_code == 1
-    assert result.stdout.splitlines()[0].startswith("lost: no action was left after 0 actions played: ")
+    assert result.stdout.splitlines()[:2] == ["Lost: no action was left after 0 actions.",
+                                              replay_words_of(deal, stuck_log(deal, 3))]
+
+
+def replay_words_of(deal: Deal, log: list[str]) -> str:
+    from spider_solver.cli.play import replay_words
+
+    return replay_words(replay(deal, log))
 
 
 def test_play_a_refused_log_exits_2_naming_the_action():
@@ -223,8 +230,8 @@ def test_play_ctrl_c_prints_what_was_played_and_exits_130(monkeypatch):
     result = run("play", "SP1-S4C-AAAAAAD", *FEW, "-q")
     assert result.exit_code == 130 and result.stderr == "interrupted\n"
     lines = result.stdout.splitlines()
-    assert len(lines) == 2 + 3 and lines[2].startswith("interrupted after 2 actions played: 2 moves, ")
-    assert replay("SP1-S4C-AAAAAAD", lines[3].removeprefix("log: ")).error is None
+    assert len(lines) == 2 + 4 and lines[2] == "Interrupted after 2 actions." and lines[3].startswith("not won: 2 moves")
+    assert replay("SP1-S4C-AAAAAAD", lines[4].removeprefix("log: ")).error is None
 
 
 def test_play_shows_its_progress_on_standard_error_only(monkeypatch, won):
@@ -270,7 +277,7 @@ def test_sigterm_ends_play_with_what_was_played(tmp_path):
         assert process.returncode == 130, err
         assert err.splitlines()[-1] == "interrupted"
         lines = out.splitlines()
-        assert lines[-3].startswith("interrupted after ") or lines[-2].startswith("interrupted after "), out
+        assert any(line.startswith("Interrupted after ") for line in lines), out
         log = next(line for line in lines if line.startswith("log: ")).removeprefix("log: ")
         assert replay("SP1-S4C-AAAAAAD", log).error is None
 
