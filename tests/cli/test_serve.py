@@ -26,6 +26,7 @@ from click.testing import CliRunner
 pytest.importorskip("fastapi")
 
 from spider_solver.cli import cli  # noqa: E402
+from spider_solver.limits import DEFAULT_MAX_LAYOUTS_CAP  # noqa: E402
 
 #: ``serve`` compiles the engine, the grader and the fair hint before it listens: compiled first here.
 pytestmark = pytest.mark.usefixtures("engine", "fair_hints")
@@ -208,6 +209,7 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
         assert cpu_ticks(helpers[0]) > ticks, "the helper process answered nothing"
         # Whichever process takes them: a settled deal and a hint on its line are answered
         # from the catalog; a new deal is searched (by the one solver) and recorded.
+        hints = []
         for number in range(2, 5):
             assert served.call("POST", "/v1/verify", {"code": "SP1-S1C-AAAAAAB"})[1]["source"] == "catalog"
             assert served.call("POST", "/v1/analyze", {"code": "SP1-S1C-AAAAAAB", "actions": []}
@@ -218,6 +220,15 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
             status, fresh = served.call("POST", "/v1/analyze", {"code": f"SP1-S1C-AAAAAB{'ABCDEFGH'[number]}",
                                                                 "actions": [], "max_nodes": 20_000, "lost_at": False})
             assert status == 200 and fresh["nodes"] > 0, fresh  # searched
+            # A fair hint is searched by the one solver whichever process takes it, the same answer
+            # each time; its layouts over the cap are refused alike.
+            fair = {"code": "SP1-S1C-AAAAAAB", "actions": ["D"], "fair": True, "layouts": 2}
+            status, hint = served.call("POST", "/v1/analyze", fair)
+            assert status == 200 and hint["layouts"] == 2 and hint["hint"] is not None, hint
+            hints.append({key: value for key, value in hint.items() if key != "seconds"})
+            status, refused = served.call("POST", "/v1/analyze", fair | {"layouts": DEFAULT_MAX_LAYOUTS_CAP + 1})
+            assert status == 422 and "--max-layouts-cap" in refused["error"]["message"], refused
+        assert hints[0] == hints[1] == hints[2]
         # A forwarded request's errors and HEAD are the searching process's, as they came.
         for _ in range(10):
             connection = http.client.HTTPConnection(served.url.removeprefix("http://"), timeout=60)
