@@ -10,7 +10,6 @@ answer from it, at every position until a card they differ in shows.
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -28,6 +27,7 @@ from spider_solver.service.app import Settings, create_app  # noqa: E402
 from spider_solver.verify import solve  # noqa: E402
 from tests.fair_pairs import deal_pairs, prefixes  # noqa: E402
 from tests.rules.scripted_win import DECK_TEXT, WIN  # noqa: E402
+from tests.service.test_routes import wait_for_a_search  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("engine", "fair_hints")
 
@@ -90,13 +90,6 @@ def test_a_fair_hint_never_reads_the_catalogs_line(client):
     """The catalog holds a verified line of the deal; a fair hint is what a server without a catalog gives."""
     answer = ask(client, {"code": STORED, "actions": ["D"], "layouts": 3})
     assert without_seconds(answer) == python_answer(STORED, ["D"], layouts=3)
-
-
-def wait_for_a_search(app, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while app.state.searches.running == 0 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert app.state.searches.running > 0, "the search did not start"
 
 
 def test_a_fair_hint_is_a_search_queued_shared_and_capped(client):
