@@ -69,8 +69,8 @@ def play_hint(code: str, layouts: int, alternatives: int, seed: int) -> dict:
         best = found[0]
         hints.append({"at": len(log), "seconds": round(seconds, 4), "chance": round(best.chance, 4),
                       "share": best.wins / best.layouts,
-                      "wins": best.wins, "layouts": best.layouts, "roll_removed": round(best.removed, 3),
-                      "roll_down": round(best.down, 3), "down": sum(board.down), "dealt": board.dealt,
+                      "wins": best.wins, "layouts": best.layouts, "roll_removed": best.removed,
+                      "roll_down": best.down, "down": sum(board.down), "dealt": board.dealt,
                       "runs": board.runs_removed, "empty": sum(1 for c in board.columns if not c),
                       "choices": [[str(c.action), c.wins] for c in found]})
         log.append(board.play(best.action))
@@ -156,6 +156,21 @@ def summary(rows: list[dict]) -> dict:
     return out
 
 
+def rechance(rows: list[dict]) -> list[dict]:
+    """The games with each hint's chance as the current chance model gives it from the hint's
+    recorded figures (exactly what :func:`~spider_solver.engine.fair_hint.fair_candidates`
+    computes from the same rollouts)."""
+    from spider_solver.engine.fair_hint import chance_features, chance_of
+    from spider_solver.rules import GameCode
+
+    for row in rows:
+        suits = GameCode.parse(row["code"]).suits
+        for h in row.get("hints", []):
+            h["chance"] = round(chance_of(chance_features(h["wins"], h["layouts"], h["roll_removed"], h["roll_down"],
+                                                          h["down"], h["dealt"], h["runs"], suits), suits), 4)
+    return rows
+
+
 def calibration(rows: list[dict], groups: int = 10) -> list[dict]:
     """Positions grouped by predicted chance (tenths): the share whose game went on to win."""
     table = []
@@ -184,10 +199,18 @@ def main() -> None:
     parser.add_argument("--players", default="hint,planner,grader,casual")
     parser.add_argument("--out")
     parser.add_argument("--calibration", help="print the calibration table of a --out file and exit")
+    parser.add_argument("--rechance", action="store_true",
+                        help="with --calibration: each hint's chance computed again from its recorded figures by "
+                             "the chance model of this checkout (a model fitted after the run), written back")
     args = parser.parse_args()
     if args.calibration:
-        rows = json.loads(Path(args.calibration).read_text())["games"]
-        for line in calibration(rows):
+        data = json.loads(Path(args.calibration).read_text())
+        if args.rechance:
+            data["games"] = rechance(data["games"])
+            data["calibration"] = calibration(data["games"])
+            data["rechanced"] = "each hint's chance recomputed by the chance model of a later checkout"
+            Path(args.calibration).write_text(json.dumps(data, indent=1) + "\n")
+        for line in calibration(data["games"]):
             print(line)
         return
     from spider_solver.analysis.fair import FAIR_ALTERNATIVES, FAIR_LAYOUTS
