@@ -128,24 +128,26 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
     (:func:`~spider_solver.engine.fair_sample.alternatives`); each is played on the same
     ``layouts`` layouts, then the rollouts' planner plays on. ``history``: the view keys of
     the positions the game has been in (:func:`view_of`). The same arguments give the same
-    answer everywhere. An empty list: no legal action is left that the planner would play."""
+    answer everywhere. An empty list: the planner finds nothing to play (no legal action, or
+    none that turns a card up, removes a run or gains on the position's value, and no deal
+    left): the player is stuck, as far as what is seen shows; the game stops there."""
     knowledge = knowledge_of(board, history)
     suits = board.variant.suits
     tables = (variant_params(board.deal, board.deal_on_empty), ZOBRIST, DEALT_KEYS)  # the variant only
     block = np.zeros(MAX_DEPTH + MAX_COLUMNS + 1, dtype=np.int64)
     count = decision(knowledge, tables, (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]), block)
-    rows = [block[:count].copy()] if count else []
+    if count == 0:  # stuck: no action helps, and comparing wandering moves would not end a game
+        return []
+    rows = [block[:count].copy()]
     for action in extra:
         code = move_code(board.check(action))
         if not any(len(row) and row[0] == code for row in rows):
             rows.append(np.array([code], dtype=np.int64))
     others = np.zeros(alternatives, dtype=np.int64)
-    found = alternatives_of(knowledge, tables, PLAN_WEIGHTS[suits], int(rows[0][0]) if rows else -1, others)
+    found = alternatives_of(knowledge, tables, PLAN_WEIGHTS[suits], int(rows[0][0]), others)
     for code in others[:found]:
         if not any(row[0] == code for row in rows):
             rows.append(np.array([code], dtype=np.int64))
-    if not rows:
-        return []
     blocks = np.zeros((len(rows), block.shape[0]), dtype=np.int64)
     lengths = np.array([len(row) for row in rows], dtype=np.int64)
     for r, row in enumerate(rows):
@@ -165,6 +167,4 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
                                    start_down=max(1, variant.layout - variant.columns))
         scored.append(Scored(board.check(action_of(int(blocks[i, 0]))), wins, layouts, removed, left,
                              chance_of(features, suits)))
-    if count == 0:  # the planner is stuck: the alternatives by their wins alone
-        return sorted(scored, key=lambda c: -c.wins)
     return [scored[0], *sorted(scored[1:], key=lambda c: -c.wins)]
