@@ -71,12 +71,13 @@ def play_hint(code: str, layouts: int, alternatives: int, seed: int) -> dict:
         if not found:
             break
         best = found[0]
+        planned = next(c for c in found if c.planned)  # its rollouts describe the position
         hints.append({"at": len(log), "seconds": round(seconds, 4), "chance": round(best.chance, 4),
                       "share": best.wins / best.layouts,
-                      "wins": best.wins, "layouts": best.layouts, "roll_removed": best.removed,
-                      "roll_down": best.down, "down": sum(board.down), "dealt": board.dealt,
+                      "wins": best.wins, "layouts": best.layouts, "roll_removed": planned.removed,
+                      "roll_down": planned.down, "down": sum(board.down), "dealt": board.dealt,
                       "runs": board.runs_removed, "empty": sum(1 for c in board.columns if not c),
-                      "choices": [[str(c.action), c.wins] for c in found]})
+                      "planned": str(planned.action), "choices": [[str(c.action), c.wins] for c in found]})
         log.append(board.play(best.action))
     won = board.is_won()
     if won:  # replayed by the rules engine from the deal's initial layout
