@@ -115,7 +115,8 @@ class FairHint:
     #: The replay of the log: won, moves, score, runs removed, stock left, the first refused
     #: action (``replay.error``: then there is no hint).
     replay: ReplayResult
-    #: The action to play; None when the log has a refused action, is won, or no action is left.
+    #: The action to play; None when the log has a refused action, is won, or no action helps (the
+    #: planner finds nothing that turns a card up, completes a run or deals).
     hint: str | None
     #: The chance to win after the hint (the first choice's); None when there is no hint.
     chance: float | None
@@ -142,7 +143,7 @@ FAIR_HINT_FIELDS = FairHint.FIELDS = (
     Field("code", str, True, "Canonical game code; null for an explicit deck."),
     Field("replay", ReplayResult, False, "The replay of the log: won, moves, score, runs removed, stock left."),
     Field("hint", Action, True, "The action to play, judged only on what the player has seen; null when the log "
-          "was refused or won, or no action is left."),
+          "was refused or won, or no action helps (nothing turns a card up, completes a run or deals)."),
     Field("chance", float, True, "The chance to win after the hint, 0 to 1, estimated from the games played on "
           "sampled layouts of the unseen cards (docs: Fair hints); null without a hint."),
     Field("choices", list[FairChoice], False, "The actions compared on the same layouts, best first (the hint "
@@ -156,7 +157,7 @@ FAIR_HINT_FIELDS = FairHint.FIELDS = (
     Field("seconds", float, False, "Seconds it took."),
 )
 
-#: How a game played by following fair hints ended: won; lost (no action was left);
+#: How a game played by following fair hints ended: won; lost (no action helped any more);
 #: ``limit``: called off after :data:`~spider_solver.limits.MAX_FAIR_GAME_ACTIONS` actions;
 #: interrupted (Ctrl-C); None when the given log has a refused action.
 Outcome = Literal["won", "lost", "limit", "interrupted"]
@@ -214,7 +215,7 @@ class FairGame:
 FAIR_GAME_FIELDS = FairGame.FIELDS = (
     Field("code", str, True, "Canonical game code; null for an explicit deck."),
     Field("replay", ReplayResult, False, "The replay of the whole log (the given actions, then those played)."),
-    Field("outcome", str, True, "won; lost (no action was left); limit (called off as not won after "
+    Field("outcome", str, True, "won; lost (no action helped any more); limit (called off as not won after "
           f"{MAX_FAIR_GAME_ACTIONS:,} actions); interrupted; null when the given log has a refused action."),
     Field("log", list[Action], False, "The whole game log, in canonical notation: the given actions, then those "
           "played."),

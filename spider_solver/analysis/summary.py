@@ -174,7 +174,8 @@ def fair_summary(hint: FairAnswer) -> str:
     if hint.replay.won:
         return "The game is won."
     if not hint.choices:
-        return "No action is left: the game is lost."
+        return ("No action helps, by what can be seen: no move turns a card up or completes a run, and no deal "
+                "is left. The game looks lost.")
     best, *others = hint.choices
     what = f"{best.action} ({action_words(best.action)})"
     head = (f"No win found in {plural(best.layouts, 'layout')} of the unseen cards with {what}" if best.wins == 0
@@ -192,7 +193,7 @@ def game_summary(game: FairPlayed, limit: int) -> str:
     if game.outcome == "won":
         return f"Won by following fair hints, in {played}." if game.steps else "The game is won."
     if game.outcome == "lost":
-        return f"Lost: no action was left after {played}."
+        return f"Lost after {played}: no action helped any more (nothing turned a card up or completed a run)."
     if game.outcome == "limit":
         return f"Not won: called off after {limit:,} actions in all."
     return f"Interrupted after {played}."

@@ -201,7 +201,7 @@ def hint(args: GameArgs) -> ExitStatus:
 
     \b
     Exit status: 0 a hint is given (or the log already wins), 1 the game can no
-    longer be won (with --fair: no action is left), 3 unknown (the budget ran
+    longer be won (with --fair: no action helps, by what is seen), 3 unknown (the budget ran
     out), 2 bad input or a refused action in the log, 130 interrupted.
     """
     context = click.get_current_context()
@@ -248,7 +248,9 @@ def run_fair_hint(args: GameArgs) -> ExitStatus:
         click.echo(answer.hint)
         click.echo(answer.summary)
     else:
-        click.echo("no hint: " + ("won" if answer.replay.won else "no action is left, the game is lost"), err=True)
+        click.echo("no hint: " + ("won" if answer.replay.won else
+                                  "no action helps: nothing turns a card up or completes a run, and no deal is left"),
+                   err=True)
     return of_fair_hint(answer)
 
 

@@ -45,7 +45,7 @@ def of_replay(won: bool, refused: bool) -> ExitStatus:
 
 
 def of_fair_hint(hint: FairHint) -> ExitStatus:
-    """``hint --fair``: 0 a hint is given or the log already wins, 1 no action is left (the
+    """``hint --fair``: 0 a hint is given or the log already wins, 1 no action helps (the
     game is lost), 2 a refused action in the log."""
     if hint.replay.error is not None:
         return ExitStatus.BAD_INPUT

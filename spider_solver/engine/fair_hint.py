@@ -180,10 +180,15 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
         scored.append(Scored(board.check(action_of(int(blocks[i, 0]))), wins, layouts,
                              float(outcomes.removed[i].mean()), float(outcomes.down[i].mean()),
                              chance_of(features, suits), i == 0))
-    # by layouts won, the planner's decision first among equals, then the planner's order;
-    # another action is put before the planner's decision only if it won OVERRULE more layouts
-    ranked = sorted(scored, key=lambda c: -c.wins)
-    if ranked[0].wins < scored[0].wins + OVERRULE:
-        ranked.remove(scored[0])
-        ranked.insert(0, scored[0])
-    return ranked
+    return ranked(scored)
+
+
+def ranked(scored: Sequence[Scored]) -> list[Scored]:
+    """``scored`` (the planner's decision first, then in the planner's order) best first: the
+    planner's decision, unless another action won :data:`OVERRULE` more layouts (then the
+    one that won most), then the others by layouts won, in their order among equals."""
+    order = sorted(scored, key=lambda c: -c.wins)
+    if order and order[0].wins < scored[0].wins + OVERRULE:
+        order.remove(scored[0])
+        order.insert(0, scored[0])
+    return order

@@ -36,6 +36,10 @@ STUCK = Deal.from_columns(["AS 2S 3S", "AS 2S 3S"], [], Variant(suits=1, ranks=3
 PICKS = st.lists(st.integers(0, 10**6), min_size=4, max_size=12)
 SEEDS = st.integers(0, MAX_SEED)
 
+#: What a hint says when the planner finds nothing that helps.
+STUCK_WORDS = ("No action helps, by what can be seen: no move turns a card up or completes a run, and no deal is left. "
+         "The game looks lost.")
+
 
 def answer(hint: FairHint) -> dict:
     """What a fair hint tells the player: everything but the deal's code and the seconds."""
@@ -201,7 +205,7 @@ def test_without_search_answers_what_needs_no_engine_and_nothing_else():
 def test_no_action_left_is_no_hint():
     assert Board(STUCK).legal_moves() == []
     hint = fair_hint(STUCK)
-    assert hint.hint is None and hint.choices == () and hint.summary == "No action is left: the game is lost."
+    assert hint.hint is None and hint.choices == () and hint.summary == STUCK_WORDS
 
 
 # -- words ---------------------------------------------------------------------------------
@@ -225,8 +229,7 @@ def test_the_summary_gives_the_hint_its_chance_and_the_others():
     assert summary_of(*choices) == ("About 62% to win from here with 9>4 (move the group that fits from column 9 "
                                     "onto column 4); 7>3 about 50%; D no win found.")
     assert summary_of(choices[0]).startswith("About 62% to win from here with 9>4 (")
-    assert fair_summary(FairHint(None, replay("SP1-S4C-AAAAAAD", "9>4"), None, None, (), 16, 3, 0)) == (
-        "No action is left: the game is lost.")
+    assert fair_summary(FairHint(None, replay("SP1-S4C-AAAAAAD", "9>4"), None, None, (), 16, 3, 0)) == STUCK_WORDS
 
 
 def test_when_no_layout_is_won_the_summary_says_so_never_a_bare_0():
@@ -289,9 +292,10 @@ def test_a_game_that_goes_on_too_long_is_called_off(monkeypatch):
 
 
 @pytest.mark.usefixtures("fair_hints")
-def test_a_game_with_no_action_left_is_lost():
+def test_a_game_where_no_action_helps_is_lost():
     game = fair_game(STUCK)
-    assert game.outcome == "lost" and game.steps == () and game.summary == "Lost: no action was left after 0 actions."
+    assert game.outcome == "lost" and game.steps == () and game.summary == (
+        "Lost after 0 actions: no action helped any more (nothing turned a card up or completed a run).")
 
 
 def test_a_refused_log_or_a_won_game_plays_nothing_and_needs_no_engine():
@@ -301,3 +305,15 @@ def test_a_refused_log_or_a_won_game_plays_nothing_and_needs_no_engine():
     won = fair_game(deal, "1>2 2>3", before_search=never)
     assert won.outcome == "won" and won.steps == () and won.summary == "The game is won."
     assert list(won.to_dict()) == [spec.name for spec in won.FIELDS]
+
+
+def test_another_action_is_the_hint_only_when_it_won_clearly_more_layouts():
+    from spider_solver.engine.fair_hint import OVERRULE, Scored, ranked
+
+    def scored(wins: list[int]) -> list[Scored]:
+        return [Scored(action, w, 16, 0.0, 0.0, w / 16, i == 0)  # type: ignore[arg-type]
+                for i, (action, w) in enumerate(zip("abcd", wins, strict=False))]
+
+    assert [c.action for c in ranked(scored([3, 3 + OVERRULE - 1, 1, 3 + OVERRULE - 1]))] == ["a", "b", "d", "c"]
+    assert [c.action for c in ranked(scored([3, 2, 3 + OVERRULE, 3 + OVERRULE]))] == ["c", "d", "a", "b"]
+    assert [c.action for c in ranked(scored([0, 0, 0]))] == ["a", "b", "c"]

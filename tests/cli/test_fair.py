@@ -125,7 +125,7 @@ def test_a_won_log_exits_0_and_a_game_with_no_action_left_exits_1():
     assert (won.exit_code, won.stdout, won.stderr) == (0, "", "no hint: won\n")
     deal = Deal.from_code("SP1-S1C-AAAAAAD")
     lost = run("hint", str(deal.code), *stuck_log(deal, 3), "--fair", *FEW)
-    assert (lost.exit_code, lost.stdout, lost.stderr) == (1, "", "no hint: no action is left, the game is lost\n")
+    assert (lost.exit_code, lost.stdout, lost.stderr) == (1, "", "no hint: no action helps: nothing turns a card up or completes a run, and no deal is left\n")
 
 
 @pytest.mark.parametrize("args, words", [
@@ -198,7 +198,7 @@ def test_play_a_lost_game_exits_1():
     deal = Deal.from_code("SP1-S1C-AAAAAAD")
     result = run("play", str(deal.code), *stuck_log(deal, 3), *FEW, "-q")
     assert result.exit_code == 1
-    assert result.stdout.splitlines()[:2] == ["Lost: no action was left after 0 actions.",
+    assert result.stdout.splitlines()[:2] == ["Lost after 0 actions: no action helped any more (nothing turned a card up or completed a run).",
                                               replay_words_of(deal, stuck_log(deal, 3))]
 
 

@@ -386,7 +386,7 @@ async function hint() {
     showHint(answer.hint, "fair");
     document.body.dataset.chance = String(answer.chance);
   } else {
-    clearHint(); // no action is left: no earlier hint stays drawn
+    clearHint(); // no action helps: no earlier hint stays drawn
     render();
   }
   say(answer.summary);
