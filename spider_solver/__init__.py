@@ -16,7 +16,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from spider_solver.analysis import Analysis, AnalysisOptions, analyze
+    from spider_solver.analysis import Analysis, AnalysisOptions, FairHint, FairOptions, analyze, fair_hint
     from spider_solver.outcomes import ExitStatus, Reason, Status
     from spider_solver.record import SolveRecord
     from spider_solver.rules import Board, Card, Deal, DealRow, GameCode, Move, Undo, Variant, parse_action, replay
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 #: Each public name, and the module that defines it.
 _PUBLIC = {
     "Analysis": "analysis", "AnalysisOptions": "analysis", "analyze": "analysis",
+    "FairHint": "analysis", "FairOptions": "analysis", "fair_hint": "analysis",
     "ExitStatus": "outcomes", "Reason": "outcomes", "Status": "outcomes",
     "Board": "rules", "Card": "rules", "Deal": "rules", "DealRow": "rules", "GameCode": "rules", "Move": "rules",
     "Undo": "rules", "Variant": "rules", "parse_action": "rules", "replay": "rules",
@@ -48,6 +49,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Analysis", "AnalysisOptions", "analyze",
+    "FairHint", "FairOptions", "fair_hint",
     "Board", "Deal", "DealRow", "ExitStatus", "GameCode", "Move", "Reason", "SolveRecord", "Status",
     "Undo",
     "Card", "Variant",

@@ -55,6 +55,33 @@ MAX_SECONDS_LIMIT = 1e7
 #: past this, is told to come back then all the same).
 MAX_RETRY_AFTER = 60
 
+# --------------------------------------------------------------------------- #
+# Fair hints: layouts decide (deterministic); there is no time budget.
+# --------------------------------------------------------------------------- #
+
+#: Sampled layouts of the unseen cards a fair hint plays each candidate action on, by
+#: default: its chance is a share of these.
+FAIR_LAYOUTS = 16
+#: The most layouts a caller may ask for (``--layouts``, ``layouts``): a hint's time grows
+#: in proportion to them.
+MAX_FAIR_LAYOUTS = 1024
+#: Legal actions a fair hint compares with the planner's decision, by default (the deal
+#: among them whenever it is legal).
+FAIR_ALTERNATIVES = 3
+#: The most alternatives a caller may ask for.
+MAX_FAIR_ALTERNATIVES = 16
+#: The most layouts the service lets a fair hint ask for, unless told otherwise (``serve
+#: --max-layouts-cap``): a fair hint takes a solver process for as long as its layouts take,
+#: with no seconds to cut it short, so the server bounds them.
+DEFAULT_MAX_LAYOUTS_CAP = 64
+#: The seed of the sampled layouts when none is given; a seed is 0 to :data:`MAX_SEED`.
+FAIR_SEED = 0
+#: The largest seed (a 64-bit generator's).
+MAX_SEED = 2**64 - 1
+#: Actions a game played by following fair hints (``play``) makes at most before it is
+#: called off as not won: a won game takes a few hundred.
+MAX_FAIR_GAME_ACTIONS = 1_000
+
 #: The catalog file a command uses when none is named (in the working directory).
 DEFAULT_CATALOG = "spider-catalog.sqlite"
 
@@ -140,6 +167,21 @@ def check_page(limit: object) -> int:
     return size
 
 
+def check_fair(layouts: object, alternatives: object, seed: object) -> tuple[int, int, int]:
+    """Refuse a fair hint's options out of range (InvalidOptionError): ``layouts`` from 1 to
+    ``MAX_FAIR_LAYOUTS``, ``alternatives`` from 0 to ``MAX_FAIR_ALTERNATIVES``, ``seed`` from
+    0 to ``MAX_SEED``, each a whole number (not a bool, not a float). Returns them as ints."""
+    checked = []
+    for name, value, high, low in (("layouts", layouts, MAX_FAIR_LAYOUTS, 1),
+                                   ("alternatives", alternatives, MAX_FAIR_ALTERNATIVES, 0),
+                                   ("seed", seed, MAX_SEED, 0)):
+        number = whole_number(value)
+        if number is None or not low <= number <= high:
+            raise InvalidOptionError(f"invalid {name} {quote(value)}: expected a whole number from {low} to {high:,}")
+        checked.append(number)
+    return checked[0], checked[1], checked[2]
+
+
 def improve_nodes(suits: int | str) -> int:
     """``improve``'s default node budget for a deal of ``suits`` suits (IMPROVE_MAX_NODES);
     :class:`~spider_solver.errors.InvalidVariantError` for a suit count that is not 1, 2 or 4."""
@@ -155,9 +197,12 @@ def describe_improve_nodes() -> str:
 
 
 __all__ = [
-    "BATCH_CPU_SECONDS", "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "DEFAULT_PAGE", "GRADE_CPU_SECONDS",
+    "BATCH_CPU_SECONDS", "DEFAULT_MAX_LAYOUTS_CAP", "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "DEFAULT_PAGE",
+    "FAIR_ALTERNATIVES", "FAIR_LAYOUTS", "FAIR_SEED", "GRADE_CPU_SECONDS",
     "IMPROVE_MAX_NODES", "IMPROVE_MAX_SECONDS", "IMPROVE_NODE_RATE", "INTERACTIVE_MAX_NODES",
-    "INTERACTIVE_MAX_SECONDS", "MAX_ACTIONS", "MAX_BODY_BYTES", "MAX_COUNT", "MAX_DECK_TEXT", "MAX_LOG_FILE_CHARS",
-    "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_RETRY_AFTER", "MAX_SECONDS_LIMIT", "MAX_TOKEN",
-    "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_page", "describe_improve_nodes", "improve_nodes",
+    "INTERACTIVE_MAX_SECONDS", "MAX_ACTIONS", "MAX_BODY_BYTES", "MAX_COUNT", "MAX_DECK_TEXT", "MAX_FAIR_ALTERNATIVES",
+    "MAX_FAIR_GAME_ACTIONS", "MAX_FAIR_LAYOUTS", "MAX_LOG_FILE_CHARS",
+    "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_RETRY_AFTER", "MAX_SECONDS_LIMIT", "MAX_SEED", "MAX_TOKEN",
+    "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_fair", "check_page", "describe_improve_nodes",
+    "improve_nodes",
 ]

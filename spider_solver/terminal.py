@@ -6,6 +6,7 @@ This module depends on nothing, so that every layer (the engine included) can us
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 
@@ -18,10 +19,20 @@ def is_terminal(stream: Any) -> bool:
         return False
 
 
+def write_stderr(text: str) -> None:
+    """Write ``text`` to standard error as it is (a progress line redrawn with ``\\r``), at
+    once; standard error is for messages, so one that cannot be written is dropped."""
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):  # none (2>&-), closed, or a full disk
+        pass
+
+
 def silent(message: str) -> None:
     """The ``say`` of a quiet command (``-q``): it drops every message. A compile given it
     still runs apart, so that Ctrl-C stops it at once, and draws no progress line on a
     terminal either (``engine.CompileProgress``)."""
 
 
-__all__ = ["is_terminal", "silent"]
+__all__ = ["is_terminal", "silent", "write_stderr"]

@@ -8,7 +8,8 @@ reproducible) and with a modest number of examples, so the suite stays fast.
 Tests come in tiers: ``tests/rules`` (the plain-Python rules engine; imports no
 numba and compiles nothing), ``tests/engine`` (the numba kernels) and the rest.
 Only tests that request the ``engine`` fixture (directly, or through
-``pytestmark = pytest.mark.usefixtures("engine")``) compile or load the kernels.
+``pytestmark = pytest.mark.usefixtures("engine")``) compile or load the kernels; those
+of the fair hint, a set of their own, the ``fair_hints`` fixture.
 """
 
 import contextlib
@@ -58,6 +59,17 @@ def engine(tmp_path_factory) -> None:
     with one_process_at_a_time(tmp_path_factory, "compile"):
         prepare_engine_and_grader(lambda message: None)  # the batch's compile, silent here
     warm_up()
+
+
+@pytest.fixture(scope="session")
+def fair_hints(tmp_path_factory) -> None:
+    """Compile (first run) or load the fair hint's kernels, in this process, one process
+    of the run at a time as :func:`engine` (they are a set of their own:
+    ``spider_solver.analysis.fair.fair_hint_stage``)."""
+    from spider_solver.analysis.fair import load_fair_hint
+
+    with one_process_at_a_time(tmp_path_factory, "compile-fair-hint"):
+        load_fair_hint()
 
 
 @contextlib.contextmanager

@@ -31,6 +31,8 @@ DOCUMENTS = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 CONSOLE = re.compile(r"^```console\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 #: Commands that search (or may): they need the compiled engine, loaded first by the fixture.
 SEARCHING = {"verify", "hint", "analyze", "improve", "grade"}
+#: Commands that give fair hints: they need the fair hint's kernels, loaded first by their fixture.
+FAIR = {"play"}
 #: What "about 12 KB" allows: a README a newcomer reads in minutes.
 README_LIMIT = 12 * 1024
 
@@ -81,6 +83,8 @@ def test_console_example(document, command, expected, request, tmp_path):
     assert program == "spider-solve", f"{document}: a console example runs spider-solve, not {program!r}"
     if not args or args[0].startswith("-") or args[0] in SEARCHING:
         request.getfixturevalue("engine")
+    if args and (args[0] in FAIR or "--fair" in args):
+        request.getfixturevalue("fair_hints")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, "-m", "spider_solver", *args], cwd=tmp_path, env=env,
                           capture_output=True, text=True, encoding="utf-8", timeout=300)

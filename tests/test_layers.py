@@ -164,7 +164,7 @@ ANALYSIS_LAYERS = [
     {"options", "answer"},
     {"start"},
     {"search", "hints"},
-    {"lost"},
+    {"lost", "fair"},
     {"position"},
     {"__init__"},
 ]

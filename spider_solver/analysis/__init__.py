@@ -1,4 +1,5 @@
-"""Games in progress: "still winnable?", a hint on a winning line, where the game was lost.
+"""Games in progress: "still winnable?", a hint on a winning line, where the game was lost,
+and the fair hint.
 
 ``analyze(deal, actions)`` replays a game log and answers for the position reached, with
 full knowledge of the face-down cards and the stock, with the three honest outcomes of
@@ -7,6 +8,11 @@ full knowledge of the face-down cards and the stock, with the three honest outco
 the search of a position (:mod:`.search`), hints from a known line (:mod:`.hints`), where
 the game was lost (:mod:`.lost`), and :func:`analyze` itself (:mod:`.position`). What the
 answers mean is written out in docs/engine.md, "Games in progress".
+
+``fair_hint(deal, actions)`` (:mod:`.fair`) is the hint a player may take without being
+told what the game has not shown: the best next action judged only on the cards seen,
+with its chance to win; ``fair_game`` plays a whole game by following it
+(docs/engine.md, "Fair hints").
 """
 
 from spider_solver.analysis.answer import (
@@ -19,6 +25,19 @@ from spider_solver.analysis.answer import (
     Source,
     to_plain,
 )
+from spider_solver.analysis.fair import (
+    FAIR_CHOICE_FIELDS,
+    FAIR_GAME_FIELDS,
+    FAIR_HINT_FIELDS,
+    FAIR_STEP_FIELDS,
+    FairChoice,
+    FairGame,
+    FairHint,
+    FairOptions,
+    FairStep,
+    fair_game,
+    fair_hint,
+)
 from spider_solver.analysis.lost import LOST_AT_LAST_DEAL_SHARE, LOST_AT_SHARE
 from spider_solver.analysis.options import AnalysisOptions, KnownLine
 from spider_solver.analysis.position import analyze, analyze_without_search, hint_from_line
@@ -26,6 +45,9 @@ from spider_solver.analysis.search import EARLY_PROOF_DEALS_LEFT, EARLY_PROOF_NO
 
 __all__ = [
     "ANALYSIS_FIELDS", "BRACKET_FIELDS", "EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES", "EARLY_PROOF_SHARE",
+    "FAIR_CHOICE_FIELDS", "FAIR_GAME_FIELDS", "FAIR_HINT_FIELDS", "FAIR_STEP_FIELDS",
     "LOST_AT_LAST_DEAL_SHARE", "LOST_AT_SHARE", "PROBE_FIELDS", "Analysis", "AnalysisOptions", "Bracket",
-    "KnownLine", "Probe", "Source", "analyze", "analyze_without_search", "hint_from_line", "to_plain",
+    "FairChoice", "FairGame", "FairHint", "FairOptions", "FairStep",
+    "KnownLine", "Probe", "Source", "analyze", "analyze_without_search", "fair_game", "fair_hint", "hint_from_line",
+    "to_plain",
 ]

@@ -1,8 +1,9 @@
-"""An analysis answer in one sentence a game can show a player: :func:`summary`.
+"""An analysis answer in one sentence a game can show a player: :func:`summary`, and the
+fair hint's (:func:`fair_summary`) and a game played by following it (:func:`game_summary`).
 
 Every answer of :func:`~spider_solver.analysis.analyze` gets its sentence here, and only
 here (``Analysis.summary``, the ``summary`` of ``analyze --json`` and of the service's
-answer): a later kind of answer adds its case to :func:`summary`. The sentence names
+answer): a later kind of answer adds its case here. The sentence names
 actions by their number in the log (from 1) and columns by their number, never a card: it
 reveals no more than the answer's other fields. ``tried`` stays the developers' account of
 an unknown answer.
@@ -115,4 +116,87 @@ def _bracket_words(bracket: Bracket) -> str:
     return f": it could still be won {still} and was lost {lost}"
 
 
-__all__ = ["MAY_STILL_WIN", "action_words", "summary"]
+class FairChoice(Protocol):
+    """What the sentences read of an action a fair hint compared (:class:`~.fair.FairChoice`)."""
+
+    @property
+    def action(self) -> str: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def layouts(self) -> int: ...
+    @property
+    def chance(self) -> float: ...
+
+
+class FairAnswer(Protocol):
+    """What the sentence reads of a fair hint (:class:`~.fair.FairHint`)."""
+
+    @property
+    def replay(self) -> ReplayResult: ...
+    @property
+    def choices(self) -> Sequence[FairChoice]: ...
+
+
+class FairPlayed(Protocol):
+    """What the sentence reads of a game played by following fair hints (:class:`~.fair.FairGame`)."""
+
+    @property
+    def replay(self) -> ReplayResult: ...
+    @property
+    def outcome(self) -> str | None: ...
+    @property
+    def steps(self) -> Sequence[FairChoice]: ...
+
+
+def chance_words(choice: FairChoice) -> str:
+    """An action's chance in words: "about 62%"; never a bare 0% or 100%: "no win found"
+    when none of its layouts was won, "under 1%" and "over 99%" at the edges."""
+    if choice.wins == 0:
+        return "no win found"
+    percent = round(100 * choice.chance)
+    if percent == 0:
+        return "under 1%"
+    if percent == 100 and choice.chance < 1:
+        return "over 99%"
+    return f"about {percent}%"
+
+
+def fair_summary(hint: FairAnswer) -> str:
+    """A fair hint in one sentence: its chance and its action, then the other actions'
+    chances: "About 62% to win from here with 9>4 (move the group that fits from column 9
+    onto column 4); 7>3 about 48%; D no win found." When no layout was won after the hint,
+    it says so: "No win found in 16 layouts of the unseen cards with 9>4 (...); ...", never
+    a bare 0%."""
+    error = hint.replay.error
+    if error is not None:
+        return f"The game log cannot be analysed: action {error.index + 1} is refused."
+    if hint.replay.won:
+        return "The game is won."
+    if not hint.choices:
+        return ("No action helps, by what can be seen: no move turns a card up or completes a run, and no deal "
+                "is left. The game looks lost.")
+    best, *others = hint.choices
+    what = f"{best.action} ({action_words(best.action)})"
+    head = (f"No win found in {plural(best.layouts, 'layout')} of the unseen cards with {what}" if best.wins == 0
+            else f"{chance_words(best).capitalize()} to win from here with {what}")
+    return "; ".join([head, *(f"{c.action} {chance_words(c)}" for c in others)]) + "."
+
+
+def game_summary(game: FairPlayed, limit: int) -> str:
+    """How a game played by following fair hints ended, in one sentence (``limit``: the
+    actions after which such a game is called off)."""
+    played = plural(len(game.steps), "action")
+    error = game.replay.error
+    if error is not None:
+        return f"The game log cannot be played on: action {error.index + 1} is refused."
+    if game.outcome == "won":
+        return f"Won by following fair hints, in {played}." if game.steps else "The game is won."
+    if game.outcome == "lost":
+        return f"Lost after {played}: no action helped any more (nothing turned a card up or completed a run)."
+    if game.outcome == "limit":
+        return f"Not won: called off after {limit:,} actions in all."
+    return f"Interrupted after {played}."
+
+
+__all__ = ["MAY_STILL_WIN", "action_words", "chance_words", "fair_summary", "game_summary", "summary"]

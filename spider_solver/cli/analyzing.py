@@ -1,4 +1,5 @@
-"""``hint`` and ``analyze``: a game in progress, still winnable? the next action, where it was lost."""
+"""``hint`` and ``analyze``: a game in progress, still winnable? the next action (``hint --fair``: judged
+only on what the player has seen), where it was lost."""
 
 from __future__ import annotations
 
@@ -10,22 +11,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+from click.core import ParameterSource
 
 from spider_solver.analysis.answer import ANALYSIS_FIELDS, field_names
-from spider_solver.cli.exits import of_outcome, of_replay
+from spider_solver.cli.exits import of_fair_hint, of_outcome, of_replay
 from spider_solver.cli.group import cli, echo_json, end_at_once, messages, plural
 from spider_solver.cli.params import (
     CONTEXT_SETTINGS,
-    UNDO_LIMIT,
+    FAIR_OPTION_NAMES,
     FilePath,
-    deal_options,
+    fair_options,
+    game_log_options,
     interactive_budget_options,
-    log_file_option,
 )
 from spider_solver.cli.play import load_deal, read_log, undo_limit_of
 from spider_solver.errors import plural_noun
+from spider_solver.limits import FAIR_LAYOUTS, FAIR_SEED
 from spider_solver.outcomes import UNKNOWN_BECAUSE, ExitStatus, Status
-from spider_solver.rules import DEFAULT_UNDO_LIMIT, Deal
+from spider_solver.rules import Deal
 
 if TYPE_CHECKING:
     from spider_solver.analysis import Analysis
@@ -50,6 +53,10 @@ class GameArgs:
     catalog: str | None
     as_json: bool
     quiet: bool
+    #: ``hint --fair``: the fair hint, and its sampling.
+    fair: bool = False
+    layouts: int = FAIR_LAYOUTS
+    seed: int = FAIR_SEED
 
 
 def game_options(func: Callable[[GameArgs], ExitStatus]) -> Callable[..., ExitStatus]:
@@ -61,14 +68,7 @@ def game_options(func: Callable[[GameArgs], ExitStatus]) -> Callable[..., ExitSt
         return func(GameArgs(**given))
 
     decorators: list[Callable[[Callable], Callable]] = [
-        click.argument("code", required=False),
-        click.argument("actions", nargs=-1),
-        deal_options,
-        log_file_option,
-        click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty."),
-        click.option("--undo-limit", type=UNDO_LIMIT, default=DEFAULT_UNDO_LIMIT, show_default=True,
-                     help="Actions that can be undone, 0 (none) to 1,000,000."),
-        click.option("--unlimited-undo", is_flag=True, help="Keep the whole history for undo."),
+        game_log_options,
         interactive_budget_options,
         click.option("--catalog", type=FilePath(), default=None,
                      help="Catalog whose verified line of the deal gives hints without a search.  "
@@ -172,10 +172,20 @@ def bracket_words(bracket) -> str:
             f"{' '.join(bracket.line)}); lost for certain {lost}")
 
 
+def fair_hint_options(func: Callable) -> Callable:
+    """--fair and the options of its sampling (:func:`~spider_solver.cli.params.fair_options`)."""
+    func = fair_options(func)
+    return click.option("--fair", is_flag=True,
+                        help="The fair hint: the best action judged only on the cards the player has seen, with "
+                             "its chance to win.")(func)
+
+
 @cli.command(context_settings=CONTEXT_SETTINGS)
 @game_options
+@fair_hint_options
 def hint(args: GameArgs) -> ExitStatus:
-    """Print the next action of a winning line from the position a game log reaches.
+    """Print the next action of a winning line from the position a game log reaches;
+    with --fair, the best action judged only on what the player has seen, and its chance.
 
     The deal is a game CODE (or --deck with --suits and --rule); ACTIONS are the
     log (D, F>T, F>T/N, U), then those of --file. The search knows the face-down
@@ -184,12 +194,64 @@ def hint(args: GameArgs) -> ExitStatus:
     and the position lies on it, the hint comes from that line without a search.
     --json prints the whole analysis (as analyze --json; lost_at is not looked for).
 
+    With --fair the hint never reads a face-down card or the stock: the actions are
+    compared on --layouts sampled layouts of the unseen cards (from --seed and what
+    the player has seen); the hint is printed, then a sentence with its chance to win
+    and the other actions'; --json prints the fair hint.
+
     \b
     Exit status: 0 a hint is given (or the log already wins), 1 the game can no
-    longer be won, 3 unknown (the budget ran out), 2 bad input or a refused
-    action in the log, 130 interrupted.
+    longer be won (with --fair: no action helps, by what is seen), 3 unknown (the budget ran
+    out), 2 bad input or a refused action in the log, 130 interrupted.
     """
+    context = click.get_current_context()
+    if args.fair:
+        peeking = [option for name, option in (("max_nodes", "--max-nodes"), ("max_seconds", "--max-seconds"),
+                                              ("catalog", "--catalog"))
+                   if context.get_parameter_source(name) == ParameterSource.COMMANDLINE]
+        if peeking:
+            raise click.UsageError(f"{' and '.join(peeking)} {'are' if len(peeking) > 1 else 'is'} for the hint of a "
+                                   "winning line; a fair hint's effort is --layouts")
+        return run_fair_hint(args)
+    sampling = [f"--{name}" for name in FAIR_OPTION_NAMES
+                if context.get_parameter_source(name) == ParameterSource.COMMANDLINE]
+    if sampling:
+        raise click.UsageError(f"{' and '.join(sampling)} {'are' if len(sampling) > 1 else 'is'} for a fair hint: "
+                               "add --fair")
     return run_analysis(args, find_lost_at=False, words=hint_words)
+
+
+def run_fair_hint(args: GameArgs) -> ExitStatus:
+    """``hint --fair``: load the deal and the log, compute the fair hint (the kernels loaded,
+    or compiled apart, only when it is needed), print it; the exit status."""
+    from spider_solver.analysis.fair import FairOptions, fair_hint, load_fair_hint
+
+    say = messages(args.quiet)
+    code, texts = read_log(args.code, args.actions, args.deck_text, args.log_file)
+    deal = load_deal(code, args.deck_text, args.deck_suits, args.deck_rule)
+    end_at_once()  # no catalog, no workers
+    options = FairOptions(deal_on_empty=args.deal_on_empty,
+                          undo_limit=undo_limit_of(args.undo_limit, args.unlimited_undo), layouts=args.layouts,
+                          seed=args.seed, before_search=lambda: load_fair_hint(say))
+    answer = fair_hint(deal, texts, options)
+    refused = answer.replay.error
+    if refused is not None:
+        try:
+            if args.as_json:
+                echo_json(answer.to_dict())
+        finally:  # said even when the output's reader has gone (| head)
+            click.echo(f"error: {refused}", err=True)
+        return of_replay(won=False, refused=True)
+    if args.as_json:
+        echo_json(answer.to_dict())
+    elif answer.hint is not None:
+        click.echo(answer.hint)
+        click.echo(answer.summary)
+    else:
+        click.echo("no hint: " + ("won" if answer.replay.won else
+                                  "no action helps: nothing turns a card up or completes a run, and no deal is left"),
+                   err=True)
+    return of_fair_hint(answer)
 
 
 def hint_words(analysis: Analysis) -> None:

@@ -6,9 +6,11 @@ decided by :func:`of_error`. Only the group (:meth:`SpiderGroup.main`) ends the 
 with it.
 
 The statuses (``ExitStatus``): 0 success (the log wins, the deal is verified, the batch
-or the check ran clean, the server stopped); 1 not won (a legal log that does not win, an
-unwinnable deal or position, a check that found a bad line, a batch, ``improve`` or
-``grade`` that left deals without a result; standard output closed by its reader); 2 bad
+or the check ran clean, the server stopped, a game played by following fair hints was
+won); 1 not won (a legal log that does not win, an unwinnable deal or position, a fair
+hint with no action left, a game played by following fair hints that was not won, a
+check that found a bad line, a batch, ``improve`` or ``grade`` that left deals without a
+result; standard output closed by its reader); 2 bad
 input (a wrong code, card, deck, option, file or catalog, or a refused action); 3 unknown
 (the search budget ran out before an answer); 130 interrupted (Ctrl-C, SIGTERM). The
 ``export --schema`` option, printed before the other options are read, ends through
@@ -25,6 +27,7 @@ from spider_solver.errors import SpiderError
 from spider_solver.outcomes import EXIT_BY_STATUS, ExitStatus, Status
 
 if TYPE_CHECKING:
+    from spider_solver.analysis.fair import FairGame, FairHint
     from spider_solver.batch.grading import Grading
     from spider_solver.batch.report import ImproveReport, Report
 
@@ -39,6 +42,24 @@ def of_replay(won: bool, refused: bool) -> ExitStatus:
     if refused:
         return ExitStatus.BAD_INPUT
     return ExitStatus.OK if won else ExitStatus.NOT_WON
+
+
+def of_fair_hint(hint: FairHint) -> ExitStatus:
+    """``hint --fair``: 0 a hint is given or the log already wins, 1 no action helps (the
+    game is lost), 2 a refused action in the log."""
+    if hint.replay.error is not None:
+        return ExitStatus.BAD_INPUT
+    return ExitStatus.OK if hint.hint is not None or hint.replay.won else ExitStatus.NOT_WON
+
+
+def of_fair_game(game: FairGame) -> ExitStatus:
+    """``play``: 0 the game was won, 1 it was not (lost, or called off), 2 a refused action
+    in the given log, 130 interrupted."""
+    if game.replay.error is not None:
+        return ExitStatus.BAD_INPUT
+    if game.outcome == "interrupted":
+        return ExitStatus.INTERRUPTED
+    return ExitStatus.OK if game.outcome == "won" else ExitStatus.NOT_WON
 
 
 def of_check(failed: int) -> ExitStatus:
@@ -84,4 +105,5 @@ def of_error(error: BaseException) -> ExitStatus:
     raise TypeError(f"no exit status for {type(error).__name__}")  # pragma: no cover - the group catches no other
 
 
-__all__ = ["of_batch", "of_check", "of_error", "of_grading", "of_improve", "of_outcome", "of_replay"]
+__all__ = ["of_batch", "of_check", "of_error", "of_fair_game", "of_fair_hint", "of_grading", "of_improve", "of_outcome",
+           "of_replay"]

@@ -20,15 +20,19 @@ from spider_solver.errors import InvalidOptionError, quote
 from spider_solver.limits import (
     DEFAULT_MAX_NODES,
     DEFAULT_MAX_SECONDS,
+    FAIR_LAYOUTS,
+    FAIR_SEED,
     INTERACTIVE_MAX_NODES,
     INTERACTIVE_MAX_SECONDS,
     MAX_COUNT,
+    MAX_FAIR_LAYOUTS,
     MAX_NODES_LIMIT,
     MAX_SECONDS_LIMIT,
+    MAX_SEED,
     MAX_UNDO_LIMIT,
     MAX_WORKERS,
 )
-from spider_solver.rules import MAX_DEAL
+from spider_solver.rules import DEFAULT_UNDO_LIMIT, MAX_DEAL
 
 #: Longest number (in characters) any option reads; longer text is refused unread.
 MAX_NUMBER_TEXT = 40
@@ -148,6 +152,8 @@ DEAL_NUMBER = Integer(0, MAX_DEAL)
 WORKERS = Integer(1, MAX_WORKERS)
 NODES = Integer(1, MAX_NODES_LIMIT)
 UNDO_LIMIT = Integer(0, MAX_UNDO_LIMIT)
+LAYOUTS = Integer(1, MAX_FAIR_LAYOUTS)
+SEED = Integer(0, MAX_SEED)
 SECONDS = Seconds()
 DIFFICULTY = DifficultyRange()
 
@@ -193,6 +199,24 @@ log_file_option = click.option(
     help="Read the actions from a file ('-' for standard input), after those on the line.")
 
 
+#: The options of a fair hint's sampling (``hint --fair``, ``play``), by name: their
+#: ranges are those limits.check_fair checks, which the Python API and the service share.
+FAIR_OPTION_NAMES = ("layouts", "seed")
+
+
+def fair_options(func: Callable) -> Callable:
+    """--layouts N and --seed N, the sampling of a fair hint."""
+    func = click.option(
+        "--seed", type=SEED, default=FAIR_SEED, show_default=True,
+        help="Seed of the sampled layouts of the unseen cards, 0 to 2**64 - 1.",
+    )(func)
+    return click.option(
+        "--layouts", type=LAYOUTS, default=FAIR_LAYOUTS, show_default=True,
+        help=f"Layouts of the unseen cards each action is played on, 1 to {MAX_FAIR_LAYOUTS:,} (more: steadier "
+             "chances, slower).",
+    )(func)
+
+
 def deal_options(func: Callable) -> Callable:
     """CODE, or an explicit deal given as --deck with --suits and --rule."""
     func = click.option(
@@ -208,6 +232,25 @@ def deal_options(func: Callable) -> Callable:
     return func
 
 
+def game_log_options(func: Callable) -> Callable:
+    """What the commands that replay a game log take (replay, hint, analyze, play): CODE
+    (or --deck with --suits and --rule), ACTIONS, --file, and the rules of the log:
+    --deal-on-empty, --undo-limit N, --unlimited-undo."""
+    decorators: list[Callable[[Callable], Callable]] = [
+        click.argument("code", required=False),
+        click.argument("actions", nargs=-1),
+        deal_options,
+        log_file_option,
+        click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty."),
+        click.option("--undo-limit", type=UNDO_LIMIT, default=DEFAULT_UNDO_LIMIT, show_default=True,
+                     help="Actions that can be undone, 0 (none) to 1,000,000."),
+        click.option("--unlimited-undo", is_flag=True, help="Keep the whole history for undo."),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
 def catalog_option(default: str | None) -> Callable[[Callable], Callable]:
     """--catalog PATH (a file, not a directory)."""
     return click.option(
@@ -217,7 +260,8 @@ def catalog_option(default: str | None) -> Callable[[Callable], Callable]:
 
 
 __all__ = [
-    "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "DIFFICULTY", "FORMAT", "NODES", "RULE", "SECONDS", "STATUS",
-    "SUITS", "UNDO_LIMIT", "WORKERS", "Choice", "DifficultyRange", "FilePath", "Integer", "Seconds", "budget_options",
-    "budget_options_of", "catalog_option", "deal_options", "describe_seconds", "interactive_budget_options",
+    "CONTEXT_SETTINGS", "COUNT", "DEAL_NUMBER", "DIFFICULTY", "FAIR_OPTION_NAMES", "FORMAT", "LAYOUTS", "NODES",
+    "RULE", "SECONDS", "SEED", "STATUS", "SUITS", "UNDO_LIMIT", "WORKERS", "Choice", "DifficultyRange", "FilePath",
+    "Integer", "Seconds", "budget_options", "budget_options_of", "catalog_option", "deal_options", "describe_seconds",
+    "fair_options", "game_log_options", "interactive_budget_options",
 ]

@@ -1,20 +1,31 @@
-"""``show`` and ``replay``: a deal's layout, and a game log replayed and scored as the app does."""
+"""``show``, ``replay`` and ``play``: a deal's layout, a game log replayed and scored as the app
+does, and a game played by following fair hints."""
 
 from __future__ import annotations
 
-from typing import Any
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 from click.core import ParameterSource
 
-from spider_solver.cli.exits import of_replay
-from spider_solver.cli.group import cli, echo_json, plural
-from spider_solver.cli.params import CONTEXT_SETTINGS, UNDO_LIMIT, deal_options, log_file_option
+from spider_solver.cli.exits import of_fair_game, of_replay
+from spider_solver.cli.group import cli, echo_json, end_at_once, messages, plural
+from spider_solver.cli.params import CONTEXT_SETTINGS, fair_options, game_log_options
 from spider_solver.errors import not_utf8
-from spider_solver.limits import MAX_LOG_FILE_CHARS
+from spider_solver.limits import MAX_FAIR_GAME_ACTIONS, MAX_LOG_FILE_CHARS
 from spider_solver.outcomes import ExitStatus
 from spider_solver.rules import Deal
 from spider_solver.rules.cards import ascii_upper
+from spider_solver.terminal import is_terminal, silent, write_stderr
+
+if TYPE_CHECKING:
+    from spider_solver.analysis.fair import FairGame, FairStep
+    from spider_solver.rules import Board
+    from spider_solver.rules.replay import ReplayResult
 
 
 def load_deal(code: str | None, deck_text: str | None, deck_suits: str, deck_rule: str) -> Deal:
@@ -109,14 +120,7 @@ def show(code: str, as_deck: bool, as_words: bool, as_json: bool) -> None:
 
 
 @cli.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("code", required=False)
-@click.argument("actions", nargs=-1)
-@deal_options
-@log_file_option
-@click.option("--deal-on-empty", is_flag=True, help="Allow dealing while a column is empty.")
-@click.option("--undo-limit", type=UNDO_LIMIT, default=100, show_default=True,
-              help="Actions that can be undone, 0 (none) to 1,000,000.")
-@click.option("--unlimited-undo", is_flag=True, help="Keep the whole history for undo.")
+@game_log_options
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"code", "won", "moves", "score", "runs_removed", "stock_left", "error"}.')
 def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
@@ -136,11 +140,152 @@ def replay(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
         if as_json:
             echo_json({"code": str(deal.code) if deal.code else None, **result.to_dict()})
         else:
-            click.echo(
-                f"{'won' if result.won else 'not won'}: {plural(result.moves, 'move')}, score {result.score}, "
-                f"{plural(result.runs_removed, 'run')} removed, {plural(result.stock_left, 'card')} in stock"
-            )
+            click.echo(replay_words(result))
     finally:  # the refusal is said even when the output's reader has gone (| head)
         if result.error is not None:
             click.echo(f"error: {result.error}", err=True)
     return of_replay(result.won, refused=result.error is not None)
+
+
+def replay_words(result: ReplayResult) -> str:
+    """A replay in a line: "not won: 2 moves, score 498, 0 runs removed, 40 cards in stock"."""
+    return (f"{'won' if result.won else 'not won'}: {plural(result.moves, 'move')}, score {result.score}, "
+            f"{plural(result.runs_removed, 'run')} removed, {plural(result.stock_left, 'card')} in stock")
+
+
+# --------------------------------------------------------------------------- #
+# play
+# --------------------------------------------------------------------------- #
+
+
+def with_limits(func: Callable) -> Callable:
+    """The command's help with the limits it names (``{max_actions}``) from limits.py."""
+    func.__doc__ = (func.__doc__ or "").replace("{max_actions}", f"{MAX_FAIR_GAME_ACTIONS:,}")
+    return func
+
+
+@cli.command(context_settings=CONTEXT_SETTINGS)
+@game_log_options
+@click.option("--fair", is_flag=True, default=True,
+              help="Follow fair hints, judged only on the cards seen (the one player so far).  [default: on]")
+@fair_options
+@click.option("--json", "as_json", is_flag=True, help="Print the game as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress and no messages but errors and the game.")
+@with_limits
+def play(code: str | None, actions: tuple[str, ...], deck_text: str | None, deck_suits: str, deck_rule: str,
+         log_file: Any, deal_on_empty: bool, undo_limit: int, unlimited_undo: bool, fair: bool, layouts: int,
+         seed: int, as_json: bool, quiet: bool) -> ExitStatus:
+    """Play a whole game of the deal CODE by following fair hints, no undo, and print
+    the log, the outcome and the time each hint took.
+
+    Each action is the fair hint of the position (as hint --fair gives it, with the
+    same --layouts and --seed): judged only on the cards the player has seen. The
+    game starts from the position the log reaches (ACTIONS, then those of --file; by
+    default the initial layout) and ends won, lost (no action left), or called off
+    after {max_actions} actions in all. Progress goes to standard error; Ctrl-C ends the game
+    where it is and prints what was played. A four-suit game takes minutes.
+
+    \b
+    --json prints {"code", "replay", "outcome", "log", "steps", "layouts",
+    "alternatives", "seed", "summary", "seconds"}; each step is {"action", "wins",
+    "layouts", "chance", "seconds"}.
+    Exit status: 0 won, 1 not won, 2 bad input or a refused action in the log,
+    130 interrupted.
+    """
+    from spider_solver.analysis.fair import FairOptions, fair_game, load_fair_hint
+
+    say = messages(quiet)
+    code, texts = read_log(code, actions, deck_text, log_file)
+    deal = load_deal(code, deck_text, deck_suits, deck_rule)
+    end_at_once()  # no catalog, no workers
+    progress = GameProgress(deal, silent if quiet else say, terminal=not quiet and is_terminal(sys.stderr))
+    options = FairOptions(deal_on_empty=deal_on_empty, undo_limit=undo_limit_of(undo_limit, unlimited_undo),
+                          layouts=layouts, seed=seed, before_search=lambda: load_fair_hint(say))
+    try:
+        game = fair_game(deal, texts, options, on_step=progress.step)
+    finally:
+        progress.close()
+    refused = game.replay.error
+    if refused is not None:
+        try:
+            if as_json:
+                echo_json(game.to_dict())
+        finally:  # said even when the output's reader has gone (| head)
+            click.echo(f"error: {refused}", err=True)
+        return of_fair_game(game)
+    try:
+        if as_json:
+            echo_json(game.to_dict())
+        else:
+            game_words(game)
+    finally:
+        if game.outcome == "interrupted":
+            click.echo("interrupted", err=True)
+    return of_fair_game(game)
+
+
+def game_words(game: FairGame) -> None:
+    """``play``'s answer: a line an action played (its number in the log, the action, its
+    hint's chance, the seconds the hint took), the outcome in a sentence, the replay's
+    line (as ``replay`` prints it), the whole log, the hints' times."""
+    from spider_solver.analysis.summary import chance_words
+
+    first = len(game.log) - len(game.steps) + 1
+    for number, step in enumerate(game.steps, start=first):
+        click.echo(f"{number:4}  {step.action:<7} {chance_words(step):<14} {step.seconds:.2f} s")
+    click.echo(game.summary)
+    click.echo(replay_words(game.replay))
+    click.echo(f"log: {' '.join(game.log)}")
+    if game.steps:
+        click.echo(f"hints: {hint_times(game.steps)}")
+
+
+def hint_times(steps: tuple[FairStep, ...]) -> str:
+    """The seconds the hints took, in words: their count and total, median, 90th percentile, slowest."""
+    seconds = sorted(step.seconds for step in steps)
+    tenth = seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))]
+    return (f"{len(seconds)} in {sum(seconds):.1f} s, median {statistics.median(seconds):.2f} s, 90th percentile "
+            f"{tenth:.2f} s, slowest {seconds[-1]:.2f} s")
+
+
+class GameProgress:
+    """The progress of ``play`` on standard error: on a terminal one line redrawn as each
+    action is played (actions, runs removed, cards in stock, the last hint's chance and
+    time); elsewhere (a pipe, a log) through ``say``, the same line every ``LOG_EVERY``
+    seconds, so that a log never sits silent for the minutes a game takes."""
+
+    #: Seconds between two progress lines in a pipe or a log.
+    LOG_EVERY = 20.0
+
+    def __init__(self, deal: Deal, say: Callable[[str], None], *, terminal: bool) -> None:
+        self.name = deal.name
+        self.say = say
+        self.terminal = terminal and say is not silent
+        self.began = time.monotonic()
+        self.said = self.began
+        self.drawn = False
+        self.played = 0
+
+    def line(self, step: FairStep, board: Board) -> str:
+        from spider_solver.analysis.summary import chance_words
+
+        return (f"playing {self.name}: {plural(self.played, 'action')}, {plural(board.runs_removed, 'run')} "
+                f"removed, {plural(board.deals_left, 'deal')} left; last hint {step.action} "
+                f"{chance_words(step)} in {step.seconds:.2f} s; "
+                f"{time.monotonic() - self.began:.0f} s")
+
+    def step(self, step: FairStep, board: Board) -> None:
+        """An action was played."""
+        self.played += 1
+        if self.terminal:
+            self.drawn = True
+            write_stderr("\r\x1b[K" + self.line(step, board))
+        elif time.monotonic() - self.said >= self.LOG_EVERY:
+            self.said = time.monotonic()
+            self.say(self.line(step, board))
+
+    def close(self) -> None:
+        """The game ended: the terminal line is cleared."""
+        if self.drawn:
+            write_stderr("\r\x1b[K")
+

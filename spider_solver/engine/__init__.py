@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spider_solver.stops import held
-from spider_solver.terminal import is_terminal, silent
+from spider_solver.terminal import is_terminal, silent, write_stderr
 
 with held():  # the first import of numba (engine.cache imports it), which a Ctrl-C must not cut
     from spider_solver.engine import cache as _cache
@@ -37,16 +37,22 @@ with held():  # the first import of numba (engine.cache imports it), which a Ctr
     _cache.install()
 
 
-def is_compiled(*, fair: bool = False) -> bool:
+def is_compiled(*, fair: bool = False, hint: bool = False) -> bool:
     """True if this engine's kernels are in the on-disk cache for this install; with
-    ``fair``, the fair player's (the grader's, ``engine/fair.py``) instead.
+    ``fair``, the fair player's (the grader's, ``engine/fair.py``) instead; with ``hint``,
+    the fair hint's (``engine/fair_sample.py``).
 
-    A fresh install compiles once (:data:`ENGINE_KERNELS`, :data:`FAIR_KERNELS`); callers
-    use this to say so before the wait. Asks numba where it caches the last kernel that
-    ``warm_up`` compiles (or the fair player's), and looks for its index there.
+    A fresh install compiles once (:data:`ENGINE_KERNELS`, :data:`FAIR_KERNELS`,
+    :data:`HINT_KERNELS`); callers use this to say so before the wait. Asks numba where it
+    caches the last kernel that ``warm_up`` compiles (or the fair player's, or the fair
+    hint's), and looks for its index there.
     """
     try:
-        if fair:
+        if hint:
+            from spider_solver.engine.fair_sample import rollouts
+
+            where = rollouts.stats.cache_path
+        elif fair:
             from spider_solver.engine.fair import play_fair
 
             where = play_fair.stats.cache_path
@@ -56,17 +62,19 @@ def is_compiled(*, fair: bool = False) -> bool:
             where = shorten_line.stats.cache_path
     except (AttributeError, TypeError):  # NUMBA_DISABLE_JIT, or a numba without stats
         return False
-    name = "fair.play_fair" if fair else "shorten.shorten_line"
+    name = "fair_sample.rollouts" if hint else "fair.play_fair" if fair else "shorten.shorten_line"
     return where is not None and any(Path(where).glob(f"{name}-*.nbi"))
 
 
 #: The deal every warm-up solves to a win, so that every kernel is compiled or loaded.
 WARM_UP_CODE = "SP1-S1C-AAAAAAB"
 #: Kernels (numba compiles: one per function and signature) that :func:`warm_up` makes
-#: in an empty cache, and that the grader's warm-up makes (``fair=True``): the "m" of
-#: the progress "kernel n of m". tests/test_cli_verify.py checks them on a fresh compile.
+#: in an empty cache, that the grader's warm-up makes (``fair=True``), and that the fair
+#: hint's makes (``hint=True``): the "m" of the progress "kernel n of m".
+#: tests/test_cli_verify.py checks them on a fresh compile.
 ENGINE_KERNELS = 104
 FAIR_KERNELS = 25
+HINT_KERNELS = 59
 
 
 @dataclass(frozen=True)
@@ -77,7 +85,12 @@ class Stage:
     fair: bool  # is_compiled's flag: which set
     name: str  # what is compiling, for the progress line: "the search engine"
     message: str  # what a command says before it compiles them
-    kernels: int  # how many compiles a fresh cache makes (ENGINE_KERNELS, FAIR_KERNELS)
+    kernels: int  # how many compiles a fresh cache makes (ENGINE_KERNELS, FAIR_KERNELS, HINT_KERNELS)
+    hint: bool = False  # is_compiled's other flag: the fair hint's set (then ``fair`` is False)
+
+    def which(self) -> dict[str, bool]:
+        """The keyword of :func:`is_compiled` and :func:`entry_kernels` that names this set."""
+        return {"hint": True} if self.hint else {"fair": self.fair}
 
 
 def load_kernels(warm: Callable[[], None], *, fair: bool = False, say: Callable[[str], None] | None = None,
@@ -111,7 +124,7 @@ def load_stages(stages: Sequence[Stage], *, say: Callable[[str], None] | None = 
     says so before a compile is announced or started."""
     _cache.require_jit()
     with held():
-        compiled = [is_compiled(fair=stage.fair) for stage in stages]
+        compiled = [is_compiled(**stage.which()) for stage in stages]
     pending = [stage for stage, done in zip(stages, compiled, strict=True) if not done]
     if pending and say is not None:
         for stage in pending:
@@ -129,18 +142,22 @@ def load_stages(stages: Sequence[Stage], *, say: Callable[[str], None] | None = 
             stage.warm()
         elif here:
             with held():
-                if not _cache.load_cached(entry_kernels(fair=stage.fair)):
+                if not _cache.load_cached(entry_kernels(**stage.which())):
                     stage.warm()
 
 
-def entry_kernels(*, fair: bool = False) -> list:
-    """The kernels that a search (or with ``fair``, the grader) calls from Python: loading
-    them from the cache loads every kernel it runs, since a cached kernel holds the code
-    of the kernels it calls. tests/engine/test_cache.py checks that a search and a grade
-    load no other."""
+def entry_kernels(*, fair: bool = False, hint: bool = False) -> list:
+    """The kernels that a search (or with ``fair``, the grader; with ``hint``, a fair hint)
+    calls from Python: loading them from the cache loads every kernel it runs, since a
+    cached kernel holds the code of the kernels it calls. tests/engine/test_cache.py checks
+    that a search and a grade load no other."""
     from spider_solver.engine import position, shorten, tt, types
 
     kernels = [position.new_position, position.pack, position.key_from_scratch, types.decode_move]
+    if hint:
+        from spider_solver.engine import fair_sample
+
+        return [*kernels, fair_sample.decision, fair_sample.alternatives, fair_sample.rollouts]
     if fair:
         from spider_solver.engine import fair as player
 
@@ -186,7 +203,7 @@ class CompileProgress:
             self.say(f"compiled {stage.name}: {self.done[index]} kernels in {self.elapsed():.0f} s")
         elif all(self.ended):
             self.draw(force=True)
-            _write("\n")
+            write_stderr("\n")
 
     def elapsed(self) -> float:
         return time.monotonic() - self.began
@@ -205,18 +222,12 @@ class CompileProgress:
         if self.terminal:
             if force or now - self.drawn >= self.EVERY:
                 self.drawn = now
-                _write("\r\x1b[K" + self.line())
+                write_stderr("\r\x1b[K" + self.line())
         elif now - max(self.drawn, self.began) >= self.LOG_EVERY and not all(self.ended):
             self.drawn = now
             self.say(self.line())
 
 
-def _write(text: str) -> None:
-    try:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-    except (OSError, ValueError):  # standard error is for messages: one that cannot be written is dropped
-        pass
 
 
 def compile_apart(target: Callable[[], None]) -> bool:

@@ -106,10 +106,7 @@ class Game:
 
     def action(self, move: int) -> Action:
         """The reference engine's action for a move code."""
-        if move == MOVE_DEAL:
-            return DealRow()
-        src, dst, count = decode_move(move)
-        return Move(src + 1, dst + 1, count)
+        return action_of(move)
 
     def actions(self, moves) -> list[Action]:
         return [self.action(int(m)) for m in moves]
@@ -145,6 +142,14 @@ class Game:
         variant = self.deal.variant
         columns, _, dealt, _ = columns_of_state(self.start, variant.columns)
         return sum(len(column) for column in columns) + (variant.deals - dealt) * variant.columns
+
+
+def action_of(move: int) -> Action:
+    """The reference engine's action for a move code."""
+    if move == MOVE_DEAL:
+        return DealRow()
+    src, dst, count = decode_move(move)
+    return Move(src + 1, dst + 1, count)
 
 
 def move_code(action: Action) -> int:

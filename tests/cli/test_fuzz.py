@@ -1,7 +1,7 @@
 """Random and hostile argument lists for every command, run in-process with CliRunner.
 
-For the batch (no command), ``show``, ``replay``, ``verify``, ``check``, ``export``
-and ``--help`` / ``--version``, hypothesis builds argument lists that mix valid
+For the batch (no command), ``show``, ``replay``, ``verify``, ``hint --fair``, ``play``,
+``check``, ``export`` and ``--help`` / ``--version``, hypothesis builds argument lists that mix valid
 codes, actions and options with hostile values: numbers of thousands of digits,
 negative numbers, ``nan``, ``inf``, ``1e999``, empty strings, unicode look-alikes,
 NUL-free binary-ish text (undecodable argv bytes, as Python hands them over with
@@ -19,7 +19,7 @@ message on status 2 is one line ``error: ...``, at most followed by a hint to
 ``--help`` (``test_bad_input_is_one_error_line``).
 
 Costs are kept small: the solver is replaced by a fake that answers "unknown" at
-once (fixture ``fast_solver``), the batch's workers by one thread, and every
+once and the fair hint's kernels by one that finds no action (fixture ``fast_solver``), the batch's workers by one thread, and every
 command that takes a catalog gets ``--catalog`` inside the temporary directory
 (and runs with the temporary directory as its working directory, so that even a
 relative path an argument list makes up stays there). Nothing is written
@@ -86,8 +86,11 @@ def fast_solver():
     * ``verify`` imports ``spider_solver.verify.solve`` and ``load_engine`` when it runs;
     * the batch runs ``run_batch(options, task=SOLVE)`` (a keyword default) in ``spawn``
       worker processes made by ``batch.run.local_pool``: the task becomes ``fake_task``
-      and the pool one thread.
+      and the pool one thread;
+    * ``hint --fair`` and ``play`` load the fair hint's kernels and ask them through
+      ``analysis.fair``: none is loaded, and no action is found (the game is lost).
     """
+    import spider_solver.analysis.fair as fair
     import spider_solver.batch.run as run
     import spider_solver.verify as verify
     from spider_solver.batch import Task
@@ -101,6 +104,9 @@ def fast_solver():
         patch.setattr(verify, "load_engine", lambda say=None: None)
         patch.setitem(run.run_batch.__kwdefaults__, "task", Task(fake_task))
         patch.setattr(run, "local_pool", thread_pool)
+        patch.setattr(fair, "load_fair_hint", lambda say=None: None)
+        patch.setattr(fair, "_view_key", lambda board: 0)
+        patch.setattr(fair, "_choices", lambda board, history, options: ())
         yield
 
 
@@ -191,6 +197,7 @@ STATUSES = st.sampled_from(["verified", "unwinnable", "unknown", "VERIFIED", "wo
 FORMATS = st.sampled_from(["json", "jsonl", "csv", "CSV", "xml"])
 INTS = st.sampled_from(["0", "1", "2", "5", "100", "34359738367", "34359738368"])
 SECONDS = st.sampled_from(["0", "0.5", "1e-9", "30", "1"])
+SEEDS = st.sampled_from(["0", "7", str(2**64 - 1), str(2**64), "-1", "1" + "0" * 30])
 #: A batch's --count, never mixed with random numbers: tiny, or out of range. A valid large
 #: count plans that many deals in memory first (2**35 of them would exhaust it), then
 #: solves them; those are not bad input, only slow, so they are left out here.
@@ -227,13 +234,21 @@ COMMON = [
 
 #: How each command's argument list starts.
 STARTS = {"batch": [], "show": ["show"], "replay": ["replay"], "verify": ["verify"], "check": ["check"],
-          "export": ["export"]}
+          "export": ["export"], "hint-fair": ["hint", "--fair"], "play": ["play"]}
+#: The commands whose argument lists start with a CODE most of the time.
+WITH_CODE = ("show", "replay", "verify", "hint-fair", "play")
 
 
 def pieces(command: str, wild: bool) -> list:
     """What may follow the start (and, for show, replay and verify, the CODE)."""
     def opt(name, values, **kwargs):
         return option(name, values, wild, **kwargs)
+
+    game_log = [  # what the commands that replay a game log take
+        *[value(ACTIONS, wild).map(lambda action: [action])] * 3, opt("--deck", DECKS), opt("--suits", SUITS),
+        opt("--rule", RULES), opt("--file", PATH), opt("--undo-limit", INTS),
+        flag("--deal-on-empty", "--unlimited-undo"),
+    ]
 
     return {
         "batch": [
@@ -242,15 +257,13 @@ def pieces(command: str, wild: bool) -> list:
             opt("--max-seconds", SECONDS), opt("--scheduler", SCHEDULERS, hostile=False), flag("-q", "--quiet"),
         ],
         "show": [flag("--deck", "--describe", "--json")],
-        "replay": [
-            *[value(ACTIONS, wild).map(lambda action: [action])] * 3, opt("--deck", DECKS), opt("--suits", SUITS),
-            opt("--rule", RULES), opt("--file", PATH), opt("--undo-limit", INTS),
-            flag("--deal-on-empty", "--unlimited-undo", "--json"),
-        ],
+        "replay": [*game_log, flag("--json")],
         "verify": [
             opt("--deck", DECKS), opt("--suits", SUITS), opt("--rule", RULES), opt("--max-nodes", INTS),
             opt("--max-seconds", SECONDS), flag("--deal-on-empty", "--progress", "--no-progress", "--json"),
         ],
+        "hint-fair": [*game_log, opt("--layouts", INTS), opt("--seed", SEEDS), flag("--json", "-q")],
+        "play": [*game_log, opt("--layouts", INTS), opt("--seed", SEEDS), flag("--json", "-q", "--fair")],
         "check": [opt("--catalog", PATH)],
         "export": [
             opt("--catalog", PATH), opt("--suits", SUITS), opt("--rule", RULES), opt("--status", STATUSES),
@@ -279,7 +292,7 @@ def argument_lists(draw, command: str) -> list[str]:
     missing ones, so that they get past click's parsing into the command itself."""
     wild = draw(st.booleans())
     chosen = draw(st.lists(PIECES[command][wild], max_size=5))
-    if command in ("show", "replay", "verify") and draw(st.sampled_from([True] * 3 + [False])):
+    if command in WITH_CODE and draw(st.sampled_from([True] * 3 + [False])):
         chosen.insert(0, [draw(value(CODES, wild))])
     if draw(st.sampled_from([True] + [False] * (3 if wild else 9))):
         chosen.insert(draw(st.integers(0, len(chosen))), draw(st.one_of(*COMMON)))
@@ -391,6 +404,13 @@ KNOWN += [
     ("long-line", "batch", ["--start", "9" * 4000], 2, True),
     ("long-line", "batch", ["--workers", "-" + "9" * 4000], 2, True),
     ("long-line", "verify", [CODE, "--max-nodes", HUGE], 2, True),
+]
+#: The fair hint's options (issue 50).
+KNOWN += [
+    ("huge-seed", "hint-fair", [CODE, "--seed", HUGE, "--json"], 2, True),
+    ("seed-past-64-bits", "play", [CODE, "--seed", str(2**64)], 2, True),
+    ("huge-layouts", "play", [CODE, "--layouts", "9" * 40], 2, True),
+    ("peeking-budget", "hint-fair", [CODE, "--max-nodes", "5"], 2, True),
 ]
 
 

@@ -1,0 +1,273 @@
+"""Strength, speed and calibration of the fair hint: games played by following fair hints alone.
+
+Usage::
+
+    python benchmarks/bench_fair.py --suits 4 --first 900000 --count 60 [--workers 2]
+        [--layouts N] [--alternatives N] [--seed 0] [--players hint,planner,grader,casual]
+        [--out benchmarks/results/fair-s4.json] [--games benchmarks/results/fair-s4-games.jsonl]
+
+Each deal is played once by each player, no undo, seeing only what a player sees:
+
+* ``hint``: the fair hint at every position (:func:`spider_solver.engine.fair_hint.fair_candidates`
+  with the options of :class:`spider_solver.analysis.fair.FairOptions`), its action played;
+  the time of each hint and its chance are kept, and every won game is replayed by the
+  rules engine;
+* ``planner``: the planner alone (:func:`spider_solver.engine.fair_sample.play_worlds`),
+  what the hints build on;
+* ``grader``: the grader's fair player (one game of :func:`spider_solver.grading` 's player);
+* ``casual``: the casual player of the analysis benchmarks (``bench_analyze.casual_play``).
+
+Prints the win rates with their 95% intervals (Wilson) and the hint times (median, p90),
+and writes them with the calibration table to the result file ``--out`` as they come;
+each game (its log, and each hint's time, chance and figures) is appended to ``--games``
+as it ends, so an interrupted run keeps what it played. ``--calibration GAMES.jsonl``
+prints the calibration table of such a file (``--rechance``: each hint's chance
+computed again by this checkout's chance model, from the hint's recorded figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import resultfile  # noqa: E402
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_hint(code: str, layouts: int, alternatives: int, seed: int) -> dict:
+    """One game by the fair hints: the log, the outcome, each hint's time and chance."""
+    from spider_solver.engine.fair_hint import fair_candidates, view_of
+    from spider_solver.rules import Board, Deal, replay
+
+    deal = Deal.from_code(code)
+    board = Board(deal, undo_limit=0)
+    history: list[int] = []
+    log: list[str] = []
+    hints: list[dict] = []
+    while not board.is_won() and len(log) < 1000:
+        clock = time.perf_counter()
+        history.append(view_of(board)[1])
+        found = fair_candidates(board, history[:-1], layouts=layouts, alternatives=alternatives, seed=seed)
+        seconds = time.perf_counter() - clock
+        if not found:
+            break
+        best = found[0]
+        planned = next(c for c in found if c.planned)  # its rollouts describe the position
+        hints.append({"at": len(log), "seconds": round(seconds, 4), "chance": round(best.chance, 4),
+                      "share": best.wins / best.layouts,
+                      "wins": best.wins, "layouts": best.layouts, "roll_removed": planned.removed,
+                      "roll_down": planned.down, "down": sum(board.down), "dealt": board.dealt,
+                      "runs": board.runs_removed, "empty": sum(1 for c in board.columns if not c),
+                      "planned": str(planned.action), "choices": [[str(c.action), c.wins] for c in found]})
+        log.append(board.play(best.action))
+    won = board.is_won()
+    if won:  # replayed by the rules engine from the deal's initial layout
+        assert replay(deal, log).won, f"{code}: a won game that does not replay to a win"
+    return {"code": code, "player": "hint", "won": won, "actions": len(log), "log": log, "hints": hints}
+
+
+def play_planner(code: str) -> dict:
+    import numpy as np
+
+    from spider_solver.engine.fair_plan import PLAN_PARAMS, PLAN_WEIGHTS
+    from spider_solver.engine.fair_sample import play_worlds
+    from spider_solver.engine.game import Game
+    from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
+    from spider_solver.rules import Deal
+
+    deal = Deal.from_code(code)
+    game = Game.from_deal(deal)
+    suits = deal.variant.suits
+    results = np.zeros((1, 4), dtype=np.int64)
+    play_worlds(game.start[None, :], game.stock[None, :], (game.vp, ZOBRIST, DEALT_KEYS),
+                (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]), results)
+    return {"code": code, "player": "planner", "won": bool(results[0, 0]), "actions": int(results[0, 2])}
+
+
+def play_grader(code: str) -> dict:
+    import numpy as np
+
+    from spider_solver.engine.fair import G_ACTIONS, G_WON, GAME_FIELDS, play_fair
+    from spider_solver.engine.game import Game
+    from spider_solver.grading import player_of
+    from spider_solver.rules import Deal
+
+    deal = Deal.from_code(code)
+    game = Game.from_deal(deal)
+    weights, params = player_of(deal.variant)
+    results = np.zeros((1, GAME_FIELDS), dtype=np.int64)
+    play_fair(game.start, game.start_key, game.tables, weights, params, np.array([1], dtype=np.uint64), results,
+              np.zeros((1, 0), dtype=np.int64))
+    return {"code": code, "player": "grader", "won": bool(results[0, G_WON]), "actions": int(results[0, G_ACTIONS])}
+
+
+def play_casual(code: str) -> dict:
+    from bench_analyze import casual_play
+
+    from spider_solver.rules import Deal, replay
+
+    deal = Deal.from_code(code)
+    log = casual_play(deal, random.Random(f"bench_fair casual {code}"))
+    return {"code": code, "player": "casual", "won": replay(deal, log).won, "actions": len(log)}
+
+
+def _play(args: tuple) -> dict:
+    player, code, layouts, alternatives, seed = args
+    started = time.perf_counter()
+    if player == "hint":
+        row = play_hint(code, layouts, alternatives, seed)
+    else:
+        row = {"planner": play_planner, "grader": play_grader, "casual": play_casual}[player](code)
+    row["seconds"] = round(time.perf_counter() - started, 2)
+    return row
+
+
+def summary(rows: list[dict]) -> dict:
+    """Win rates with intervals by player; hint times."""
+    out: dict = {}
+    for player in sorted({r["player"] for r in rows}):
+        mine = [r for r in rows if r["player"] == player]
+        wins = sum(r["won"] for r in mine)
+        low, high = wilson(wins, len(mine))
+        entry = {"games": len(mine), "wins": wins, "rate": round(wins / len(mine), 4),
+                 "interval95": [round(low, 4), round(high, 4)],
+                 "game_seconds_median": round(statistics.median(r["seconds"] for r in mine), 2)}
+        times = [h["seconds"] for r in mine for h in r.get("hints", [])]
+        if times:
+            times.sort()
+            entry["hint_seconds_median"] = round(statistics.median(times), 4)
+            entry["hint_seconds_p90"] = round(times[min(len(times) - 1, int(0.9 * len(times)))], 4)
+            entry["hints"] = len(times)
+        out[player] = entry
+    return out
+
+
+def rechance(rows: list[dict]) -> list[dict]:
+    """The games with each hint's chance as the current chance model gives it from the hint's
+    recorded figures (exactly what :func:`~spider_solver.engine.fair_hint.fair_candidates`
+    computes from the same rollouts)."""
+    from spider_solver.engine.fair_hint import chance_features, chance_of
+    from spider_solver.rules import GameCode
+
+    for row in rows:
+        suits = GameCode.parse(row["code"]).suits
+        for h in row.get("hints", []):
+            h["chance"] = round(chance_of(chance_features(h["wins"], h["layouts"], h["roll_removed"], h["roll_down"],
+                                                          h["down"], h["dealt"], h["runs"], suits), suits), 4)
+    return rows
+
+
+def calibration(rows: list[dict], groups: int = 10) -> list[dict]:
+    """Positions grouped by predicted chance (tenths): the share whose game went on to win."""
+    table = []
+    for g in range(groups):
+        low, high = g / groups, (g + 1) / groups
+        inside = [(h["chance"], r["won"]) for r in rows if r["player"] == "hint" for h in r.get("hints", [])
+                  if low <= h["chance"] < high or (g == groups - 1 and h["chance"] == 1.0)]
+        if not inside:
+            continue
+        table.append({"group": f"{low:.1f}-{high:.1f}", "positions": len(inside),
+                      "predicted": round(statistics.mean(c for c, _ in inside), 3),
+                      "won": round(statistics.mean(w for _, w in inside), 3)})
+    return table
+
+
+PLAYERS = [("player", "player", ""), ("games", "games", "int"), ("wins", "won", "int"), ("rate", "win rate", "%"),
+           ("interval95", "95% interval", "%"), ("game_seconds_median", "game s median", ".1f"),
+           ("hint_seconds_median", "hint s median", ".3f"), ("hint_seconds_p90", "hint s p90", ".3f"),
+           ("hints", "hints", "int")]
+CALIBRATION = [("group", "predicted chance", ""), ("positions", "positions", "int"),
+               ("predicted", "mean predicted", ".3f"), ("won", "share won", ".3f")]
+
+
+def tables(rows: list[dict]) -> dict:
+    players = [{"player": player, **entry} for player, entry in summary(rows).items()]
+    out = {"players": resultfile.table(PLAYERS, players)}
+    table = calibration(rows)
+    if table:
+        out["calibration"] = resultfile.table(CALIBRATION, table)
+    return out
+
+
+def read_games(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--suits", type=int, default=4)
+    parser.add_argument("--rule", default="classic")
+    parser.add_argument("--first", type=int, default=900000)
+    parser.add_argument("--count", type=int, default=60)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--layouts", type=int)
+    parser.add_argument("--alternatives", type=int)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", default="hint,planner,grader,casual")
+    resultfile.add_out_option(parser, "fair-s{suits}")
+    parser.add_argument("--games", help="append each game here as a JSON line (default: the result file's name, "
+                                        "-games.jsonl)")
+    parser.add_argument("--calibration", help="print the calibration table of a --games file and exit")
+    parser.add_argument("--rechance", action="store_true",
+                        help="with --calibration: each hint's chance computed again from its recorded figures by "
+                             "the chance model of this checkout (a model fitted after the run), written back")
+    args = parser.parse_args()
+    if args.calibration:
+        path = Path(args.calibration)
+        rows = read_games(path)
+        if args.rechance:
+            rows = rechance(rows)
+            path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+        print(resultfile.markdown(resultfile.table(CALIBRATION, calibration(rows))))
+        return
+    from spider_solver.analysis.fair import FAIR_ALTERNATIVES, FAIR_LAYOUTS
+    from spider_solver.rules import GameCode
+
+    layouts = args.layouts or FAIR_LAYOUTS
+    alternatives = FAIR_ALTERNATIVES if args.alternatives is None else args.alternatives
+    codes = [str(GameCode(args.suits, args.rule, n)) for n in range(args.first, args.first + args.count)]
+    players = args.players.split(",")
+    jobs = [(p, c, layouts, alternatives, args.seed) for c in codes for p in players]
+    out = resultfile.out_path(args)
+    games = Path(args.games) if args.games else (out.with_name(out.stem + "-games.jsonl") if out else None)
+    if games is not None:
+        games.write_text("")
+    rows: list[dict] = []
+    with ProcessPoolExecutor(args.workers) as pool:
+        futures = [pool.submit(_play, job) for job in jobs]
+        for future in as_completed(futures):
+            row = future.result()
+            rows.append(row)
+            print(f"{row['player']:8} {row['code']} {'won ' if row['won'] else 'lost'} {row['actions']:4} actions "
+                  f"{row['seconds']:8.1f} s", flush=True)
+            if games is not None:
+                with games.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+            resultfile.write(args, "bench_fair", tables(rows), layouts=layouts, alternatives=alternatives,
+                             deals=f"{args.suits} suits {args.rule} {args.first}-{args.first + args.count - 1}",
+                             games_file=str(games.relative_to(resultfile.ROOT)) if games else None)
+    for tab in tables(rows).values():
+        print(resultfile.markdown(tab))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""The bridge between the rules engine's board and the fair kernels: what the player has seen.
+
+:func:`view_of` and :func:`unseen_of` read a :class:`~spider_solver.rules.Board` only for
+what its player has seen (the fairness boundary on the Python side); :func:`fair_candidates`
+runs :func:`~spider_solver.engine.fair_sample.fair_choices` on them and turns its move
+codes back into the rules engine's actions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import Counter
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from spider_solver.engine.fair_plan import MAX_DEPTH, PLAN_PARAMS, PLAN_WEIGHTS, ROLLOUT_PARAMS, UNKNOWN
+from spider_solver.engine.fair_sample import Candidates, Knowledge, Outcomes, decision, rollouts
+from spider_solver.engine.fair_sample import alternatives as alternatives_of
+from spider_solver.engine.game import action_of, card_byte, move_code, variant_params
+from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
+from spider_solver.engine.position import key_from_scratch, new_position, pack
+from spider_solver.engine.types import H_DEALT, H_REMOVED, MAX_COLUMNS, STATE_BYTES
+from spider_solver.rules import Board, Card
+from spider_solver.rules.notation import Action
+
+#: The chance model by suit count: logistic regression coefficients (intercept first) over
+#: :func:`chance_features`, fitted on tuning games by benchmarks/fit_chance.py. Until fitted:
+#: the smoothed share of the layouts won.
+CHANCE_MODELS: dict[int, tuple[float, ...]] = {
+    1: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    2: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    4: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+}
+
+
+def chance_features(wins: int, layouts: int, roll_removed: float, roll_down: float, down: int, dealt: int,
+                    runs: int, suits: int, *, total_runs: int = 8, deals: int = 5, start_down: int = 44) -> list[float]:
+    """What the chance model reads: the log-odds of the layouts an action won (smoothed); the
+    runs removed and face-down cards left at the ends of the planner's decision's rollouts
+    (the position's, the same for every action compared); and the position's face-down
+    cards, deals left and runs removed, each as a share of the real game's. Only the first
+    differs between the actions of one position, so their chances rank as their wins do."""
+    return [math.log((wins + 0.5) / (layouts - wins + 0.5)), roll_removed / total_runs, roll_down / start_down,
+            down / start_down, (deals - dealt) / deals, runs / total_runs]
+
+
+def chance_of(features: Sequence[float], suits: int) -> float:
+    """The chance model's estimate (see :data:`CHANCE_MODELS`)."""
+    beta = CHANCE_MODELS.get(suits, CHANCE_MODELS[4])
+    z = beta[0] + sum(b * f for b, f in zip(beta[1:], features, strict=True))
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+#: How many more of the sampled layouts another action must win than the planner's decision
+#: to be the hint instead: a difference of one layout is within the noise of the sample
+#: (at 4 suits the rollouts win few layouts, and a deal at the start won 1 of 16 where the
+#: planner's move won none). See benchmarks/HISTORY.md, "Fair hints".
+OVERRULE = 2
+
+
+class Scored(NamedTuple):
+    """A candidate action of a fair hint: how many of the sampled layouts were won after it,
+    and the chance to win after it that the chance model estimates from those games."""
+
+    action: Action
+    wins: int
+    layouts: int
+    #: The rollouts' means at their ends: runs removed, face-down cards left.
+    removed: float
+    down: float
+    chance: float
+    #: Whether this is the planner's decision (the others are compared with it).
+    planned: bool = False
+
+
+def view_of(board: Board) -> tuple[np.ndarray, int]:
+    """The packed view of a :class:`~spider_solver.rules.Board`'s position and its key.
+
+    Reads the board's face-up cards (``board.columns[c][board.down[c]:]``), its columns'
+    lengths and face-down counts, its deals made and runs removed, and nothing else: never a
+    face-down card, never the stock."""
+    pos = new_position()
+    cols, lens, downs, hdr, key = pos
+    for c, column in enumerate(board.columns):
+        down = board.down[c]
+        lens[c] = len(column)
+        downs[c] = down
+        cols[c, :down] = UNKNOWN
+        for i, card in enumerate(column[down:], start=down):
+            cols[c, i] = card_byte(card)
+    hdr[H_DEALT] = board.dealt
+    hdr[H_REMOVED] = board.runs_removed
+    state = np.zeros(STATE_BYTES, dtype=np.uint8)
+    pack(pos, state)
+    return state, int(key_from_scratch(pos, ZOBRIST, DEALT_KEYS))
+
+
+def unseen_of(board: Board) -> np.ndarray:
+    """The card bytes the player of ``board`` has not seen, sorted: the variant's deck less
+    the face-up cards and the removed runs (never read from the face-down cards or the stock)."""
+    variant = board.variant
+    left = Counter(card_byte(card) for card in variant.unshuffled())
+    for c, column in enumerate(board.columns):
+        for card in column[board.down[c]:]:
+            left[card_byte(card)] -= 1
+    for suit in board.removed:
+        for rank in range(1, variant.ranks + 1):
+            left[card_byte(Card(rank, suit))] -= 1
+    cards = sorted(left.elements())
+    return np.array(cards, dtype=np.uint8)
+
+
+def knowledge_of(board: Board, history: Sequence[int]) -> Knowledge:
+    """What the player of ``board`` knows (:class:`~spider_solver.engine.fair_sample.Knowledge`):
+    its view, the cards it has not seen, and the view keys of the positions the game has
+    been in (``history``, :func:`view_of`) with the board's own."""
+    view, key = view_of(board)
+    return Knowledge(view, unseen_of(board), np.array([*history, key], dtype=np.uint64))
+
+
+def layout_seed(seed: int, knowledge: Knowledge) -> np.uint64:
+    """The seed of the layouts: ``seed`` mixed with the view and the unseen cards, nothing else."""
+    digest = hashlib.blake2b(int(seed).to_bytes(8, "little") + knowledge.state.tobytes()
+                             + knowledge.unseen.tobytes(), digest_size=8)
+    return np.uint64(int.from_bytes(digest.digest(), "little"))
+
+
+def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alternatives: int, seed: int,
+                    extra: Sequence[Action] = ()) -> list[Scored]:
+    """The candidate actions of a fair hint at ``board`` (a rules engine's Board, read only
+    for what the player has seen), each with the sampled layouts it won, best first: the
+    planner's decision, unless another action won :data:`OVERRULE` more layouts, then the
+    rest by layouts won (the planner's order among equals).
+
+    The candidates are the planner's decision, the ``extra`` actions (legal at ``board``:
+    a review asks for the action played) and up to ``alternatives`` other legal actions
+    (:func:`~spider_solver.engine.fair_sample.alternatives`); each is played on the same
+    ``layouts`` layouts, then the rollouts' planner plays on. ``history``: the view keys of
+    the positions the game has been in (:func:`view_of`). The same arguments give the same
+    answer everywhere. An empty list: the planner finds nothing to play (no legal action, or
+    none that turns a card up, removes a run or gains on the position's value, and no deal
+    left): the player is stuck, as far as what is seen shows; the game stops there."""
+    knowledge = knowledge_of(board, history)
+    suits = board.variant.suits
+    tables = (variant_params(board.deal, board.deal_on_empty), ZOBRIST, DEALT_KEYS)  # the variant only
+    block = np.zeros(MAX_DEPTH + MAX_COLUMNS + 1, dtype=np.int64)
+    count = decision(knowledge, tables, (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]), block)
+    if count == 0:  # stuck: no action helps, and comparing wandering moves would not end a game
+        return []
+    rows = [block[:count].copy()]
+    for action in extra:
+        code = move_code(board.check(action))
+        if not any(len(row) and row[0] == code for row in rows):
+            rows.append(np.array([code], dtype=np.int64))
+    others = np.zeros(alternatives, dtype=np.int64)
+    found = alternatives_of(knowledge, tables, PLAN_WEIGHTS[suits], int(rows[0][0]), others)
+    for code in others[:found]:
+        if not any(row[0] == code for row in rows):
+            rows.append(np.array([code], dtype=np.int64))
+    blocks = np.zeros((len(rows), block.shape[0]), dtype=np.int64)
+    lengths = np.array([len(row) for row in rows], dtype=np.int64)
+    for r, row in enumerate(rows):
+        blocks[r, : len(row)] = row
+    k = len(rows)
+    outcomes = Outcomes(np.zeros((k, layouts), dtype=np.int64), np.zeros((k, layouts), dtype=np.int64),
+                        np.zeros((k, layouts), dtype=np.int64))
+    rollouts(knowledge, Candidates(blocks, lengths), tables, (PLAN_WEIGHTS[suits], ROLLOUT_PARAMS[suits]),
+             layout_seed(seed, knowledge), outcomes)
+    variant = board.variant
+    position = (float(outcomes.removed[0].mean()), float(outcomes.down[0].mean()))  # the planner's decision's
+    scored = []
+    for i in range(k):
+        wins = int(outcomes.wins[i].sum())
+        features = chance_features(wins, layouts, *position, sum(board.down), board.dealt, board.runs_removed,
+                                   suits, total_runs=variant.runs, deals=variant.deals,
+                                   start_down=max(1, variant.layout - variant.columns))
+        scored.append(Scored(board.check(action_of(int(blocks[i, 0]))), wins, layouts,
+                             float(outcomes.removed[i].mean()), float(outcomes.down[i].mean()),
+                             chance_of(features, suits), i == 0))
+    return ranked(scored)
+
+
+def ranked(scored: Sequence[Scored]) -> list[Scored]:
+    """``scored`` (the planner's decision first, then in the planner's order) best first: the
+    planner's decision, unless another action won :data:`OVERRULE` more layouts (then the
+    one that won most), then the others by layouts won, in their order among equals."""
+    order = sorted(scored, key=lambda c: -c.wins)
+    if order and order[0].wins < scored[0].wins + OVERRULE:
+        order.remove(scored[0])
+        order.insert(0, scored[0])
+    return order
