@@ -15,18 +15,21 @@ every action between them can be taken back by one move: the same cards moved ba
 (``P_k+1`` reaches ``P_j``, which reaches ``P_i``, which reaches ``P_k``); and ``P_k`` is
 reachable from ``P_k+1`` only by that one move back:
 
-* A deal, a card turned up and a run removed are never undone, so an action that did one
-  cannot be taken back at all.
+* A deal, a card turned up and a run removed are never undone (no action puts a card back
+  into the stock, turns one face down or brings a run back), so an action that did one
+  cannot be taken back at all, even when the same cards can be moved back (a group that
+  uncovered a card one rank above its first card can go back onto it, face up now).
 * Any other action moved a group ``G`` (first card ``g``) from column ``a`` to ``b``, from
   on top of a face-up card ``X`` of ``a`` or from the bottom of ``a``. The move back (``G``
   from ``b`` to ``a``) is legal exactly when ``a`` is now empty or ``X`` is one rank above
   ``g``: ``G`` is a group still (the same cards), and ``b`` keeps a face-up card on top, so
   the move back turns up nothing, removes no run and restores ``P_k``. When ``X`` is not
   one rank above ``g``, no position reachable from ``P_k+1`` has a card of ``g``'s value
-  on one of ``X``'s value at that place of ``a`` again: the last move that puts a card at
-  that place puts it there either onto the card below, which takes a card one rank above
-  (not ``X``), or as part of a group that holds the card below too, whose ranks go down one
-  at a time (not ``X`` then ``g`` either). So ``P_k`` is out of reach.
+  on one of ``X``'s value at that place of ``a`` and the stock of ``P_k``: with no deal
+  between, the last move that puts a card at that place puts it there either onto the card
+  below, which takes a card one rank above (not ``X``), or as part of a group that holds the
+  card below too, whose ranks go down one at a time (not ``X`` then ``g`` either). So
+  ``P_k`` is out of reach.
 
 So the positions of the history fall into stretches joined by moves back: the positions
 of a stretch reach each other, hence the same positions, and share one status. A
@@ -157,16 +160,19 @@ def ways_back(deal: Deal, deal_on_empty: bool, moves: Sequence[str]) -> list[str
     board = Board(deal, deal_on_empty=deal_on_empty, undo_limit=1)
     back: list[str | None] = []
     for action in moves:
-        before = position_key(board)
+        before, down, removed = position_key(board), tuple(board.down), len(board.removed)
         played = board.push_notation(action)
         step = None
-        if isinstance(played, Move):
+        # A card turned up stays up and a run removed stays out, whatever moves back: the
+        # move back can be legal all the same (a group that uncovered a card one rank above
+        # its first goes back onto it), so these are refused before the move back is tried.
+        if isinstance(played, Move) and tuple(board.down) == down and len(board.removed) == removed:
             inverse = Move(played.dst, played.src, played.count)
             if board.is_legal(inverse):
-                step = board.notation(inverse)
+                notation = board.notation(inverse)
                 board.push(inverse)
-                if position_key(board) != before:  # pragma: no cover - the module's docstring proves it cannot differ
-                    step = None
+                if position_key(board) == before:  # always, as the module's docstring proves; checked
+                    step = notation
                 board.pop()
         back.append(step)
     return back

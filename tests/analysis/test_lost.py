@@ -16,7 +16,7 @@ from spider_solver.analysis import (
 from spider_solver.analysis.lost import Joined, _next_probe, _probe_share, ways_back
 from spider_solver.analysis.search import Session
 from spider_solver.outcomes import Status
-from spider_solver.rules import Board, Deal, Variant, replay
+from spider_solver.rules import Board, Deal, Move, Variant, replay
 from spider_solver.rules.variant import CLASSIC, RELAXED
 from tests.analysis.helpers import (
     BUDGET,
@@ -171,6 +171,20 @@ def reachable(deal: Deal, moves: list[str], limit: int = 3_000) -> set | None:
             return None
         frontier = after
     return seen
+
+
+def test_a_move_that_turned_up_a_card_is_not_taken_back_even_when_its_cards_can_go_back():
+    # 2S leaves 3S (face down) for the other 3S; 3S turns up, and 2S may go back onto it,
+    # but that position has 3S face up: the one before the move is out of reach.
+    deal = Deal.from_columns(["3S 2S", "AS 3S"], ["AS 2S"], Variant(suits=1, ranks=3, runs=2, columns=2, layout=4))
+    board = Board(deal)
+    board.push_notation("1>2")
+    assert board.down == [0, 1] and board.is_legal(Move(2, 1, 1))
+    assert ways_back(deal, False, ["1>2"]) == [None]
+    assert Joined.along(deal, False, ["1>2"]).first == (0, 1)
+    # Moved on to 3S again from the other column, 2S can go back: one stretch from then on.
+    assert ways_back(deal, False, ["1>2", "2>1"]) == [None, "1>2"]
+    assert Joined.along(deal, False, ["1>2", "2>1"]).first == (0, 1, 1)
 
 
 @pytest.mark.slow
