@@ -64,8 +64,8 @@ MIN_TT_BITS = 16
 CANDIDATES_PER_POSITION = 64
 #: The exhaustive run's level buffers start with room for this many positions.
 PROOF_LEVEL_ROOM = 1024
-#: The exhaustive run's table has at least this many slots for each position known lost
-#: (``Exhaustive.lost``), up to 2**MAX_TT_BITS: at most half of it is taken before it starts.
+#: The exhaustive run's table gets this many slots more for each position known lost
+#: (``Exhaustive.lost``), up to 2**MAX_TT_BITS: :func:`lost_table_bits`.
 LOST_SLOTS = 2
 
 
@@ -207,6 +207,17 @@ def proof_limits(max_nodes: int) -> tuple[int, int]:
     return level, bits
 
 
+def lost_table_bits(bits: int, lost: int) -> int:
+    """The exhaustive run's table size (bits) when it starts with ``lost`` positions known lost
+    in it, and would have ``2**bits`` slots with none: those slots are left free for its own
+    positions, and there are ``LOST_SLOTS`` more for each position known lost (at most half
+    of the table is taken before it starts), up to ``MAX_TT_BITS``. So a proof that skips
+    positions known lost forgets no more of its own than it would alone, below the cap."""
+    if lost <= 0:
+        return bits
+    return max(bits, min(MAX_TT_BITS, ((1 << bits) + LOST_SLOTS * lost - 1).bit_length()))
+
+
 def tt_bits_for(width: int, strata: int, max_levels: int) -> int:
     expected = min(width, UNLIMITED) * strata * max_levels
     return max(MIN_TT_BITS, min(MAX_TT_BITS, int(expected).bit_length()))
@@ -277,7 +288,7 @@ def beam(game: Game, mode: Mode, budget: Budget, *, weights: np.ndarray = DEFAUL
     strata = int(game.vp[VP_DEALS]) + 1
     max_level, proof_bits = proof_limits(budget.left())
     if exhaustive:
-        proof_bits = max(proof_bits, min(MAX_TT_BITS, (LOST_SLOTS * lost.size).bit_length()))
+        proof_bits = lost_table_bits(proof_bits, lost.size)
     tt = tt_new(proof_bits if exhaustive else tt_bits_for(width, strata, max_levels))
     if lost.size:
         tt_store_all(tt, lost)

@@ -119,3 +119,18 @@ def test_lost_positions_hold_keys_once_sorted_up_to_their_limit():
     lost.add(np.array([1], dtype=np.uint64))  # past the limit: kept as it was (a part is as sound)
     assert len(lost) == 4 and 1 not in lost
     assert "5" not in lost and -1 not in lost
+
+
+def test_a_table_that_starts_with_positions_known_lost_leaves_the_proof_the_room_it_has_alone():
+    from spider_solver.engine.beam import LOST_SLOTS, MAX_TT_BITS, lost_table_bits, proof_limits
+    from spider_solver.engine.driver import LOST_KEYS_LIMIT
+
+    for max_nodes in (1_000, 15_000_000, 60_000_000, 300_000_000, 5_000_000_000):
+        _, alone = proof_limits(max_nodes)
+        assert lost_table_bits(alone, 0) == alone
+        for lost in {1, 1_000, 3_000_000, LOST_KEYS_LIMIT, *(n for n in ((1 << alone) // 2, 1 << alone) if n <= LOST_KEYS_LIMIT)}:
+            bits = lost_table_bits(alone, lost)
+            # at most half of it taken (LostPositions holds no more than LOST_KEYS_LIMIT)
+            assert alone <= bits <= MAX_TT_BITS and LOST_SLOTS * lost <= 1 << bits
+            if bits < MAX_TT_BITS:  # below the cap: as many slots free as with nothing known lost
+                assert (1 << bits) - lost >= (1 << alone) + lost
