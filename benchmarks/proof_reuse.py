@@ -24,8 +24,10 @@ median seconds of ``analyze`` (the machine's load changes them; nodes do not).
 ``--alone``: every search of the after runs that proved a position unwinnable, and every
 one answered at once because its start was among the positions already proved lost, is
 made again alone (a fresh session: no position known lost, the whole budget's share), so
-that the nodes the positions proved lost saved are measured search by search; the
-positions that a search alone leaves unknown are counted.
+that the nodes the positions proved lost saved are measured search by search (in all,
+and over the proofs that the search alone makes too: the others count the share of the
+budget the search alone spent in vain); the positions that a search alone leaves unknown
+are listed.
 """
 
 from __future__ import annotations
@@ -56,7 +58,10 @@ GAMES = [("code", "deal", ""), ("effective", "actions", "int"), ("stretch", "fin
          ("seconds", "analyze s", ".1f")]
 ALONE = [("set", "set", ""), ("proofs", "proofs", "int"), ("at_once", "answered at once", "int"),
          ("reused", "nodes with the reuse", "M1"), ("alone", "nodes alone", "M1"), ("saved", "saved", "%"),
-         ("unknown_alone", "unknown alone", "int")]
+         ("both", "proofs alone too", "int"), ("both_nodes", "their nodes with / alone", "M1"),
+         ("both_saved", "saved on them", "%"), ("unknown_alone", "unknown alone", "int")]
+ONLY = [("code", "deal", ""), ("position", "after action", "int"), ("deals_left", "deals left", "int"),
+        ("reused", "nodes with the reuse", "int"), ("alone", "nodes alone (unknown)", "int")]
 
 
 def load_rows(paths: list[str]) -> dict[str, dict]:
@@ -183,16 +188,18 @@ def game_rows(games: list[dict]) -> list[dict]:
             for game in games]
 
 
-def alone(games: list[dict], budget: int) -> dict:
+def alone(games: list[dict], budget: int, only: list[dict]) -> dict:
     """Each proof of the after runs (and each answer given at once from the positions known
-    lost) made again by a fresh session, nothing known lost."""
+    lost) made again by a fresh session, nothing known lost; the proofs that search leaves
+    unknown are added to ``only``."""
     from spider_solver.analysis import AnalysisOptions
     from spider_solver.analysis.lost import _probe_share
     from spider_solver.analysis.search import Session
     from spider_solver.outcomes import Status
     from spider_solver.rules import Deal
 
-    proofs = at_once = reused = spent = unknown = 0
+    proofs = at_once = reused = spent = unknown = both = 0
+    both_nodes = [0, 0]
     for game in games:
         deal = Deal.from_code(game["code"])
         log = game_log(game["code"], game["after"]["length"])
@@ -206,11 +213,19 @@ def alone(games: list[dict], budget: int) -> dict:
             at_once += probe["nodes"] == 0
             reused += probe["nodes"]
             spent += session.nodes
-            unknown += found.status is not Status.UNWINNABLE
+            if found.status is Status.UNWINNABLE:
+                both += 1
+                both_nodes[0] += probe["nodes"]
+                both_nodes[1] += session.nodes
+            else:
+                unknown += 1
+                only.append({"code": game["code"], "position": probe["position"], "deals_left": probe["deals_left"],
+                             "reused": probe["nodes"], "alone": session.nodes})
             print(f"{game['code']} after {probe['position']}: {probe['nodes']:,} nodes with the reuse, "
                   f"{session.nodes:,} alone ({found.status})", file=sys.stderr, flush=True)
     return {"set": set_name(games), "proofs": proofs, "at_once": at_once, "reused": reused, "alone": spent,
-            "saved": _saved(spent, reused), "unknown_alone": unknown}
+            "saved": _saved(spent, reused), "both": both, "both_nodes": both_nodes,
+            "both_saved": _saved(both_nodes[1], both_nodes[0]), "unknown_alone": unknown}
 
 
 def main() -> None:
@@ -234,7 +249,9 @@ def main() -> None:
         from spider_solver.verify import load_engine
 
         load_engine()
-        tables["alone"] = resultfile.table(ALONE, [alone(sets[name], args.budget) for name in order])
+        only: list[dict] = []
+        tables["alone"] = resultfile.table(ALONE, [alone(sets[name], args.budget, only) for name in order])
+        tables["only_with_reuse"] = resultfile.table(ONLY, only)
     for tab in tables.values():
         print("\n" + resultfile.markdown(tab))
     extra = {"budget": {"max_nodes": args.budget, "max_seconds": None}}
