@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/proof_reuse.py --before ROWS.json... --after ROWS.json... [--alone]
-                                     [--budget N] [--note TEXT] [--out results.json]
+                                     [--budget N] [--out results.json]
 
 The ``ROWS.json`` files are what ``bench_analyze.py --parts b --player casual --max-seconds 0
 --json ROWS.json`` wrote, on the same deals and budget, at a commit without the reuse
@@ -234,7 +234,6 @@ def main() -> None:
     parser.add_argument("--after", nargs="+", required=True, help="Rows of the runs with it, on the same deals.")
     parser.add_argument("--alone", action="store_true", help="Make each proof of the after runs again alone.")
     parser.add_argument("--budget", type=int, default=None, help="The analyses' node budget (default: analyze's).")
-    parser.add_argument("--note", default=None, help="Where the rows came from (commits, commands, the machine).")
     resultfile.add_out_option(parser, "proof-reuse")
     args = parser.parse_args()
     if args.budget is None:
@@ -254,10 +253,7 @@ def main() -> None:
         tables["only_with_reuse"] = resultfile.table(ONLY, only)
     for tab in tables.values():
         print("\n" + resultfile.markdown(tab))
-    extra = {"budget": {"max_nodes": args.budget, "max_seconds": None}}
-    if args.note:
-        extra["note"] = args.note
-    resultfile.write(args, "proof_reuse", tables, **extra)
+    resultfile.write(args, "proof_reuse", tables, budget={"max_nodes": args.budget, "max_seconds": None})
 
 
 if __name__ == "__main__":
