@@ -81,7 +81,15 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
       Table("probes_casual_s2", "lost-share-s2.json", "probes", "The same at 2 suits."),
       Table("proof_reach", "proof-reach-s*.json", "summary", "What an exact proof has to reach there: the 43 "
             "stock-empty searches the fresh 4-suit run left unknown, each by the proof alone with 10 times a "
-            "search's nodes (150M) and 7.5 times its level bound (3M positions).")], []),
+            "search's nodes (150M) and 7.5 times its level bound (3M positions)."),
+      Table("proof_reuse", "proof-reuse.json", "summary", "Proofs reused within an analysis (each stretch of "
+            "positions joined by moves back searched once, the positions proved lost skipped; docs/engine.md, "
+            "\"Where a game was lost\"): the casual player's lost games on fresh deals 910000 on, 60M nodes, no "
+            "seconds cap, before / after on the same games. \"To the same bracket\": the nodes each run spent "
+            "until its bracket was as narrow as the one the run without the reuse ended with."),
+      Table("proof_reuse_alone", "proof-reuse.json", "alone", "Each proof of those bisections made again alone "
+            "(a fresh analysis, nothing known lost, the same share of the budget): the nodes the positions proved "
+            "lost saved, and the proofs the search alone leaves unknown.")], []),
     ("Difficulty grades", "The grader (`fair-6`; at 2 and 4 suits it plays `fair-3`'s games) on the reporting set, "
      "which its calibration (deals 20000 on) "
      "never saw: the share of deals that keep their grade under another seed, the agreement with the solver's "

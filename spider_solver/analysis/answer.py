@@ -39,6 +39,17 @@ class Probe:
     source: Source | None
     nodes: int
     seconds: float
+    #: The first and the last position of the effective history joined to it by moves back
+    #: (it among them): they reach the same positions, so its answer is theirs too
+    #: (docs/engine.md, "Where a game was lost"). -1: the position alone.
+    first: int = -1
+    last: int = -1
+
+    def __post_init__(self) -> None:
+        if self.first < 0:
+            object.__setattr__(self, "first", self.position)
+        if self.last < 0:
+            object.__setattr__(self, "last", self.position)
 
     def to_dict(self) -> dict[str, Any]:
         return to_plain(self)
@@ -52,6 +63,9 @@ PROBE_FIELDS = Probe.FIELDS = (
     Field("source", str, True, "search or known-line (no search: it lies on a winning line); null unless verified."),
     Field("nodes", int, False, "Search nodes spent on it."),
     Field("seconds", float, False, "Seconds spent on it."),
+    Field("first", int, False, "The first position joined to it by moves back (the same cards moved back): they "
+          "reach the same positions, so its answer holds for each position from first to last."),
+    Field("last", int, False, "The last position joined to it by moves back."),
 )
 
 
@@ -153,8 +167,10 @@ class Analysis:
 
     @property
     def deal_lost_from_the_start(self) -> bool:
-        """Whether a search proved the initial layout itself unwinnable (no action lost the game)."""
-        return any(probe.position == 0 and probe.status is Status.UNWINNABLE for probe in self.probes)
+        """Whether a search proved the initial layout itself unwinnable (no action lost the game),
+        or a position joined to it by moves back."""
+        return (self.bracket is not None and self.bracket.unwinnable == 0) or any(
+            probe.first == 0 and probe.status is Status.UNWINNABLE for probe in self.probes)
 
     @property
     def summary(self) -> str:

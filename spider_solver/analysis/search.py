@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from spider_solver.analysis.answer import Source
 from spider_solver.analysis.options import AnalysisOptions
@@ -21,6 +21,9 @@ from spider_solver.budget import Budget
 from spider_solver.outcomes import AttemptSummary, Reason, Status
 from spider_solver.rules import Board, Deal, replay
 from spider_solver.rules.replay import play_on
+
+if TYPE_CHECKING:  # the engine loads with the first search
+    from spider_solver.engine.driver import LostPositions
 
 #: Positions with at most this many deals left in the stock get an early exhaustive
 #: search, after the first beam width fails: there it settles most unwinnable
@@ -60,6 +63,10 @@ class Session:
         self.budget = Budget(options.max_nodes, options.max_seconds, since=started)
         #: The engine's attempts of the last search (``EngineResult.attempts``).
         self.attempts: tuple[AttemptSummary, ...] = ()
+        #: The positions the searches of this analysis proved unwinnable (an
+        #: :class:`~spider_solver.engine.driver.LostPositions`, made by the first search):
+        #: every later search skips them, and is answered at once when it starts on one.
+        self.lost: LostPositions | None = None
 
     @property
     def nodes(self) -> int:
@@ -111,18 +118,24 @@ class Session:
             self.before_search = None
             self.excluded = time.perf_counter() - clock
             self.budget.extend(self.excluded)
-        from spider_solver.engine.driver import SearchOptions, run_search  # after the hook, which may have loaded it
+        # after the hook, which may have loaded it
+        from spider_solver.engine.driver import LostPositions, SearchOptions, run_search
         from spider_solver.engine.game import Game, position_key
 
+        game = Game.from_board(board, deal_on_empty=self.deal_on_empty)
+        if self.lost is None:
+            self.lost = LostPositions()
+        elif int(game.start_key) in self.lost:  # reachable from a position proved lost: lost, no search
+            return Found(Status.UNWINNABLE, Reason.EXHAUSTED, (), None)
         budget = self.budget.sub(share=share)
         proof = 0
         if board.deals_left == 0:
             proof = max(EARLY_PROOF_NODES, budget.max_nodes // EARLY_PROOF_SHARE)
         elif board.deals_left <= EARLY_PROOF_DEALS_LEFT:
             proof = EARLY_PROOF_NODES
-        found = run_search(Game.from_board(board, deal_on_empty=self.deal_on_empty), budget=budget,
+        found = run_search(game, budget=budget,
                            options=SearchOptions(proof_nodes=proof, final_proof=True,
-                                                 avoid=tuple(position_key(*key) for key in avoid)))
+                                                 avoid=tuple(position_key(*key) for key in avoid), lost=self.lost))
         self.attempts = found.attempts
         if found.actions is not None:
             return self.check_line(prefix, found.actions, undo_limit, "search", after=board)

@@ -31,7 +31,7 @@ from spider_solver.engine.search import (
     step_level,
 )
 from spider_solver.engine.shorten import LineIndex, line_hit
-from spider_solver.engine.tt import TT_FORGOTTEN, TT_STORED, tt_new, tt_store
+from spider_solver.engine.tt import TT_FORGOTTEN, TT_STORED, tt_new, tt_store, tt_store_all
 from spider_solver.engine.types import MODE_ALL, MODE_PROOF, MODE_SEARCH, STATE_BYTES, VP_DEALS
 from spider_solver.outcomes import AttemptSummary, BeamOutcome, SearchMode
 
@@ -64,6 +64,9 @@ MIN_TT_BITS = 16
 CANDIDATES_PER_POSITION = 64
 #: The exhaustive run's level buffers start with room for this many positions.
 PROOF_LEVEL_ROOM = 1024
+#: The exhaustive run's table gets this many slots more for each position known lost
+#: (``Exhaustive.lost``), up to 2**MAX_TT_BITS: :func:`lost_table_bits`.
+LOST_SLOTS = 2
 
 
 #: The move set of each mode, as the kernels take it.
@@ -115,11 +118,27 @@ class Exhaustive:
     and its end without one proves nothing (its attempt is marked ``avoiding``; the driver
     takes only its win). An exhaustive search that avoids positions and claims a proof
     cannot be written.
+
+    ``lost`` (keys): positions already proved unwinnable (by earlier proofs on the same deal
+    under the same rule), which it never keeps either; unlike ``avoid``, its end without a
+    win is still a proof. Every position of a winning line is winnable (it reaches the win),
+    and so is every position of every line into a winnable position: leaving unwinnable
+    positions out removes no line that wins and no line into a position that lies on one,
+    so the search (its reductions included: they reorder lines into a position, whose
+    positions all reach it) still keeps every winnable position at its depth, and finds
+    a win if there is one. Left out, they are not searched again: when a position proved
+    lost is reachable from the start, the proof of the start skips everything reachable
+    from it that it reaches only through it.
+
+    ``record``: keep the keys of the positions kept; a proof (its end without a win, with
+    nothing avoided) returns them in :attr:`Attempt.proved`.
     """
 
     every_action: bool = False
     reductions: bool | None = None
     avoid: np.ndarray | tuple[int, ...] = field(default=(), compare=False)
+    lost: np.ndarray | tuple[int, ...] = field(default=(), compare=False)
+    record: bool = False
 
     @property
     def mode(self) -> SearchMode:
@@ -150,6 +169,10 @@ class Attempt(AttemptSummary):
     #: reached (empty if none), and that position's index on the line.
     hit_moves: list[int] = field(default_factory=list)
     hit_target: int = -1
+    #: An :class:`Exhaustive` search with ``record`` that proved its start unwinnable (outcome
+    #: exhausted, nothing avoided): the keys of every position it kept, the start included,
+    #: sorted, each once. Each is reachable from the start, so each is unwinnable too.
+    proved: np.ndarray | None = field(default=None, compare=False)
 
     def summary(self) -> AttemptSummary:
         """Its outcome and counters, as a search's result carries them (no line)."""
@@ -182,6 +205,17 @@ def proof_limits(max_nodes: int) -> tuple[int, int]:
     level = min(MAX_PROOF_LEVEL_CAP, max(MAX_PROOF_LEVEL, max_nodes // PROOF_NODES_PER_POSITION))
     bits = min(MAX_TT_BITS, max(PROOF_TT_BITS, (max_nodes // PROOF_NODES_PER_SLOT).bit_length()))
     return level, bits
+
+
+def lost_table_bits(bits: int, lost: int) -> int:
+    """The exhaustive run's table size (bits) when it starts with ``lost`` positions known lost
+    in it, and would have ``2**bits`` slots with none: those slots are left free for its own
+    positions, and there are ``LOST_SLOTS`` more for each position known lost (at most half
+    of the table is taken before it starts), up to ``MAX_TT_BITS``. So a proof that skips
+    positions known lost forgets no more of its own than it would alone, below the cap."""
+    if lost <= 0:
+        return bits
+    return max(bits, min(MAX_TT_BITS, ((1 << bits) + LOST_SLOTS * lost - 1).bit_length()))
 
 
 def tt_bits_for(width: int, strata: int, max_levels: int) -> int:
@@ -243,6 +277,8 @@ def beam(game: Game, mode: Mode, budget: Budget, *, weights: np.ndarray = DEFAUL
     if max_levels is None:
         max_levels = UNLIMITED if exhaustive else MAX_LEVELS
     avoided = np.asarray(mode.avoid, dtype=np.uint64)
+    lost = np.asarray(mode.lost if isinstance(mode, Exhaustive) else (), dtype=np.uint64)
+    record = isinstance(mode, Exhaustive) and mode.record
     outcome = BeamOutcome.INTERRUPTED
     found: list[int] = []
     hit_moves: list[int] = []
@@ -251,7 +287,12 @@ def beam(game: Game, mode: Mode, budget: Budget, *, weights: np.ndarray = DEFAUL
     started = time.perf_counter()
     strata = int(game.vp[VP_DEALS]) + 1
     max_level, proof_bits = proof_limits(budget.left())
+    if exhaustive:
+        proof_bits = lost_table_bits(proof_bits, lost.size)
     tt = tt_new(proof_bits if exhaustive else tt_bits_for(width, strata, max_levels))
+    if lost.size:
+        tt_store_all(tt, lost)
+        tt.info[:] = 0  # the counters count the search's own positions
     # step_level gets plain tuples: numba types them in C at each call, NamedTuples in Python.
     params = tuple(BeamParams(weights, _MOVE_SET[mode.mode], width, strata, np.array(mode.selection, dtype=np.int64),
                               int(prune)))
@@ -261,6 +302,7 @@ def beam(game: Game, mode: Mode, budget: Budget, *, weights: np.ndarray = DEFAUL
     keys = np.array([game.start_key], dtype=np.uint64)
     arrive = np.zeros(1, dtype=np.int64)  # the start was reached by no move
     tt_store(tt, keys[0])
+    kept_keys: list[np.ndarray] = [keys] if record else []  # with ``record``: the keys of every level kept
     parents: list[np.ndarray] = []
     moves: list[np.ndarray] = []
     level_room = PROOF_LEVEL_ROOM if exhaustive else width * strata
@@ -306,6 +348,8 @@ def beam(game: Game, mode: Mode, budget: Budget, *, weights: np.ndarray = DEFAUL
             moves.append(buffers.next.move[:kept].astype(np.int32))
             states = buffers.next.states[:kept].copy()
             keys = buffers.next.keys[:kept].copy()
+            if record:
+                kept_keys.append(keys)
             if prune:
                 arrive = buffers.next.arrive[:kept].copy()
             peak_level = max(peak_level, kept)
@@ -318,10 +362,14 @@ def beam(game: Game, mode: Mode, budget: Budget, *, weights: np.ndarray = DEFAUL
                     hit_target = int(target)
     except KeyboardInterrupt:
         outcome = BeamOutcome.INTERRUPTED
+    proved = None
+    if record and outcome is BeamOutcome.EXHAUSTED and not avoided.size:
+        proved = np.unique(np.concatenate(kept_keys))
     return Attempt(None if exhaustive else width, mode.mode, outcome, moves=found, nodes=nodes_spent, levels=levels,
                    peak_level=peak_level, tt_stored=int(tt.info[TT_STORED]), tt_forgotten=int(tt.info[TT_FORGOTTEN]),
                    seconds=time.perf_counter() - started, hit_moves=hit_moves, hit_target=hit_target,
-                   level_limit=max_level if exhaustive else 0, avoiding=bool(avoided.size and exhaustive))
+                   level_limit=max_level if exhaustive else 0, avoiding=bool(avoided.size and exhaustive),
+                   proved=proved)
 
 
 def _backtrack(parents: list[np.ndarray], moves: list[np.ndarray], level: int, index: int) -> list[int]:

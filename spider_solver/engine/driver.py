@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from spider_solver.budget import Budget
-from spider_solver.engine.beam import UNLIMITED, Attempt, Beam, Exhaustive, beam
+from spider_solver.engine.beam import LOST_SLOTS, MAX_TT_BITS, UNLIMITED, Attempt, Beam, Exhaustive, beam
 from spider_solver.engine.cache import require_jit
 from spider_solver.engine.evaluate import weights_for
 from spider_solver.engine.game import Game
@@ -42,6 +42,9 @@ from spider_solver.outcomes import AttemptSummary, BeamOutcome, Reason
 #: line that avoids a few positions is about as deep as the shortest line.
 AVOIDING_PROOF_SHARE = 2
 AVOIDING_PROOF_MIN_NODES = 100_000
+#: The most positions a :class:`LostPositions` holds: the exhaustive search that starts with
+#: them in its table then has at most 2**MAX_TT_BITS slots (beam.LOST_SLOTS a key), 256 MB.
+LOST_KEYS_LIMIT = (1 << MAX_TT_BITS) // LOST_SLOTS
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,42 @@ class SearchOptions:
     #: line (on at most ``AVOIDING_PROOF_SHARE`` times the first one's nodes). Only when
     #: it finds none is the first line returned, through the history; the caller checks.
     avoid: tuple[int, ...] = ()
+    #: Positions proved unwinnable, shared by the searches of one analysis (None: none):
+    #: the exhaustive searches never keep them (their end without a win stays a proof:
+    #: see :class:`~spider_solver.engine.beam.Exhaustive`), and a proof adds every position
+    #: it kept. Only for searches of the same deal under the same ``deal_on_empty``.
+    lost: LostPositions | None = field(default=None, compare=False)
+
+
+class LostPositions:
+    """The positions of one deal (under one ``deal_on_empty``) proved unwinnable so far: the
+    keys of every position an exhaustive search kept before it ended without a win. Each
+    is reachable from that search's start, which cannot be won, so none can be won.
+
+    Searches that share it (:attr:`SearchOptions.lost`) never search them again. It holds
+    at most ``limit`` keys: past that it keeps what it has (any part of it is as sound), so
+    that the table of the proofs that start with them stays under ``2**MAX_TT_BITS`` slots.
+    """
+
+    def __init__(self, limit: int = LOST_KEYS_LIMIT) -> None:
+        self.limit = limit
+        #: The keys, sorted, each once.
+        self.keys = np.empty(0, dtype=np.uint64)
+
+    def __len__(self) -> int:
+        return int(self.keys.size)
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, int | np.integer) or not 0 <= int(key) < 1 << 64:
+            return False
+        at = int(np.searchsorted(self.keys, np.uint64(key)))
+        return at < self.keys.size and int(self.keys[at]) == int(key)
+
+    def add(self, keys: np.ndarray) -> None:
+        """Add the keys of positions proved unwinnable (unless that would pass ``limit``)."""
+        merged = np.union1d(self.keys, np.asarray(keys, dtype=np.uint64))
+        if merged.size <= self.limit:
+            self.keys = merged
 
 
 @dataclass(frozen=True)
@@ -135,7 +174,7 @@ def run_search(deal, *, budget: Budget, options: SearchOptions = SearchOptions()
     weights = weights_for(suits) if options.weights is None else options.weights
     with _progress_bar(options.progress, budget.left(), game.deal.name) as bar:
         search = _Search(game, budget.sub(progress=bar), weights, schedule.selection, bar,
-                         np.array(options.avoid, dtype=np.uint64))
+                         np.array(options.avoid, dtype=np.uint64), options.lost)
         reason, line = search.run(schedule, polish=options.polish)
     return _result(game, line, reason, search.budget, started, search.attempts)
 
@@ -160,10 +199,12 @@ class _Search:
     the progress bar, or None)."""
 
     def __init__(self, game: Game, budget: Budget, weights: np.ndarray, selection: tuple[int, ...],
-                 bar: Any, avoid: np.ndarray) -> None:
+                 bar: Any, avoid: np.ndarray, lost: LostPositions | None = None) -> None:
         self.game, self.budget, self.weights, self.selection, self.bar = game, budget, weights, selection, bar
         #: Keys the schedule's beams do not keep and the line should avoid (see SearchOptions.avoid).
         self.avoid = avoid
+        #: Positions proved unwinnable, which the exhaustive searches skip and their proofs add to.
+        self.lost = lost
         self.attempts: list[Attempt] = []
 
     def run(self, schedule: Schedule, *, polish: bool) -> tuple[Reason, list[int] | None]:
@@ -180,7 +221,7 @@ class _Search:
                 return stopped, None
             if step.proof:  # the early proof: it spent its share (a later one may have more) or gave up
                 if attempt.outcome is BeamOutcome.EXHAUSTED:
-                    return Reason.EXHAUSTED, None
+                    return self.proved(attempt), None
                 proof_gave_up = attempt.outcome is BeamOutcome.CUT
                 if proof_gave_up:
                     reason = Reason.PROOF_GAVE_UP
@@ -200,7 +241,7 @@ class _Search:
         if self.bar is not None:
             self.bar.set_description(f"{self.game.deal.name} width {step.width if step.width < UNLIMITED else 'all'}")
         budget = self.budget if step.nodes is None else self.budget.sub(step.nodes)
-        mode = Exhaustive() if step.proof else Beam(step.width, self.selection, self.avoid)
+        mode = self.exhaustive() if step.proof else Beam(step.width, self.selection, self.avoid)
         attempt = beam(self.game, mode, budget, weights=self.weights)
         self.attempts.append(attempt)
         return attempt
@@ -210,7 +251,21 @@ class _Search:
         attempt = self.beam(PROOF)
         if attempt.outcome is BeamOutcome.WON:
             return Reason.WON, self.proof_line(attempt)
+        if attempt.outcome is BeamOutcome.EXHAUSTED:
+            return self.proved(attempt), None
         return self.stopped(attempt) or attempt.outcome.reason(proof=True), None
+
+    def exhaustive(self, avoid: np.ndarray | tuple[int, ...] = ()) -> Exhaustive:
+        """The exhaustive search, which skips the positions known lost and records what it proves."""
+        if self.lost is None:
+            return Exhaustive(avoid=avoid)
+        return Exhaustive(avoid=avoid, lost=self.lost.keys, record=True)
+
+    def proved(self, attempt: Attempt) -> Reason:
+        """An exhaustive search ended without a win: its positions are lost (added to ``lost``)."""
+        if self.lost is not None and attempt.proved is not None:
+            self.lost.add(attempt.proved)
+        return Reason.EXHAUSTED
 
     def proof_line(self, attempt: Attempt) -> list[int]:
         """The line of an exhaustive search that won, shortened if the shortened line avoids
@@ -220,7 +275,7 @@ class _Search:
         if not through:
             return line
         nodes = max(AVOIDING_PROOF_MIN_NODES, AVOIDING_PROOF_SHARE * attempt.nodes)
-        again = beam(self.game, Exhaustive(avoid=self.avoid), self.budget.sub(nodes))
+        again = beam(self.game, self.exhaustive(self.avoid), self.budget.sub(nodes))
         self.attempts.append(again)
         if again.outcome is BeamOutcome.WON:
             other, through = self.avoiding(again.moves)
@@ -294,4 +349,5 @@ def _result(game: Game, line: list[int] | None, reason: Reason, budget: Budget, 
 
 #: ``Budget``, ``beam`` and ``SELECTION`` are here too for the callers that import them from
 #: the driver (the pinned bench among them); they live in budget.py, beam.py and schedule.py.
-__all__ = ["SELECTION", "Budget", "EngineResult", "SearchOptions", "beam", "run_search"]
+__all__ = ["LOST_KEYS_LIMIT", "SELECTION", "Budget", "EngineResult", "LostPositions", "SearchOptions", "beam",
+           "run_search"]

@@ -119,3 +119,10 @@ def tt_store(tt, key):
     table[home] = key
     info[TT_FORGOTTEN] += 1
     return True
+
+
+@njit(**KERNEL)
+def tt_store_all(tt, keys):
+    """Store every key of ``keys`` (uint64), as ``tt_store`` stores one."""
+    for i in range(keys.shape[0]):
+        tt_store(tt, keys[i])

@@ -107,5 +107,8 @@ def test_to_plain_makes_enums_text_tuples_lists_and_nested_records_plain():
     assert data == {"winnable": None, "winnable_after": None, "line": [], "unwinnable": 4, "unwinnable_after": 9,
                     "width": None}
     assert to_plain(probe) == {"position": 0, "status": "unwinnable", "reason": "exhausted", "source": None,
-                               "nodes": 7, "seconds": 0.25}
+                               "nodes": 7, "seconds": 0.25, "first": 0, "last": 0}
+    # A probe's answer holds for the positions joined to it by moves back.
+    joined = Probe(5, Status.UNKNOWN, Reason.NODES, None, 7, 0.25, 3, 5)
+    assert (to_plain(joined)["first"], to_plain(joined)["last"]) == (3, 5)
     assert type(to_plain(probe)["status"]) is str

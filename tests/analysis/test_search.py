@@ -49,3 +49,18 @@ def test_a_search_keeps_the_engines_attempts_and_spends_the_shared_budget():
     found = s.search(s.board_after([]), [], 0)
     assert found.status is Status.VERIFIED and found.source == "search" and found.line
     assert s.attempts and s.nodes == sum(a.nodes for a in s.attempts) > 0
+
+
+@pytest.mark.usefixtures("engine")
+def test_a_position_proved_lost_and_every_position_it_reaches_are_answered_without_a_search():
+    from tests.analysis.helpers import stuck_log
+
+    deal = Deal.from_code("SP1-S4C-AAAAAAD")
+    log = stuck_log(deal, 1)
+    s = Session(deal, AnalysisOptions(max_nodes=20_000_000, max_seconds=None), time.perf_counter())
+    stuck = s.search(s.board_after(log[:-3]), log[:-3], 0)
+    assert stuck.status is Status.UNWINNABLE and s.lost is not None and len(s.lost) > 0
+    proved, spent = len(s.lost), s.nodes
+    for at in range(len(log) - 3, len(log) + 1):  # itself and the positions after it: reachable from it
+        assert s.search(s.board_after(log[:at]), log[:at], 0) == Found(Status.UNWINNABLE, Reason.EXHAUSTED, (), None)
+    assert (s.nodes, len(s.lost), s.attempts) == (spent, proved, ())
