@@ -14,9 +14,10 @@ A decision is a *block* of actions:
    (:func:`evaluate_view`, lower is better). A move that turns a card up turns up an
    ``UNKNOWN``: the search goes on past it, pessimistically (what it finds is
    guaranteed whatever the card is), and positions the game has been in are never kept.
-2. If the best line found gains at least ``Q_MARGIN`` on the position's value, the
-   block is that line up to and including its first move that turns a card up (the
-   card is then seen, and the next decision plans with it).
+2. If the best line found gains at least ``Q_MARGIN`` on the position's value (and, when
+   no card is face down, removes a run: rearranging cards that are all seen is not
+   progress), the block is that line up to and including its first move that turns a
+   card up (the card is then seen, and the next decision plans with it).
 3. Otherwise, with deals left: fill the empty columns the deal needs filled (each with
    the move into it that leaves the best value), then deal.
 4. Otherwise (the stock is empty), the best line that turns a card up, up to that
@@ -350,6 +351,28 @@ def _until_turned(view, vtables, line, length, block):
     return count
 
 
+@njit(cache=True)
+def _down_cards(view, ncols):
+    """The face-down cards of ``view``."""
+    total = 0
+    for c in range(ncols):
+        total += view.down[c]
+    return total
+
+
+@njit(cache=True)
+def _removes_run(view, vtables, line, length):
+    """Whether ``line`` removes a run from ``view`` (played and taken back)."""
+    infos = np.zeros(MAX_DEPTH, dtype=np.int64)
+    before = view.hdr[H_REMOVED]
+    for t in range(length):
+        infos[t] = do_move(view, vtables, line[t])
+    after = view.hdr[H_REMOVED]
+    for t in range(length - 1, -1, -1):
+        undo_move(view, vtables, line[t], infos[t])
+    return after > before
+
+
 @njit(**KERNEL)
 def _fill_move(view, vtables, w, moves):
     """The move into an empty column (not of a whole column) that leaves the best value, or -1."""
@@ -390,7 +413,11 @@ def decide(view, vtables, w, q, work, seen):
     ncols = vp[VP_COLUMNS]
     block = work.block
     length, gain, reveal_len = plan(view, vtables, w, q, work, seen)
-    if length > 0 and gain >= q[Q_MARGIN]:
+    # With no card face down, only a run removed is progress: a line that only rearranges
+    # the cards is not played (it led the planner round the same cards for hundreds of
+    # actions with a deal left); the player deals instead, or with none left is stuck.
+    if length > 0 and gain >= q[Q_MARGIN] and (_down_cards(view, ncols) > 0
+                                              or _removes_run(view, vtables, work.best, length)):
         return _until_turned(view, vtables, work.best, length, block)
     if view.hdr[H_DEALT] < vp[VP_DEALS]:
         count = 0
