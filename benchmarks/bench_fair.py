@@ -260,17 +260,23 @@ def main() -> None:
     parser.add_argument("--rechance", action="store_true",
                         help="with --calibration: each hint's chance computed again from its recorded figures by "
                              "the chance model of this checkout (a model fitted after the run), written back")
+    parser.add_argument("--only", help="with --calibration: FIRST-LAST, only the games of these deal numbers (those "
+                                        "the chance model was not fitted on)")
     args = parser.parse_args()
+    from spider_solver.rules import GameCode
+
     if args.calibration:
         path = Path(args.calibration)
         rows = read_games(path)
         if args.rechance:
             rows = rechance(rows)
             path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-        print(resultfile.markdown(resultfile.table(CALIBRATION, calibration(rows))))
+        low, high = (int(n) for n in args.only.split("-")) if args.only else (0, 2**35)
+        held = [r for r in rows if low <= GameCode.parse(r["code"]).number <= high]
+        print(f"{sum(r['player'] == 'hint' for r in held)} hint games")
+        print(resultfile.markdown(resultfile.table(CALIBRATION, calibration(held))))
         return
     from spider_solver.analysis.fair import FAIR_ALTERNATIVES, FAIR_LAYOUTS
-    from spider_solver.rules import GameCode
 
     layouts = args.layouts or FAIR_LAYOUTS
     alternatives = FAIR_ALTERNATIVES if args.alternatives is None else args.alternatives

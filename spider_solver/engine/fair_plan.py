@@ -14,10 +14,10 @@ A decision is a *block* of actions:
    (:func:`evaluate_view`, lower is better). A move that turns a card up turns up an
    ``UNKNOWN``: the search goes on past it, pessimistically (what it finds is
    guaranteed whatever the card is), and positions the game has been in are never kept.
-2. If the best line found gains at least ``Q_MARGIN`` on the position's value (and, when
-   no card is face down, removes a run: rearranging cards that are all seen is not
-   progress), the block is that line up to and including its first move that turns a
-   card up (the card is then seen, and the next decision plans with it).
+2. If the best line found gains at least ``Q_MARGIN`` on the position's value (when no
+   card is face down and a deal is left, not counting the columns it empties: the deal
+   needs them filled), the block is that line up to and including its first move that
+   turns a card up (the card is then seen, and the next decision plans with it).
 3. Otherwise, with deals left: fill the empty columns the deal needs filled (each with
    the move into it that leaves the best value), then deal.
 4. Otherwise (the stock is empty), the best line that turns a card up, up to that
@@ -361,16 +361,21 @@ def _down_cards(view, ncols):
 
 
 @njit(cache=True)
-def _removes_run(view, vtables, line, length):
-    """Whether ``line`` removes a run from ``view`` (played and taken back)."""
+def _emptied(view, vtables, line, length):
+    """How many more empty columns ``view`` has after ``line`` (played and taken back)."""
+    ncols = vtables[0][VP_COLUMNS]
     infos = np.zeros(MAX_DEPTH, dtype=np.int64)
-    before = view.hdr[H_REMOVED]
+    before = 0
+    for c in range(ncols):
+        before += 1 if view.lens[c] == 0 else 0
     for t in range(length):
         infos[t] = do_move(view, vtables, line[t])
-    after = view.hdr[H_REMOVED]
+    after = 0
+    for c in range(ncols):
+        after += 1 if view.lens[c] == 0 else 0
     for t in range(length - 1, -1, -1):
         undo_move(view, vtables, line[t], infos[t])
-    return after > before
+    return after - before
 
 
 @njit(**KERNEL)
@@ -413,11 +418,12 @@ def decide(view, vtables, w, q, work, seen):
     ncols = vp[VP_COLUMNS]
     block = work.block
     length, gain, reveal_len = plan(view, vtables, w, q, work, seen)
-    # With no card face down, only a run removed is progress: a line that only rearranges
-    # the cards is not played (it led the planner round the same cards for hundreds of
-    # actions with a deal left); the player deals instead, or with none left is stuck.
-    if length > 0 and gain >= q[Q_MARGIN] and (_down_cards(view, ncols) > 0
-                                              or _removes_run(view, vtables, work.best, length)):
+    # With no card face down and a deal left, a column emptied is not counted as a gain: the
+    # deal needs it filled again (a 1-suit hint game filled a column for the deal, then moved
+    # the card out again, for 900 actions); the player deals instead.
+    if length > 0 and _down_cards(view, ncols) == 0 and view.hdr[H_DEALT] < vp[VP_DEALS]:
+        gain -= w[E_EMPTY] * _emptied(view, vtables, work.best, length)
+    if length > 0 and gain >= q[Q_MARGIN]:
         return _until_turned(view, vtables, work.best, length, block)
     if view.hdr[H_DEALT] < vp[VP_DEALS]:
         count = 0
