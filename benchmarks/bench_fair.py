@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import sys
@@ -53,8 +54,28 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_hint(code: str, layouts: int, alternatives: int, seed: int) -> dict:
-    """One game by the fair hints: the log, the outcome, each hint's time and chance."""
+def planner_action(board, history: list[int]):
+    """The first action of the hint planner's decision at ``board`` (no rollouts), or None."""
+    import numpy as np
+
+    from spider_solver.engine.fair_hint import knowledge_of
+    from spider_solver.engine.fair_plan import MAX_DEPTH, PLAN_PARAMS, PLAN_WEIGHTS
+    from spider_solver.engine.fair_sample import decision
+    from spider_solver.engine.game import action_of, variant_params
+    from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
+    from spider_solver.engine.types import MAX_COLUMNS
+
+    suits = board.variant.suits
+    block = np.zeros(MAX_DEPTH + MAX_COLUMNS + 1, dtype=np.int64)
+    count = decision(knowledge_of(board, history), (variant_params(board.deal, board.deal_on_empty), ZOBRIST,
+                     DEALT_KEYS), (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]), block)
+    return board.check(action_of(int(block[0]))) if count else None
+
+
+def play_hint(code: str, layouts: int, alternatives: int, seed: int, stride: int = 1) -> dict:
+    """One game by the fair hints: the log, the outcome, each hint's time and chance.
+    ``stride`` > 1 (data to fit the chance model on, cheaply): a hint at every ``stride``-th
+    position only, the planner's decision alone at the others."""
     from spider_solver.engine.fair_hint import fair_candidates, view_of
     from spider_solver.rules import Board, Deal, replay
 
@@ -66,6 +87,12 @@ def play_hint(code: str, layouts: int, alternatives: int, seed: int) -> dict:
     while not board.is_won() and len(log) < 1000:
         clock = time.perf_counter()
         history.append(view_of(board)[1])
+        if len(log) % stride:
+            action = planner_action(board, history[:-1])
+            if action is None:
+                break
+            log.append(board.play(action))
+            continue
         found = fair_candidates(board, history[:-1], layouts=layouts, alternatives=alternatives, seed=seed)
         seconds = time.perf_counter() - clock
         if not found:
@@ -131,10 +158,10 @@ def play_casual(code: str) -> dict:
 
 
 def _play(args: tuple) -> dict:
-    player, code, layouts, alternatives, seed = args
+    player, code, layouts, alternatives, seed, stride = args
     started = time.perf_counter()
     if player == "hint":
-        row = play_hint(code, layouts, alternatives, seed)
+        row = play_hint(code, layouts, alternatives, seed, stride)
     else:
         row = {"planner": play_planner, "grader": play_grader, "casual": play_casual}[player](code)
     row["seconds"] = round(time.perf_counter() - started, 2)
@@ -223,6 +250,9 @@ def main() -> None:
     parser.add_argument("--alternatives", type=int)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", default="hint,planner,grader,casual")
+    parser.add_argument("--stride", type=int, default=1,
+                        help="a hint at every N-th position only, the planner alone between (fitting data; "
+                             "its hint times are not a hint player's)")
     resultfile.add_out_option(parser, "fair-s{suits}")
     parser.add_argument("--games", help="append each game here as a JSON line (default: the result file's name, "
                                         "-games.jsonl)")
@@ -230,23 +260,29 @@ def main() -> None:
     parser.add_argument("--rechance", action="store_true",
                         help="with --calibration: each hint's chance computed again from its recorded figures by "
                              "the chance model of this checkout (a model fitted after the run), written back")
+    parser.add_argument("--only", help="with --calibration: FIRST-LAST, only the games of these deal numbers (those "
+                                        "the chance model was not fitted on)")
     args = parser.parse_args()
+    from spider_solver.rules import GameCode
+
     if args.calibration:
         path = Path(args.calibration)
         rows = read_games(path)
         if args.rechance:
             rows = rechance(rows)
             path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-        print(resultfile.markdown(resultfile.table(CALIBRATION, calibration(rows))))
+        low, high = (int(n) for n in args.only.split("-")) if args.only else (0, 2**35)
+        held = [r for r in rows if low <= GameCode.parse(r["code"]).number <= high]
+        print(f"{sum(r['player'] == 'hint' for r in held)} hint games")
+        print(resultfile.markdown(resultfile.table(CALIBRATION, calibration(held))))
         return
     from spider_solver.analysis.fair import FAIR_ALTERNATIVES, FAIR_LAYOUTS
-    from spider_solver.rules import GameCode
 
     layouts = args.layouts or FAIR_LAYOUTS
     alternatives = FAIR_ALTERNATIVES if args.alternatives is None else args.alternatives
     codes = [str(GameCode(args.suits, args.rule, n)) for n in range(args.first, args.first + args.count)]
     players = args.players.split(",")
-    jobs = [(p, c, layouts, alternatives, args.seed) for c in codes for p in players]
+    jobs = [(p, c, layouts, alternatives, args.seed, args.stride) for c in codes for p in players]
     out = resultfile.out_path(args)
     games = Path(args.games) if args.games else (out.with_name(out.stem + "-games.jsonl") if out else None)
     if games is not None:
@@ -264,7 +300,7 @@ def main() -> None:
                     f.write(json.dumps(row) + "\n")
             resultfile.write(args, "bench_fair", tables(rows), layouts=layouts, alternatives=alternatives,
                              deals=f"{args.suits} suits {args.rule} {args.first}-{args.first + args.count - 1}",
-                             games_file=str(games.relative_to(resultfile.ROOT)) if games else None)
+                             games_file=os.path.relpath(games, resultfile.ROOT) if games else None)
     for tab in tables(rows).values():
         print(resultfile.markdown(tab))
 

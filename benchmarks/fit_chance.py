@@ -3,6 +3,7 @@
 Usage::
 
     python benchmarks/fit_chance.py benchmarks/results/fair-tune-s4-games.jsonl [more.jsonl ...] [--suits 4]
+        [--only FIRST-LAST]
 
 Reads the ``hint`` games of ``bench_fair.py`` game files (``--games``) (each hint's rollout figures and
 the position's, and whether its game went on to win), fits a logistic regression of the
@@ -46,11 +47,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+")
     parser.add_argument("--suits", type=int, default=4)
+    parser.add_argument("--only", help="FIRST-LAST: only the games of these deal numbers")
     args = parser.parse_args()
+    from spider_solver.rules import GameCode
+
+    low, high = (int(n) for n in args.only.split("-")) if args.only else (0, 2**35)
     rows, outcomes = [], []
     for name in args.files:
         for game in (json.loads(line) for line in Path(name).read_text().splitlines() if line.strip()):
-            if game["player"] != "hint":
+            if game["player"] != "hint" or not low <= GameCode.parse(game["code"]).number <= high:
                 continue
             for h in game["hints"]:
                 rows.append(chance_features(h["wins"], h["layouts"], h["roll_removed"], h["roll_down"], h["down"],

@@ -14,9 +14,10 @@ A decision is a *block* of actions:
    (:func:`evaluate_view`, lower is better). A move that turns a card up turns up an
    ``UNKNOWN``: the search goes on past it, pessimistically (what it finds is
    guaranteed whatever the card is), and positions the game has been in are never kept.
-2. If the best line found gains at least ``Q_MARGIN`` on the position's value, the
-   block is that line up to and including its first move that turns a card up (the
-   card is then seen, and the next decision plans with it).
+2. If the best line found gains at least ``Q_MARGIN`` on the position's value (when no
+   card is face down and a deal is left, not counting the columns it empties: the deal
+   needs them filled), the block is that line up to and including its first move that
+   turns a card up (the card is then seen, and the next decision plans with it).
 3. Otherwise, with deals left: fill the empty columns the deal needs filled (each with
    the move into it that leaves the best value), then deal.
 4. Otherwise (the stock is empty), the best line that turns a card up, up to that
@@ -350,6 +351,33 @@ def _until_turned(view, vtables, line, length, block):
     return count
 
 
+@njit(cache=True)
+def _down_cards(view, ncols):
+    """The face-down cards of ``view``."""
+    total = 0
+    for c in range(ncols):
+        total += view.down[c]
+    return total
+
+
+@njit(cache=True)
+def _emptied(view, vtables, line, length):
+    """How many more empty columns ``view`` has after ``line`` (played and taken back)."""
+    ncols = vtables[0][VP_COLUMNS]
+    infos = np.zeros(MAX_DEPTH, dtype=np.int64)
+    before = 0
+    for c in range(ncols):
+        before += 1 if view.lens[c] == 0 else 0
+    for t in range(length):
+        infos[t] = do_move(view, vtables, line[t])
+    after = 0
+    for c in range(ncols):
+        after += 1 if view.lens[c] == 0 else 0
+    for t in range(length - 1, -1, -1):
+        undo_move(view, vtables, line[t], infos[t])
+    return after - before
+
+
 @njit(**KERNEL)
 def _fill_move(view, vtables, w, moves):
     """The move into an empty column (not of a whole column) that leaves the best value, or -1."""
@@ -390,6 +418,11 @@ def decide(view, vtables, w, q, work, seen):
     ncols = vp[VP_COLUMNS]
     block = work.block
     length, gain, reveal_len = plan(view, vtables, w, q, work, seen)
+    # With no card face down and a deal left, a column emptied is not counted as a gain: the
+    # deal needs it filled again (a 1-suit hint game filled a column for the deal, then moved
+    # the card out again, for 900 actions); the player deals instead.
+    if length > 0 and _down_cards(view, ncols) == 0 and view.hdr[H_DEALT] < vp[VP_DEALS]:
+        gain -= w[E_EMPTY] * _emptied(view, vtables, work.best, length)
     if length > 0 and gain >= q[Q_MARGIN]:
         return _until_turned(view, vtables, work.best, length, block)
     if view.hdr[H_DEALT] < vp[VP_DEALS]:
