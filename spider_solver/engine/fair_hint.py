@@ -63,6 +63,10 @@ class Scored(NamedTuple):
     removed: float
     down: float
     chance: float
+    #: How the game after it ended on each layout (the same layouts, in the same order, for
+    #: every candidate): (1 if won else 0, runs removed, face-down cards left); for a paired
+    #: comparison of two candidates, layout by layout (a review's).
+    ends: tuple[tuple[int, int, int], ...] = ()
 
 
 def view_of(board: Board) -> tuple[np.ndarray, int]:
@@ -164,7 +168,9 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
                                    suits, total_runs=variant.runs, deals=variant.deals,
                                    start_down=max(1, variant.layout - variant.columns))
         scored.append(Scored(board.check(action_of(int(blocks[i, 0]))), wins, layouts, removed, left,
-                             chance_of(features, suits)))
+                             chance_of(features, suits),
+                             tuple(zip(outcomes.wins[i].tolist(), outcomes.removed[i].tolist(),
+                                       outcomes.down[i].tolist(), strict=True))))
     if count == 0:  # the planner is stuck: the alternatives by their wins alone
         return sorted(scored, key=lambda c: -c.wins)
     return [scored[0], *sorted(scored[1:], key=lambda c: -c.wins)]
