@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/bench_fair.py --suits 4 --first 900000 --count 60 [--workers 2]
         [--layouts N] [--alternatives N] [--seed 0] [--players hint,planner,grader,casual]
-        [--out benchmarks/results/fair-s4.json] [--positions benchmarks/results/fair-s4-positions.jsonl]
+        [--out benchmarks/results/fair-s4.json] [--games benchmarks/results/fair-s4-games.jsonl]
 
 Each deal is played once by each player, no undo, seeing only what a player sees:
 
@@ -18,9 +18,11 @@ Each deal is played once by each player, no undo, seeing only what a player sees
 * ``casual``: the casual player of the analysis benchmarks (``bench_analyze.casual_play``).
 
 Prints the win rates with their 95% intervals (Wilson) and the hint times (median, p90),
-writes them to ``--out`` as they come (partial results survive an interrupted run) and
-each hint's position, chance and the game's outcome to ``--positions`` (for the
-calibration table: ``--calibration FILE`` reads such a file and prints it).
+and writes them with the calibration table to the result file ``--out`` as they come;
+each game (its log, and each hint's time, chance and figures) is appended to ``--games``
+as it ends, so an interrupted run keeps what it played. ``--calibration GAMES.jsonl``
+prints the calibration table of such a file (``--rechance``: each hint's chance
+computed again by this checkout's chance model, from the hint's recorded figures).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import resultfile  # noqa: E402
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -67,12 +71,13 @@ def play_hint(code: str, layouts: int, alternatives: int, seed: int) -> dict:
         if not found:
             break
         best = found[0]
+        planned = next(c for c in found if c.planned)  # its rollouts describe the position
         hints.append({"at": len(log), "seconds": round(seconds, 4), "chance": round(best.chance, 4),
                       "share": best.wins / best.layouts,
-                      "wins": best.wins, "layouts": best.layouts, "roll_removed": round(best.removed, 3),
-                      "roll_down": round(best.down, 3), "down": sum(board.down), "dealt": board.dealt,
+                      "wins": best.wins, "layouts": best.layouts, "roll_removed": planned.removed,
+                      "roll_down": planned.down, "down": sum(board.down), "dealt": board.dealt,
                       "runs": board.runs_removed, "empty": sum(1 for c in board.columns if not c),
-                      "choices": [[str(c.action), c.wins] for c in found]})
+                      "planned": str(planned.action), "choices": [[str(c.action), c.wins] for c in found]})
         log.append(board.play(best.action))
     won = board.is_won()
     if won:  # replayed by the rules engine from the deal's initial layout
@@ -156,6 +161,21 @@ def summary(rows: list[dict]) -> dict:
     return out
 
 
+def rechance(rows: list[dict]) -> list[dict]:
+    """The games with each hint's chance as the current chance model gives it from the hint's
+    recorded figures (exactly what :func:`~spider_solver.engine.fair_hint.fair_candidates`
+    computes from the same rollouts)."""
+    from spider_solver.engine.fair_hint import chance_features, chance_of
+    from spider_solver.rules import GameCode
+
+    for row in rows:
+        suits = GameCode.parse(row["code"]).suits
+        for h in row.get("hints", []):
+            h["chance"] = round(chance_of(chance_features(h["wins"], h["layouts"], h["roll_removed"], h["roll_down"],
+                                                          h["down"], h["dealt"], h["runs"], suits), suits), 4)
+    return rows
+
+
 def calibration(rows: list[dict], groups: int = 10) -> list[dict]:
     """Positions grouped by predicted chance (tenths): the share whose game went on to win."""
     table = []
@@ -171,6 +191,27 @@ def calibration(rows: list[dict], groups: int = 10) -> list[dict]:
     return table
 
 
+PLAYERS = [("player", "player", ""), ("games", "games", "int"), ("wins", "won", "int"), ("rate", "win rate", "%"),
+           ("interval95", "95% interval", "%"), ("game_seconds_median", "game s median", ".1f"),
+           ("hint_seconds_median", "hint s median", ".3f"), ("hint_seconds_p90", "hint s p90", ".3f"),
+           ("hints", "hints", "int")]
+CALIBRATION = [("group", "predicted chance", ""), ("positions", "positions", "int"),
+               ("predicted", "mean predicted", ".3f"), ("won", "share won", ".3f")]
+
+
+def tables(rows: list[dict]) -> dict:
+    players = [{"player": player, **entry} for player, entry in summary(rows).items()]
+    out = {"players": resultfile.table(PLAYERS, players)}
+    table = calibration(rows)
+    if table:
+        out["calibration"] = resultfile.table(CALIBRATION, table)
+    return out
+
+
+def read_games(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--suits", type=int, default=4)
@@ -182,13 +223,21 @@ def main() -> None:
     parser.add_argument("--alternatives", type=int)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", default="hint,planner,grader,casual")
-    parser.add_argument("--out")
-    parser.add_argument("--calibration", help="print the calibration table of a --out file and exit")
+    resultfile.add_out_option(parser, "fair-s{suits}")
+    parser.add_argument("--games", help="append each game here as a JSON line (default: the result file's name, "
+                                        "-games.jsonl)")
+    parser.add_argument("--calibration", help="print the calibration table of a --games file and exit")
+    parser.add_argument("--rechance", action="store_true",
+                        help="with --calibration: each hint's chance computed again from its recorded figures by "
+                             "the chance model of this checkout (a model fitted after the run), written back")
     args = parser.parse_args()
     if args.calibration:
-        rows = json.loads(Path(args.calibration).read_text())["games"]
-        for line in calibration(rows):
-            print(line)
+        path = Path(args.calibration)
+        rows = read_games(path)
+        if args.rechance:
+            rows = rechance(rows)
+            path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+        print(resultfile.markdown(resultfile.table(CALIBRATION, calibration(rows))))
         return
     from spider_solver.analysis.fair import FAIR_ALTERNATIVES, FAIR_LAYOUTS
     from spider_solver.rules import GameCode
@@ -198,8 +247,11 @@ def main() -> None:
     codes = [str(GameCode(args.suits, args.rule, n)) for n in range(args.first, args.first + args.count)]
     players = args.players.split(",")
     jobs = [(p, c, layouts, alternatives, args.seed) for c in codes for p in players]
+    out = resultfile.out_path(args)
+    games = Path(args.games) if args.games else (out.with_name(out.stem + "-games.jsonl") if out else None)
+    if games is not None:
+        games.write_text("")
     rows: list[dict] = []
-    started = time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
     with ProcessPoolExecutor(args.workers) as pool:
         futures = [pool.submit(_play, job) for job in jobs]
         for future in as_completed(futures):
@@ -207,15 +259,14 @@ def main() -> None:
             rows.append(row)
             print(f"{row['player']:8} {row['code']} {'won ' if row['won'] else 'lost'} {row['actions']:4} actions "
                   f"{row['seconds']:8.1f} s", flush=True)
-            if args.out:
-                Path(args.out).write_text(json.dumps({
-                    "benchmark": "bench_fair", "command": " ".join(sys.argv), "started": started,
-                    "layouts": layouts, "alternatives": alternatives, "summary": summary(rows),
-                    "calibration": calibration(rows), "games": rows}, indent=1) + "\n")
-    for player, entry in summary(rows).items():
-        print(player, entry)
-    for line in calibration(rows):
-        print(line)
+            if games is not None:
+                with games.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+            resultfile.write(args, "bench_fair", tables(rows), layouts=layouts, alternatives=alternatives,
+                             deals=f"{args.suits} suits {args.rule} {args.first}-{args.first + args.count - 1}",
+                             games_file=str(games.relative_to(resultfile.ROOT)) if games else None)
+    for tab in tables(rows).values():
+        print(resultfile.markdown(tab))
 
 
 if __name__ == "__main__":

@@ -2,9 +2,9 @@
 
 Usage::
 
-    python benchmarks/fit_chance.py benchmarks/results/fair-tune-s4.json [more.json ...] [--suits 4]
+    python benchmarks/fit_chance.py benchmarks/results/fair-tune-s4-games.jsonl [more.jsonl ...] [--suits 4]
 
-Reads the ``hint`` games of ``bench_fair.py`` result files (each hint's rollout figures and
+Reads the ``hint`` games of ``bench_fair.py`` game files (``--games``) (each hint's rollout figures and
 the position's, and whether its game went on to win), fits a logistic regression of the
 outcome on :func:`spider_solver.engine.fair_hint.chance_features` by Newton's method (a
 small ridge keeps it defined when a feature does not vary), and prints the coefficients to
@@ -49,7 +49,7 @@ def main() -> None:
     args = parser.parse_args()
     rows, outcomes = [], []
     for name in args.files:
-        for game in json.loads(Path(name).read_text())["games"]:
+        for game in (json.loads(line) for line in Path(name).read_text().splitlines() if line.strip()):
             if game["player"] != "hint":
                 continue
             for h in game["hints"]:

@@ -70,6 +70,10 @@ MAX_FAIR_LAYOUTS = 1024
 FAIR_ALTERNATIVES = 3
 #: The most alternatives a caller may ask for.
 MAX_FAIR_ALTERNATIVES = 16
+#: The most layouts the service lets a fair hint ask for, unless told otherwise (``serve
+#: --max-layouts-cap``): a fair hint takes a solver process for as long as its layouts take,
+#: with no seconds to cut it short, so the server bounds them.
+DEFAULT_MAX_LAYOUTS_CAP = 64
 #: The seed of the sampled layouts when none is given; a seed is 0 to :data:`MAX_SEED`.
 FAIR_SEED = 0
 #: The largest seed (a 64-bit generator's).
@@ -215,8 +219,8 @@ def describe_improve_nodes() -> str:
 
 
 __all__ = [
-    "BATCH_CPU_SECONDS", "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "DEFAULT_PAGE", "FAIR_ALTERNATIVES",
-    "FAIR_LAYOUTS", "FAIR_SEED", "GRADE_CPU_SECONDS",
+    "BATCH_CPU_SECONDS", "DEFAULT_MAX_LAYOUTS_CAP", "DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "DEFAULT_PAGE",
+    "FAIR_ALTERNATIVES", "FAIR_LAYOUTS", "FAIR_SEED", "GRADE_CPU_SECONDS",
     "IMPROVE_MAX_NODES", "IMPROVE_MAX_SECONDS", "IMPROVE_NODE_RATE", "INTERACTIVE_MAX_NODES",
     "INTERACTIVE_MAX_SECONDS", "MAX_ACTIONS", "MAX_BODY_BYTES", "MAX_COUNT", "MAX_DECK_TEXT", "MAX_FAIR_ALTERNATIVES",
     "MAX_FAIR_GAME_ACTIONS", "MAX_FAIR_LAYOUTS", "MAX_LOG_FILE_CHARS",

@@ -17,7 +17,7 @@ HISTORY = ROOT / "benchmarks" / "HISTORY.md"
 HEADING = re.compile(r"^#{2,3} (.+?)\s*$", re.MULTILINE)
 NAMED = re.compile(r"HISTORY\.md`?[,:]? \(?[\"“]([^\"”]+)[\"”]")
 LINK = re.compile(r"HISTORY\.md#([\w-]+)")
-RESULT = re.compile(r"benchmarks/results/([\w.-]+\.json)")
+RESULT = re.compile(r"benchmarks/results/([\w.-]+\.json(?:l\b)?)")
 #: RESULTS.md, unless named with the commit it is read at.
 NOTEBOOK = re.compile(r"(?<![0-9a-f]{7}:benchmarks/)RESULTS\.md(?!`? at [0-9a-f]{7})")
 

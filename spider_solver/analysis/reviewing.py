@@ -200,7 +200,8 @@ class Review:
     #: The costliest decisions whose cost stood when judged again, the costliest first.
     costliest: tuple[Mistake, ...]
     #: The log indices of the decisions not judged: later decisions of a stretch of play
-    #: where no card showed, once :data:`HOPELESS_AFTER` judged in a row found no win.
+    #: where no card showed, once :data:`HOPELESS_AFTER` judged in a row were flat; and
+    #: those where the planner is stuck (the fair hint gives none there).
     skipped: tuple[int, ...]
     #: The decisions of the game (its actions in effect where there was a choice).
     total: int
@@ -234,7 +235,8 @@ REVIEW_FIELDS = Review.FIELDS = (
           "on fresh layouts, the costliest first; only those whose cost stood."),
     Field("skipped", list[int], False, "The log indices of the decisions not judged: in a stretch of play where no "
           f"card showed (none turned up or dealt, no run removed), once {HOPELESS_AFTER} decisions judged in a row "
-          "found no layout won by any action compared, the stretch's later decisions are not judged."),
+          "found no layout won by any action compared, the stretch's later decisions; and those where no action "
+          "helps as far as the player can see (the fair hint gives none)."),
     Field("total", int, False, "The decisions of the game: those judged and those skipped."),
     Field("forced", int, False, "Actions in effect that were the only legal action (never charged)."),
     Field("interrupted", bool, False, "Stopped before the end: decisions holds those judged by then."),
@@ -495,9 +497,12 @@ class _Stretches:
         return self.without_win.get(job.stretch, 0) >= HOPELESS_AFTER
 
     def add(self, job: Job, judged: Judged | None) -> None:
-        """The next decision: judged, or skipped (None)."""
-        if judged is None:
+        """The next decision: judged, skipped (None), or where the planner is stuck (a
+        judgement with no choice: the decision is skipped, and counts as flat)."""
+        if judged is None or not judged.choices:
             self.passed.append(job)
+            if judged is not None:
+                self.without_win[job.stretch] = self.without_win.get(job.stretch, 0) + 1
             return
         self.judged.append((job, judged))
         chances = [choice.chance for choice in judged.choices]
@@ -531,7 +536,9 @@ class _Progress:
 
 
 def judge(job: Job) -> Judged:
-    """The actions compared at the job's position, on its layouts (:class:`Judged`)."""
+    """The actions compared at the job's position, on its layouts (:class:`Judged`); none
+    where the planner is stuck (no action turns a card up, removes a run or gains on the
+    position, and no deal is left: the fair hint gives none)."""
     from spider_solver.engine.fair_hint import fair_candidates
 
     board = job.board

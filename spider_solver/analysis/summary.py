@@ -273,7 +273,8 @@ def review_summary(review: Reviewed) -> str:
         return "No decision to review: no action in effect had another legal action beside it."
     head = f"Of {plural(review.total, 'decision')}"
     if review.skipped:
-        head += f" ({len(review.skipped)} not judged: no win was found before them and no card had shown since)"
+        head += (f" ({len(review.skipped)} not judged: no layout won and no card shown in the decisions before them, "
+                 "or no action that helps)")
     if not review.costliest:
         return (f"{head}, none clearly cost chances to win (each judged on {plural(review.layouts, 'layout')} of "
                 "the unseen cards, the costliest again on "

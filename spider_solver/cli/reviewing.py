@@ -102,7 +102,8 @@ def review_words(answer: Review) -> None:
     judged = len(answer.decisions)
     counts = [plural(answer.total, "decision"), f"{judged} judged on {plural(answer.layouts, 'layout')} each"]
     if answer.skipped:
-        counts.append(f"{len(answer.skipped)} not judged (no win found before them, no card shown since)")
+        counts.append(f"{len(answer.skipped)} not judged (no layout won and no card shown before them, or no action "
+                      "that helps)")
     if answer.forced:
         counts.append(f"{plural(answer.forced, 'forced action')} not counted")
     click.echo("decisions: " + ", ".join(counts))

@@ -9,10 +9,16 @@ import secrets
 import click
 
 from spider_solver.cli.group import cli
-from spider_solver.cli.params import CONTEXT_SETTINGS, NODES, SECONDS, WORKERS, Integer, catalog_option
+from spider_solver.cli.params import CONTEXT_SETTINGS, LAYOUTS, NODES, SECONDS, WORKERS, Integer, catalog_option
 from spider_solver.errors import plural, quote
 from spider_solver.games import MIN_KEY_BYTES, check_key
-from spider_solver.limits import DEFAULT_CATALOG, GAMES_PER_MINUTE, INTERACTIVE_MAX_NODES, INTERACTIVE_MAX_SECONDS
+from spider_solver.limits import (
+    DEFAULT_CATALOG,
+    DEFAULT_MAX_LAYOUTS_CAP,
+    GAMES_PER_MINUTE,
+    INTERACTIVE_MAX_NODES,
+    INTERACTIVE_MAX_SECONDS,
+)
 from spider_solver.outcomes import ExitStatus
 
 PORT = Integer(0, 65535)
@@ -65,6 +71,8 @@ def _default_solvers() -> int:
 @click.option("--max-seconds-cap", type=SECONDS, default=INTERACTIVE_MAX_SECONDS,
               help="Largest time budget a request gets, in seconds (and the default); 0 for none.  "
                    f"[default: {INTERACTIVE_MAX_SECONDS:g}]")
+@click.option("--max-layouts-cap", type=LAYOUTS, default=DEFAULT_MAX_LAYOUTS_CAP, show_default=True,
+              help="Most layouts of the unseen cards a fair hint may ask for (its effort: it has no time budget).")
 @click.option("--read-only", is_flag=True,
               help="Serve the catalog and replays only: never search, never write the catalog.")
 @click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN",
@@ -78,7 +86,8 @@ def _default_solvers() -> int:
 @click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               default="warning", show_default=True, help="How much the server logs to stderr.")
 def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int, queue: int | None,
-          max_nodes_cap: int, max_seconds_cap: float | None, read_only: bool, cors_origins: tuple[str, ...],
+          max_nodes_cap: int, max_seconds_cap: float | None, max_layouts_cap: int, read_only: bool,
+          cors_origins: tuple[str, ...],
           secret_file: str | None, games_per_minute: int, log_level: str) -> ExitStatus:
     """Run the deal-verification service: an HTTP API (JSON) that frontends call.
 
@@ -104,8 +113,8 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
             f"spider-solve serve needs the service extra ({error.name} is missing): "
             "pip install 'spider-solver[service]'"
         ) from None
-    from spider_solver.batch.task import prepare_engine_and_grader
     from spider_solver.catalog import Catalog
+    from spider_solver.service.searches import prepare_solvers
 
     if len(host) > MAX_NAME or not host.strip():
         raise click.BadParameter(f"{quote(host)} is not a host name or address", param_hint="'--host'")
@@ -127,9 +136,9 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
             raise click.ClickException(
                 f"cannot listen on {quote(host)} port {port}: {getattr(error, 'strerror', None) or error}"
             ) from None
-        if not read_only:  # compile the engine and the grader once here (side by side on two cores); the
-            # solver processes then load them
-            prepare_engine_and_grader(lambda message: click.echo(message, err=True))
+        if not read_only:  # compile the engine, the grader and the fair hint once here (side by side on
+            # the cores); the solver processes then load them
+            prepare_solvers(lambda message: click.echo(message, err=True))
         bound_host, bound_port = sock.getsockname()[:2]
         shown = f"[{bound_host}]" if ":" in bound_host else bound_host
         what = "read-only, no searches" if read_only else plural(solvers, "solver process", "solver processes")
@@ -142,7 +151,8 @@ def serve(host: str, port: int, catalog: str, solvers: int | None, workers: int,
                        "verify until the server stops", err=True)
             secret = secrets.token_bytes(MIN_KEY_BYTES)  # made here: every process of --workers signs alike
         settings = Settings(catalog=catalog, read_only=read_only, solvers=solvers, queue=queue,
-                            max_nodes_cap=max_nodes_cap, max_seconds_cap=max_seconds_cap, cors_origins=cors_origins,
+                            max_nodes_cap=max_nodes_cap, max_seconds_cap=max_seconds_cap,
+                            max_layouts_cap=max_layouts_cap, cors_origins=cors_origins,
                             secret=secret, games_per_minute=games_per_minute)
         with sock:
             run_server(settings, sock, workers=workers, log_level=log_level)

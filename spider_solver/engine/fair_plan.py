@@ -103,7 +103,7 @@ Q_SIZE = 5
 PLAN_WEIGHTS = {
     1: np.array([22, 0, 0, -1, 12, 6, 0, 6, 60, 4, 4, 2], dtype=np.int64),
     2: np.array([22, 0, 0, -1, 12, 6, 0, 6, 60, 4, 4, 2], dtype=np.int64),
-    4: np.array([22, 0, 0, -1, 12, 6, 0, 6, 60, 4, 4, 2], dtype=np.int64),
+    4: np.array([26, 0, 4, -1, 12, 10, 0, 6, 60, 4, 4, 2], dtype=np.int64),
 }
 #: The hint's planner by suit count: width, depth, margin, actions a game, plan again after each action.
 PLAN_PARAMS = {

@@ -121,7 +121,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The document says what this server enforces (models.document: its caps included)."""
         if app.openapi_schema is None:
             app.openapi_schema = document(FastAPI.openapi(app), max_nodes_cap=settings.max_nodes_cap,
-                                          max_seconds_cap=settings.max_seconds_cap)
+                                          max_seconds_cap=settings.max_seconds_cap,
+                                          max_layouts_cap=settings.max_layouts_cap)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -23,14 +23,20 @@ from typing import Annotated, Any, Literal, get_args, get_origin
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, create_model, model_validator
 
 from spider_solver.analysis.answer import ANALYSIS_FIELDS, BRACKET_FIELDS, PROBE_FIELDS, Action, Bracket, Probe
+from spider_solver.analysis.fair import FAIR_CHOICE_FIELDS, FAIR_HINT_FIELDS, FairChoice
 from spider_solver.games import GAME_FIELDS, MAX_CHALLENGE, MAX_NAME, Outcome
 from spider_solver.limits import (
+    DEFAULT_MAX_LAYOUTS_CAP,
+    FAIR_LAYOUTS,
+    FAIR_SEED,
     MAX_ACTIONS,
     MAX_DECK_TEXT,
+    MAX_FAIR_LAYOUTS,
     MAX_LOG_TEXT,
     MAX_NODES_LIMIT,
     MAX_RECEIPT,
     MAX_SECONDS_LIMIT,
+    MAX_SEED,
     MAX_TOKEN,
     MAX_UNDO_LIMIT,
 )
@@ -200,8 +206,59 @@ class ReceiptCheck(Model):
                                             "changes nothing and may be made any number of times.")
 
 
+#: The fields of an analysis that peeks, and those of a fair hint: a request gives one kind
+#: (a null is not given; ``lost_at``, a flag, is not given with ``fair`` at all).
+PEEKING_FIELDS = ("max_nodes", "max_seconds", "lost_at")
+FAIR_FIELDS = ("layouts", "seed")
+
+
+def _one_kind_schema(schema: dict[str, Any]) -> None:
+    """The document says what :meth:`AnalyzeRequest._one_kind` checks (and what
+    :func:`_one_deal_schema` says, as every request with a deal): with ``"fair": true`` no
+    ``max_nodes``, ``max_seconds`` (null aside) or ``lost_at``; without it, no ``layouts`` or
+    ``seed`` (null aside)."""
+    _one_deal_schema(schema)
+    null = {"type": "null"}
+    schema["allOf"] = [{"anyOf": [
+        {"required": ["fair"], "properties": {"fair": {"const": True}, "max_nodes": null, "max_seconds": null},
+         "not": {"required": ["lost_at"]}},
+        {"properties": {"fair": {"const": False}, "layouts": null, "seed": null}},
+    ]}]
+
+
 class AnalyzeRequest(Budget, GameRequest):
+    """A game log to analyse (the analysis that knows the face-down cards), or with ``fair``
+    the fair hint of the position it reaches."""
+
+    model_config = ConfigDict(json_schema_extra=_one_kind_schema)
+
     lost_at: bool = Field(True, description="When the position is unwinnable, look for where the game was lost.")
+    fair: bool = Field(False, description="The fair hint instead of the analysis: the best next action judged only "
+                                          "on what the player has seen, with its chance to win (the answer is then "
+                                          "a FairHintResponse, as `spider-solve hint --fair --json` prints it). "
+                                          "It reveals nothing the player has not seen; it takes layouts and seed, "
+                                          "not max_nodes, max_seconds or lost_at.")
+    layouts: Annotated[int, Field(ge=1, le=MAX_FAIR_LAYOUTS), BeforeValidator(_whole)] | None = Field(
+        None, description=f"With fair: layouts of the unseen cards each action is played on (default: {FAIR_LAYOUTS}, "
+                          "or the server's --max-layouts-cap if lower; at most that cap).")
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED), BeforeValidator(_whole)] | None = Field(
+        None, description=f"With fair: the seed of the sampled layouts, 0 to 2**64 - 1 (default: {FAIR_SEED}). "
+                          "The same position, layouts, seed and version give the same answer.")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> AnalyzeRequest:
+        if self.fair:
+            wrong = [name for name in PEEKING_FIELDS
+                     if getattr(self, name) is not None and (name != "lost_at" or name in self.model_fields_set)]
+        else:
+            wrong = [name for name in FAIR_FIELDS if getattr(self, name) is not None]
+        if wrong:
+            names = " and ".join(f'"{name}"' for name in wrong)
+            verb = "are" if len(wrong) > 1 else "is"
+            raise ValueError(f"{names} {verb} for the analysis that knows the face-down cards; a fair hint takes "
+                             "\"layouts\" and \"seed\"" if self.fair else
+                             f"{names} {verb} for a fair hint: add \"fair\": true")
+        return self
 
 
 # --------------------------------------------------------------------------- #
@@ -424,6 +481,15 @@ BracketResponse = _RESPONSE_TYPES[Bracket] = fields_model(
 #: log is a 422 error, so the status and the reason are never null here.
 AnalysisResponse = fields_model("AnalysisResponse", "As ``spider-solve analyze --json`` prints it.",
                                 ANALYSIS_FIELDS, status=Status, reason=Reason)
+#: An action a fair hint compared (``spider_solver.analysis.FairChoice``).
+FairChoiceResponse = _RESPONSE_TYPES[FairChoice] = fields_model(
+    "FairChoice", "An action the fair hint compared on the same sampled layouts of the unseen cards.",
+    FAIR_CHOICE_FIELDS)
+#: As ``spider-solve hint --fair --json`` prints it (``spider_solver.analysis.FairHint``): the answer
+#: of ``POST /v1/analyze`` with ``fair``; a refused log is a 422 error.
+FairHintResponse = fields_model("FairHintResponse", "As ``spider-solve hint --fair --json`` prints it: the best "
+                                "next action judged only on what the player has seen, and its chance to win.",
+                                FAIR_HINT_FIELDS)
 
 
 #: A finished game's record, as its receipt signs it (``spider_solver.games.FinishedGame``).
@@ -500,17 +566,20 @@ BUDGETED = (VerifyRequest, AnalyzeRequest)
 EMPTY_QUERY = {"type": "string", "maxLength": 0, "description": "Empty: as if not given."}
 
 
-def document(openapi: dict[str, Any], *, max_nodes_cap: int, max_seconds_cap: float | None) -> dict[str, Any]:
+def document(openapi: dict[str, Any], *, max_nodes_cap: int, max_seconds_cap: float | None,
+             max_layouts_cap: int = DEFAULT_MAX_LAYOUTS_CAP) -> dict[str, Any]:
     """FastAPI's document of the application, made what the server enforces: the budgets'
     maxima are this server's caps (``--max-nodes-cap``, ``--max-seconds-cap``; no seconds
-    cap: :data:`MAX_SECONDS_LIMIT`), and a query parameter takes an empty value, which
-    counts as not given, and no null, which a query cannot carry."""
+    cap: :data:`MAX_SECONDS_LIMIT`), and so is the maximum of a fair hint's layouts
+    (``--max-layouts-cap``), and a query parameter takes an empty value, which counts as not
+    given, and no null, which a query cannot carry."""
     schemas = openapi["components"]["schemas"]
     for model in BUDGETED:
         properties = schemas[model.__name__]["properties"]
         _numeric(properties["max_nodes"])["maximum"] = max_nodes_cap
         _numeric(properties["max_seconds"])["maximum"] = (
             MAX_SECONDS_LIMIT if max_seconds_cap is None else max_seconds_cap)
+    _numeric(schemas[AnalyzeRequest.__name__]["properties"]["layouts"])["maximum"] = max_layouts_cap
     for path in openapi["paths"].values():
         for operation in path.values():
             for parameter in operation.get("parameters", ()):

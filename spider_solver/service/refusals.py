@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from spider_solver.errors import quote
-from spider_solver.limits import MAX_ACTIONS, MAX_DECK_TEXT, MAX_PAGE, MAX_TOKEN, MAX_UNDO_LIMIT
+from spider_solver.limits import MAX_ACTIONS, MAX_DECK_TEXT, MAX_FAIR_LAYOUTS, MAX_PAGE, MAX_TOKEN, MAX_UNDO_LIMIT
 
 #: What each field of a request (body or query) takes, in words; ``actions.`` is an item of
 #: a log given as a list.
@@ -33,6 +33,9 @@ TAKES: dict[str, str] = {
     "max_nodes": "a whole number of search nodes from 1 to the server's --max-nodes-cap",
     "max_seconds": "a number of seconds above 0, at most the server's --max-seconds-cap",
     "lost_at": "true or false",
+    "fair": "true or false",
+    "layouts": f"a whole number of layouts from 1 to the server's --max-layouts-cap, at most {MAX_FAIR_LAYOUTS:,}",
+    "seed": "a whole number from 0 to 2**64 - 1",
     "check": "one action in notation (D, F>T, F>T/N or U), without spaces or commas",
     "status": '"verified", "unwinnable" or "unknown"',
     "difficulty": "a grade from 1 to 5 (e.g. 5) or a range of grades, low first (e.g. 1-2)",

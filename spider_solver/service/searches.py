@@ -29,7 +29,7 @@ from concurrent.futures import CancelledError as FutureCancelled
 from dataclasses import dataclass
 from typing import Any
 
-from spider_solver.analysis import Analysis, AnalysisOptions
+from spider_solver.analysis import Analysis, AnalysisOptions, FairHint, FairOptions
 from spider_solver.batch.pools import Pool, local_pool
 from spider_solver.limits import MAX_RETRY_AFTER
 from spider_solver.record import SolveRecord
@@ -86,13 +86,39 @@ def analyze_job(spec: DealSpec, actions: tuple[str, ...], options: AnalysisOptio
     return analyze(spec.deal(), actions, options)
 
 
+def fair_hint_job(spec: DealSpec, actions: tuple[str, ...], options: FairOptions) -> FairHint:
+    """Runs in a solver process: the fair hint of the position a log reaches."""
+    from spider_solver.analysis import fair_hint
+
+    return fair_hint(spec.deal(), actions, options)
+
+
 def warm_solver() -> None:
-    """Each solver process as it starts: lower its priority, load the compiled engine."""
+    """Each solver process as it starts: lower its priority, load the compiled engine, and
+    the fair hint's kernels if they are compiled (``serve`` compiles them first:
+    :func:`prepare_solvers`; elsewhere the first fair hint loads or compiles them)."""
+    from spider_solver.analysis.fair import load_fair_hint
     from spider_solver.batch.task import warm_engine
+    from spider_solver.engine import is_compiled
 
     with contextlib.suppress(OSError):  # not allowed here: run at the same priority
         os.nice(NICE)
     warm_engine()
+    with contextlib.suppress(Exception):  # the first fair hint will report whatever is wrong
+        if is_compiled(hint=True):
+            load_fair_hint()
+
+
+def prepare_solvers(say: Callable[[str], None]) -> None:
+    """Compile what the solver processes run, once, before they start (side by side on a
+    machine with the cores): the engine, the grader and the fair hint's kernels; the
+    processes then load them."""
+    from spider_solver.analysis.fair import fair_hint_stage
+    from spider_solver.engine import load_stages
+    from spider_solver.grading import grader_stage
+    from spider_solver.verify import engine_stage
+
+    load_stages([engine_stage(), grader_stage(), fair_hint_stage()], say=say, here=False)
 
 
 def _ready() -> bool:
@@ -111,7 +137,8 @@ class Flight:
     process (None while it waits: the pool takes the searches in the order they came)."""
 
     future: asyncio.Future
-    max_nodes: int
+    #: None: no node budget (a fair hint: its layouts bound it).
+    max_nodes: int | None
     max_seconds: float | None
     started: float | None = None
 
@@ -163,7 +190,8 @@ class Searches:
             if flight.started is None:
                 continue
             elapsed = now - flight.started
-            by_nodes = math.inf if not self.node_rate else flight.max_nodes / self.node_rate
+            by_nodes = (math.inf if not self.node_rate or flight.max_nodes is None
+                        else flight.max_nodes / self.node_rate)
             expected = min(by_nodes, math.inf if flight.max_seconds is None else flight.max_seconds)
             if self.typical is not None and elapsed < self.typical:
                 expected = min(expected, self.typical)
@@ -190,10 +218,11 @@ class Searches:
                 RATE_WEIGHT * rate + (1 - RATE_WEIGHT) * self.node_rate)
 
     async def run(self, key: Hashable, job: Callable[..., Any], *args: Any,
-                  budget: tuple[int, float | None] | None = None) -> Any:
+                  budget: tuple[int | None, float | None] | None = None) -> Any:
         """The answer of ``job(*args)`` in a solver process; a request with the same ``key``
         in flight shares its search. ``budget``: its nodes and seconds, for
-        :meth:`retry_after` (None: the server's seconds cap alone)."""
+        :meth:`retry_after` (None: the server's seconds cap alone; nodes None: none, a fair
+        hint, expected to take what searches have taken lately)."""
         if self.stopping:
             raise Stopping
         flight = self._flights.get(key)
@@ -273,4 +302,5 @@ class Searches:
         self._pool.stop()
 
 
-__all__ = ["Busy", "DealSpec", "Flight", "Searches", "SolverFailed", "Stopping", "analyze_job", "verify_job"]
+__all__ = ["Busy", "DealSpec", "Flight", "Searches", "SolverFailed", "Stopping", "analyze_job", "fair_hint_job",
+           "prepare_solvers", "verify_job"]

@@ -22,8 +22,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from spider_solver.catalog import Catalog
 from spider_solver.errors import CatalogLocked
 from spider_solver.limits import (
+    DEFAULT_MAX_LAYOUTS_CAP,
     DEFAULT_MAX_NODES,
     DEFAULT_MAX_SECONDS,
+    FAIR_LAYOUTS,
     GAMES_PER_MINUTE,
     INTERACTIVE_MAX_NODES,
     INTERACTIVE_MAX_SECONDS,
@@ -56,6 +58,8 @@ class Settings:
     queue: int | None = None
     max_nodes_cap: int = INTERACTIVE_MAX_NODES
     max_seconds_cap: float | None = INTERACTIVE_MAX_SECONDS
+    #: The most layouts a fair hint may ask for (``--max-layouts-cap``).
+    max_layouts_cap: int = DEFAULT_MAX_LAYOUTS_CAP
     cors_origins: tuple[str, ...] = field(default_factory=tuple)
     #: The key that signs finished games' receipts (``--secret-file``); None: a random key
     #: made as the server starts (receipts verify until it stops).
@@ -81,6 +85,18 @@ class Settings:
         nodes = self.max_nodes_cap if request.max_nodes is None else request.max_nodes
         seconds = self.max_seconds_cap if request.max_seconds is None else request.max_seconds
         return nodes, seconds
+
+    def layouts(self, requested: int | None) -> int:
+        """A fair hint's layouts: those asked for, at most the cap (one over it is refused as
+        the document's maximum says, 422 ``invalid-request`` naming the cap), else the
+        default's, or the cap if it is lower."""
+        if requested is None:
+            return min(FAIR_LAYOUTS, self.max_layouts_cap)
+        if requested > self.max_layouts_cap:
+            raise RequestValidationError([{"loc": ("body", "layouts"), "type": "over_cap",
+                                           "msg": f"expected at most {self.max_layouts_cap:,}, the server's "
+                                                  f"--max-layouts-cap; got {requested:,}"}])
+        return requested
 
 
 def worth_recording(result: SolveRecord) -> bool:

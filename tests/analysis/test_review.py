@@ -71,8 +71,8 @@ class Fake:
     layouts and on the fresh ones. By default both win ``wins`` layouts. Records every job."""
 
     def __init__(self, first: dict | None = None, again: dict | None = None, interrupt_at: int | None = None,
-                 wins: int = 0):
-        self.first, self.again, self.interrupt_at = first or {}, again or {}, interrupt_at
+                 wins: int = 0, stuck: tuple[int, ...] = ()):
+        self.first, self.again, self.interrupt_at, self.stuck = first or {}, again or {}, interrupt_at, stuck
         self.default = ((wins, 0.1, None), (wins, 0.1, None))
         self.jobs: list = []
 
@@ -80,6 +80,8 @@ class Fake:
         self.jobs.append(job)
         if self.interrupt_at is not None and len(self.jobs) == self.interrupt_at:
             raise KeyboardInterrupt
+        if job.index in self.stuck:
+            return Judged((), ())
         board = job.board
         played = job.extra[0]
         others = [board.notation(a) for a in board.legal_moves() if board.notation(a) != played]
@@ -255,10 +257,19 @@ def test_a_stretch_where_nothing_wins_is_judged_only_until_it_is_found_hopeless(
     answer = review(STRETCH, STRETCH_LOG, deal_on_empty=True, **SMALL)
     assert [d.index for d in answer.decisions] == [0, 1, 2, 7] and answer.skipped == (3, 4, 5, 6)
     assert answer.total == 8 and len(judge.jobs) == 4
-    assert "(4 not judged: no win was found before them and no card had shown since)" in answer.summary
+    assert ("(4 not judged: no layout won and no card shown in the decisions before them, or no action that helps)"
+            in answer.summary)
     fake(first={1: ((1, 0.1, None), (0, 0.1, None))})  # a win in the stretch starts the count again
     answer = review(STRETCH, STRETCH_LOG, deal_on_empty=True, **SMALL)
     assert [d.index for d in answer.decisions] == [0, 1, 2, 3, 4, 7] and answer.skipped == (5, 6)
+
+
+def test_a_decision_where_the_planner_is_stuck_is_not_judged(fake):
+    """Where no action helps as far as the player can see, the fair hint gives none: the
+    decision is skipped, and counts towards its stretch's hopelessness."""
+    fake(wins=1, stuck=(1,))
+    answer = review(FOUR_SUITS, "9>4 D 3>4", **SMALL)
+    assert [d.index for d in answer.decisions] == [0, 2] and answer.skipped == (1,) and answer.total == 3
 
 
 def test_ctrl_c_stops_the_review_with_the_decisions_judged(fake):

@@ -26,8 +26,10 @@ from click.testing import CliRunner
 pytest.importorskip("fastapi")
 
 from spider_solver.cli import cli  # noqa: E402
+from spider_solver.limits import DEFAULT_MAX_LAYOUTS_CAP  # noqa: E402
 
-pytestmark = pytest.mark.usefixtures("engine")
+#: ``serve`` compiles the engine, the grader and the fair hint before it listens: compiled first here.
+pytestmark = pytest.mark.usefixtures("engine", "fair_hints")
 
 ROOT = str(Path(__file__).resolve().parents[2])
 #: Seconds a started server gets to say where it listens, and a stopped one to exit.
@@ -127,6 +129,32 @@ def test_serve_answers_over_http_and_stops_on_sigterm(tmp_path):
         assert db.execute("SELECT status FROM results WHERE code = 'SP1-S1C-AAAAAAB'").fetchone()[0] == "verified"
 
 
+def test_serve_gives_the_fair_hint_over_http(tmp_path):
+    """The real server process: a fair hint is what the Python function answers, its layouts
+    capped by --max-layouts-cap (the document says the cap)."""
+    from spider_solver.analysis import fair_hint
+
+    served = Served("--catalog", str(tmp_path / "catalog.sqlite"), "--solvers", "1", "--max-layouts-cap", "8",
+                    cwd=tmp_path)
+    try:
+        body = {"code": "SP1-S2C-AAAAAAD", "actions": ["7>10"], "fair": True, "layouts": 4, "seed": 3}
+        status, answer = served.call("POST", "/v1/analyze", body, timeout=120)
+        assert status == 200, answer
+        expected = fair_hint("SP1-S2C-AAAAAAD", ["7>10"], layouts=4, seed=3)
+        assert (answer["hint"], answer["chance"], answer["summary"]) == (expected.hint, expected.chance,
+                                                                         expected.summary)
+        assert answer["choices"] == [choice.to_dict() for choice in expected.choices]
+        status, answer = served.call("POST", "/v1/analyze", body | {"layouts": 9})
+        assert status == 422 and "--max-layouts-cap" in answer["error"]["message"]
+        status, document = served.call("GET", "/openapi.json")
+        layouts = document["components"]["schemas"]["AnalyzeRequest"]["properties"]["layouts"]["anyOf"][0]
+        assert status == 200 and layouts["maximum"] == 8
+        assert served.stop() == 0
+    finally:
+        served.kill()
+    assert "Traceback" not in "".join(served.lines)
+
+
 def processes_under(pid: int) -> dict[int, tuple[str, str]]:
     """The children of ``pid`` (Linux /proc): their name (``comm``) and command line."""
     found = {}
@@ -181,6 +209,7 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
         assert cpu_ticks(helpers[0]) > ticks, "the helper process answered nothing"
         # Whichever process takes them: a settled deal and a hint on its line are answered
         # from the catalog; a new deal is searched (by the one solver) and recorded.
+        hints = []
         for number in range(2, 5):
             assert served.call("POST", "/v1/verify", {"code": "SP1-S1C-AAAAAAB"})[1]["source"] == "catalog"
             assert served.call("POST", "/v1/analyze", {"code": "SP1-S1C-AAAAAAB", "actions": []}
@@ -191,6 +220,15 @@ def test_serve_with_two_workers_shares_one_catalog_and_one_solver_and_stops_on_s
             status, fresh = served.call("POST", "/v1/analyze", {"code": f"SP1-S1C-AAAAAB{'ABCDEFGH'[number]}",
                                                                 "actions": [], "max_nodes": 20_000, "lost_at": False})
             assert status == 200 and fresh["nodes"] > 0, fresh  # searched
+            # A fair hint is searched by the one solver whichever process takes it, the same answer
+            # each time; its layouts over the cap are refused alike.
+            fair = {"code": "SP1-S1C-AAAAAAB", "actions": ["D"], "fair": True, "layouts": 2}
+            status, hint = served.call("POST", "/v1/analyze", fair)
+            assert status == 200 and hint["layouts"] == 2 and hint["hint"] is not None, hint
+            hints.append({key: value for key, value in hint.items() if key != "seconds"})
+            status, refused = served.call("POST", "/v1/analyze", fair | {"layouts": DEFAULT_MAX_LAYOUTS_CAP + 1})
+            assert status == 422 and "--max-layouts-cap" in refused["error"]["message"], refused
+        assert hints[0] == hints[1] == hints[2]
         # A forwarded request's errors and HEAD are the searching process's, as they came.
         for _ in range(10):
             connection = http.client.HTTPConnection(served.url.removeprefix("http://"), timeout=60)
@@ -457,14 +495,15 @@ def test_a_stop_does_not_wait_for_a_write_held_by_another_process_lock(tmp_path)
 
 
 def test_sigterm_during_start_up_is_a_clean_stop(tmp_path):
-    """The engine may take a minute or two to compile before the server listens: a
-    service manager's SIGTERM then is a stop like any other (status 0), not a failure."""
+    """The engine, the grader and the fair hint may take a minute or two to compile before
+    the server listens: a service manager's SIGTERM then is a stop like any other (status
+    0), not a failure."""
     script = ("import os, signal, sys, time\n"
-              "from spider_solver.batch import task\n"
-              "def prepare_engine_and_grader(say):\n"
+              "from spider_solver.service import searches\n"
+              "def prepare_solvers(say):\n"
               "    os.kill(os.getpid(), signal.SIGTERM)\n"
               "    time.sleep(10)\n"
-              "task.prepare_engine_and_grader = prepare_engine_and_grader\n"
+              "searches.prepare_solvers = prepare_solvers\n"
               "from spider_solver._console import main\n"
               "sys.argv[0] = 'spider-solve'\n"
               "main()\n")

@@ -5,7 +5,7 @@
 //   node tests/js/game_client.mjs BASE_URL SECRET_FILE
 //
 // It takes the day's deal, plays actions through POST /v1/position, has one refused, asks
-// for hints and follows them, asks "can I still win?", finishes the game along the hints,
+// for hints and follows them, asks for a fair hint (twice: the same answer), asks "can I still win?", finishes the game along the hints,
 // submits it (POST /v1/games; again: the game stored, its first receipt) and checks its
 // receipt twice: with the server (POST /v1/games/verify, redeemed once, refused the second
 // time, refused altered) and itself, with the key of SECRET_FILE (HMAC-SHA256, as
@@ -86,6 +86,15 @@ for (let n = 1; n <= 3; n++) {
   check(hint.status === "verified" && typeof hint.summary === "string", "a hint and its sentence");
   await play(`play hint ${n}`, hint.hint);
 }
+
+// -- the fair hint: judged on what the player has seen, nothing hidden in it; asked twice, the same
+const fairBody = { code, actions: log, fair: true, layouts: 4 };
+const fair = await call("fair hint", "POST", "/v1/analyze", fairBody);
+check(position.legal.includes(fair.hint) && fair.choices[0].action === fair.hint, "the fair hint is a legal action");
+check(fair.chance >= 0 && fair.chance <= 1 && fair.layouts === 4, "its chance, 0 to 1, from 4 layouts");
+check(typeof fair.summary === "string" && !("line" in fair) && !("status" in fair), "its sentence, and no line");
+const fairAgain = await call("fair hint again", "POST", "/v1/analyze", fairBody);
+check(JSON.stringify({ ...fairAgain, seconds: 0 }) === JSON.stringify({ ...fair, seconds: 0 }), "the same answer");
 
 // -- "can I still win?"
 const winnable = await call("can I still win?", "POST", "/v1/analyze", { code, actions: log, lost_at: true });

@@ -13,7 +13,7 @@ import pytest
 from tests.cli.test_serve import Served
 from tests.js.node import ROOT, node
 
-pytestmark = [pytest.mark.usefixtures("engine"), pytest.mark.slow]
+pytestmark = [pytest.mark.usefixtures("engine", "fair_hints"), pytest.mark.slow]
 
 DEALS = ("SP1-S1C-AAAAAAB", "SP1-S1C-AAAAAAC", "SP1-S1C-AAAAAAD")
 
@@ -41,7 +41,7 @@ def test_a_node_client_plays_a_whole_game_through_the_documented_api(tmp_path):
     summary = calls.pop()
     assert summary["done"] is True and summary["code"] in DEALS
     steps = {call["step"] for call in calls}
-    assert {"daily deal", "move", "deal", "undo", "refused action", "hint 1", "can I still win?", "submit the game",
+    assert {"daily deal", "move", "deal", "undo", "refused action", "hint 1", "fair hint", "can I still win?", "submit the game",
             "submit it again", "verify the receipt", "redeem it again", "an altered receipt"} <= steps
     assert {call["status"] for call in calls if call["step"] == "refused action"} == {422}
     for call in calls:

@@ -49,15 +49,16 @@ from spider_solver.catalog import Catalog  # noqa: E402
 from spider_solver.service.app import Settings, create_app  # noqa: E402
 from tests.cli.test_serve import Served  # noqa: E402
 
-pytestmark = [pytest.mark.usefixtures("engine"), pytest.mark.slow]
+pytestmark = [pytest.mark.usefixtures("engine", "fair_hints"), pytest.mark.slow]
 
 #: Generated requests per operation and generation mode (8 operations, 2 modes: about 1,500
 #: requests, about 25 s here).
 EXAMPLES = 100
-#: The caps the server is started with, and the same settings for the document; finished games
-#: without a rate limit to speak of (the generated requests would meet it: 429 is no refusal).
-CAPS = ("--max-nodes-cap", "20000", "--max-seconds-cap", "2", "--games-per-minute", "100000")
-SETTINGS = Settings(max_nodes_cap=20_000, max_seconds_cap=2.0)
+#: The caps the server is started with (a fair hint's layouts too: a generated fair hint stays
+#: quick), and the same settings for the document; finished games without a rate limit to
+#: speak of (the generated requests would meet it: 429 is no refusal).
+CAPS = ("--max-nodes-cap", "20000", "--max-seconds-cap", "2", "--max-layouts-cap", "2", "--games-per-minute", "100000")
+SETTINGS = Settings(max_nodes_cap=20_000, max_seconds_cap=2.0, max_layouts_cap=2)
 #: The document the server publishes with those caps, built from the application itself
 #: (the test below checks it is the one the server serves), so that the operations are
 #: known when tests are collected.

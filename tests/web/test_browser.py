@@ -27,10 +27,11 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from spider_solver.rules import Board, DealRow, Move, Undo
+from spider_solver.rules import Board, Deal, DealRow, Move, Undo
 from tests.cli.test_serve import ROOT, Served
+from tests.fair_pairs import twin, unseen_places
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("engine")]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("engine", "fair_hints")]
 
 #: The verified deals of the catalog (1 suit: solved in a fraction of a second each).
 DEALS = ("SP1-S1C-AAAAAAB", "SP1-S1C-AAAAAAC")
@@ -179,7 +180,8 @@ def replayed(code: str, log: list[str]) -> dict:
     return json.loads(result.stdout)
 
 
-def test_a_verified_game_is_won_by_following_hint_alone(desktop, artefacts):
+def test_a_verified_game_is_won_by_following_the_winning_line_alone(desktop, artefacts):
+    """"Show a winning line" (the peeking hint, kept under that name) wins a verified deal."""
     page = desktop.page
     desktop.open()
     page.click("#new")
@@ -196,11 +198,11 @@ def test_a_verified_game_is_won_by_following_hint_alone(desktop, artefacts):
         if page.get_attribute("body", "data-won") == "true":
             break
         moves = desktop.moves()
-        page.click("#hint")
-        page.wait_for_selector("body[data-hint]", state="attached")
+        page.click("#line")
+        page.wait_for_selector("body[data-hint-kind=line]", state="attached")
         hint = page.get_attribute("body", "data-hint")
         if step == 20:
-            page.screenshot(path=str(artefacts / "desktop-hint.png"))
+            page.screenshot(path=str(artefacts / "desktop-line.png"))
         if hint == "D":
             page.click("#stock")
         else:
@@ -330,10 +332,10 @@ def test_a_stuck_game_shows_where_it_was_lost_and_goes_back(phone, artefacts):
     page.click("#go-back")
     phone.wait_moves(lost_at)
     assert phone.log() == log[:lost_at] and page.is_hidden("#lost")
-    # From there the game can be won again: a hint.
-    page.click("#hint")
-    page.wait_for_selector("body[data-hint]", state="attached", timeout=60_000)
-    page.screenshot(path=str(artefacts / "phone-hint.png"), full_page=True)
+    # From there the game can be won again: a winning line.
+    page.click("#line")
+    page.wait_for_selector("body[data-hint-kind=line]", state="attached", timeout=60_000)
+    page.screenshot(path=str(artefacts / "phone-line.png"), full_page=True)
     # Lost again; "go back and play the line" plays it, showing that it runs, until Escape cancels it.
     page.click("#deal")
     page.wait_for_selector("#lost:not([hidden])", timeout=60_000)
@@ -464,8 +466,9 @@ def spoilers(path: str, body: bytes, content_type: str) -> list[str]:
                            for c in range(1, 11)]
                 if [{"down": column["down"], "up": column["up"]} for column in node["columns"]] != columns:
                     found.append(f"{where}: not the deal's first position")
+            fair = {"choices", "layouts", "seed"} <= set(node)  # a fair hint's action is judged on what is seen
             for key, value in node.items():
-                if key in SPOILERS:
+                if key in SPOILERS and not (fair and key == "hint"):
                     found.append(f"{where}.{key}")
                 walk(value, f"{where}.{key}", allowed or key == "up")
         elif isinstance(node, list):
@@ -526,9 +529,87 @@ def test_no_answer_names_a_face_down_card_or_a_winning_line_before_the_player_as
     assert not any(path.startswith("/v1/deals/") for path in paths)
     for path, body, content_type in received:
         assert spoilers(path, body, content_type) == [], path
-    # The player asks for a hint: that answer gives a line away, and the check says so.
+    # The player asks for a hint: the fair hint gives nothing away ...
     asked = len(received)
     page.click("#hint")
-    page.wait_for_selector("body[data-hint]", state="attached")
-    hint = [(path, body, kind) for path, body, kind in received[asked:] if path == "/v1/analyze"]
-    assert hint and spoilers(*hint[0])
+    page.wait_for_selector("body[data-hint-kind=fair]", state="attached", timeout=60_000)
+    fair = [(path, body, kind) for path, body, kind in received[asked:] if path == "/v1/analyze"]
+    assert fair and spoilers(*fair[0]) == []
+    # ... a winning line does, and the check says so.
+    asked = len(received)
+    page.click("#line")
+    page.wait_for_selector("body[data-hint-kind=line]", state="attached")
+    line = [(path, body, kind) for path, body, kind in received[asked:] if path == "/v1/analyze"]
+    assert line and spoilers(*line[0])
+
+
+#: The fields of the page's fair hint request: the game and its rules, and the option; nothing else.
+FAIR_REQUEST = {"code", "actions", "undo_limit", "deal_on_empty", "fair"}
+
+
+def test_hint_gives_the_fair_hint_with_its_chance_and_sends_nothing_the_player_has_not_seen(desktop, artefacts):
+    """Issue 50: Hint is the fair hint. The page shows the hint's cards and its chance in the
+    answer's words (as the Python function gives them), and its request carries the game
+    (its code), the log, the undo limit and ``fair``, nothing else, and the same after the
+    player saw a winning line. Played through the page, twins (the deal, and the same deal
+    with two stock cards swapped: a player cannot tell them apart) get the same words."""
+    from spider_solver.analysis import fair_hint
+
+    code = DEALS[0]
+    page = desktop.page
+    board = Board(code)
+    move = next(action for action in board.legal_moves() if isinstance(action, Move))
+    desktop.open(f"{code}/{board.notation(move)}")
+    log = desktop.log()
+    sent: list[dict] = []
+    deck: list[str | None] = [None]  # the explicit deal the route sends instead of the code, if any
+
+    def fair_requests(route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        if body.get("fair"):
+            sent.append(body)
+            if deck[0] is not None:
+                body = {key: value for key, value in body.items() if key != "code"} | {"deck": deck[0], "suits": 1}
+                route.continue_(post_data=json.dumps(body))
+                return
+        route.continue_()
+
+    page.route("**/v1/analyze", fair_requests)
+
+    def ask_hint() -> str:
+        page.evaluate("document.body.removeAttribute('data-hint-kind')")
+        page.click("#hint")
+        page.wait_for_selector("body[data-hint-kind=fair]", state="attached", timeout=60_000)
+        return desktop.message()
+
+    shown = ask_hint()
+    expected = fair_hint(code, log)
+    assert shown == expected.summary
+    assert page.get_attribute("body", "data-hint") == expected.hint
+    assert float(page.get_attribute("body", "data-chance")) == pytest.approx(expected.chance)
+    assert page.locator(".hint-src").count() >= 1  # the hint's cards (or the stock) drawn as the hint
+    page.screenshot(path=str(artefacts / "desktop-fair-hint.png"))
+    assert set(sent[0]) == FAIR_REQUEST and sent[0]["actions"] == log and sent[0]["fair"] is True
+    # A winning line seen, then Hint again: the same request, the same words.
+    page.click("#line")
+    page.wait_for_selector("body[data-hint-kind=line]", state="attached")
+    assert desktop.message().startswith("A winning line, found knowing the face-down cards: ")
+    assert page.get_attribute("body", "data-chance") is None  # the fair hint's chance went with it
+    assert ask_hint() == shown and sent[-1] == sent[0]
+    # Twins through the page: the deal as an explicit deck, and its twin.
+    deal = Deal.from_code(code)
+    stock = [place for place in unseen_places(deal) if place >= deal.variant.layout]
+    last = stock[-1]
+    other = next(place for place in stock if deal.cards[place] != deal.cards[last])
+    places = unseen_places(deal)
+    order = list(range(len(places)))
+    i, j = places.index(last), places.index(other)
+    order[i], order[j] = order[j], order[i]
+    twin_deal = twin(deal, order)
+    assert twin_deal.cards != deal.cards
+    answers = []
+    for explicit in (deal, twin_deal):
+        deck[0] = explicit.text()
+        answers.append(ask_hint())
+    assert answers == [shown, shown]
+    page.unroute("**/v1/analyze")

@@ -1,4 +1,4 @@
-"""``POST /v1/replay`` and ``POST /v1/analyze``: a game log on a deal."""
+"""``POST /v1/replay`` and ``POST /v1/analyze``: a game log on a deal (with ``fair``, the fair hint)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from starlette.concurrency import run_in_threadpool
 
-from spider_solver.analysis import Analysis, AnalysisOptions, analyze_without_search
+from spider_solver.analysis import Analysis, AnalysisOptions, FairHint, FairOptions, analyze_without_search
+from spider_solver.analysis.fair import fair_hint_without_search
 from spider_solver.catalog import Catalog
+from spider_solver.limits import FAIR_SEED
 from spider_solver.outcomes import Status
 from spider_solver.rules import Deal, replay, split_actions
 from spider_solver.rules.replay import ReplayResult
@@ -20,11 +22,12 @@ from spider_solver.service.models import (
     REVEALS,
     AnalysisResponse,
     AnalyzeRequest,
+    FairHintResponse,
     GameRequest,
     ReplayResponse,
     responses,
 )
-from spider_solver.service.searches import Searches, analyze_job
+from spider_solver.service.searches import DealSpec, Searches, analyze_job, fair_hint_job
 
 router = APIRouter(tags=["games"])
 
@@ -74,9 +77,10 @@ async def replay_log(body: GameRequest) -> Any:
     return replay_fields(result, str(deal.code) if deal.code else None)
 
 
-@router.post("/v1/analyze", response_model=AnalysisResponse, responses=responses(403, 415, 422, 503),
+@router.post("/v1/analyze", response_model=AnalysisResponse | FairHintResponse,
+             responses=responses(403, 415, 422, 503),
              openapi_extra={REVEALS: ["a winning line from the position (hint, line, lost_at_line, bracket.line), "
-                                      "found with the face-down cards known"]})
+                                      "found with the face-down cards known; nothing with fair: true"]})
 async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, Depends(state.settings)],
                       catalog: Annotated[Catalog | None, Depends(state.optional_catalog)],
                       searches: Annotated[Searches | None, Depends(state.optional_searches)],
@@ -86,9 +90,18 @@ async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, 
     no longer winnable (and where it was lost), or unknown, and ``summary``, the answer in one
     sentence for the player. When the position lies on a line the server knows (the catalog's
     verified line, or one it found for this deal before: hints continue), no search runs;
-    identical requests in flight share one search."""
+    identical requests in flight share one search.
+
+    With ``"fair": true``, the **fair hint** instead, which reveals nothing: the best next
+    action judged only on what the player has seen (the face-up cards, how many cards lie
+    face down, the deals and runs removed), with its chance to win and the other actions',
+    as ``spider-solve hint --fair --json`` prints it (``FairHintResponse``); it is queued and
+    capped as searches are, takes ``layouts`` (up to ``--max-layouts-cap``) and ``seed``, and
+    never reads the catalog's line."""
     deal, spec = state.deal_of(body)
     tokens = tokens_of(body.actions)
+    if body.fair:
+        return await fair_answer(deal, spec, tokens, body, settings, searches)
     entry = catalog.get(spec.code) if catalog is not None and spec.code is not None else None
     catalog_line = [entry.solution] if entry is not None and entry.status is Status.VERIFIED else []
     # The catalog's line, then those found for this deal before, latest first.
@@ -106,6 +119,27 @@ async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, 
                                                             tokens, options, budget=(max_nodes, max_seconds))
         lines.remember((spec, body.deal_on_empty), answer)  # the next hint on its line needs no search
     return analysis_body(answer)
+
+
+async def fair_answer(deal: Deal, spec: DealSpec, tokens: tuple[str, ...], body: AnalyzeRequest,
+                      settings: state.Settings, searches: Searches | None) -> dict[str, Any]:
+    """``POST /v1/analyze`` with ``fair``: a refused log is 422 and a won one answered at once;
+    otherwise the fair hint runs in a solver process, queued and shared as a search is."""
+    options = FairOptions(deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit,
+                          layouts=settings.layouts(body.layouts), seed=FAIR_SEED if body.seed is None else body.seed)
+    answer = await run_in_threadpool(fair_hint_without_search, deal, tokens, options)
+    if answer is not None:
+        refuse_at_error(answer.replay)
+    else:
+        answer = await state.require_searches(searches).run(("fair", spec, tokens, options), fair_hint_job, spec,
+                                                            tokens, options, budget=(None, None))
+    return fair_body(answer)
+
+
+def fair_body(hint: FairHint) -> dict[str, Any]:
+    """The answer of ``POST /v1/analyze`` with ``fair``: the fair hint's plain-data form (as
+    ``hint --fair --json`` prints it), its replay as ``POST /v1/replay`` gives it."""
+    return hint.to_dict() | {"replay": replay_fields(hint.replay, hint.code)}
 
 
 def answer_without_search(deal: Deal, tokens: tuple[str, ...], options: AnalysisOptions,

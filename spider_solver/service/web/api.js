@@ -8,7 +8,8 @@
 //   const game = await api.randomDeal({ suits: 1 });          // "New game": {code, catalog, position}
 //   let pos = game.position;                                  // the first position, nothing hidden named
 //   pos = await api.position({ code: game.code, actions: [...pos.played, "D"] });
-//   const hint = await api.analyze({ code: game.code, actions: pos.played }, { signal });
+//   const hint = await api.fairHint({ code: game.code, actions: pos.played }, { signal });  // no spoiler
+//   const line = await api.analyze({ code: game.code, actions: pos.played }, { signal });   // a winning line
 //   const { receipt } = await api.submitGame({ code: game.code, actions: pos.played, name: "Ada" });
 //
 // A frontend that plays with the rules module (spider-solver-rules, served at web/rules/)
@@ -174,6 +175,19 @@ export class SpiderApi {
     const body = { code, actions, undo_limit: undoLimit, deal_on_empty: dealOnEmpty, lost_at: lostAt };
     if (maxSeconds !== undefined) body.max_seconds = maxSeconds;
     if (maxNodes !== undefined) body.max_nodes = maxNodes;
+    return this.request("POST", "/v1/analyze", body, options);
+  }
+
+  /** POST /v1/analyze with ``fair``: the fair hint, judged only on what the player has
+   *  seen, which reveals nothing: ``hint`` (the action; null when the game is won or no
+   *  action is left), ``chance`` (0 to 1), ``choices`` (``[{action, wins, layouts, chance}]``,
+   *  the hint first) and ``summary``, a sentence for the player. ``layouts`` (the effort, up
+   *  to the server's --max-layouts-cap) and ``seed`` are the server's defaults unless given.
+   *  Queued as a search is: pass a signal to let the player cancel it. */
+  fairHint({ code, actions = [], undoLimit = 100, dealOnEmpty = false, layouts, seed } = {}, options) {
+    const body = { code, actions, undo_limit: undoLimit, deal_on_empty: dealOnEmpty, fair: true };
+    if (layouts !== undefined) body.layouts = layouts;
+    if (seed !== undefined) body.seed = seed;
     return this.request("POST", "/v1/analyze", body, options);
   }
 }

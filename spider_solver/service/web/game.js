@@ -2,8 +2,9 @@
 // the npm package spider-solver-rules): every action the player makes is checked, played
 // and drawn here, its refusal shown in the rules' own words, without a request. The server
 // is asked (through api.js) only for deals, and for what needs the solver: hints and
-// where a game was lost. Nothing it asks before the player asks for a hint names a
-// face-down card or a winning line (docs/service.md, "Spoilers").
+// where a game was lost. Nothing it asks before the player asks for a winning line names a
+// face-down card or a winning line (docs/service.md, "Spoilers"): Hint is the fair hint,
+// judged only on what the player has seen.
 //
 // The sections: the game (its state, playing, the address), messages, drawing, the solver,
 // new games, input, start. A feature that asks the server adds its call to the solver
@@ -315,7 +316,9 @@ function report(error) {
 function clearHint() {
   game.hint = null;
   delete document.body.dataset.hint;
+  delete document.body.dataset.hintKind;
   delete document.body.dataset.hintCount;
+  delete document.body.dataset.chance;
 }
 
 /** Run a request to the solver with a progress line and a Cancel button (Escape cancels too). */
@@ -356,7 +359,42 @@ function asked(extra) {
   return { code: game.code, actions: game.log, undoLimit: game.undoLimit, ...extra };
 }
 
+/** Show ``token`` (an action of the position) as the hint: its cards and target drawn, and
+ *  the body's data attributes set (``kind``: "fair" or "line"). */
+function showHint(token, kind) {
+  const action = game.board.resolve(game.board.parseAction(token));
+  clearHint(); // what an earlier hint set (its count, its chance) goes
+  game.hint = { token, action };
+  document.body.dataset.hint = token;
+  document.body.dataset.hintKind = kind;
+  if (action instanceof Move) document.body.dataset.hintCount = String(action.count);
+  render();
+}
+
+/** Hint: the fair hint, the best next action judged only on what the player has seen (the
+ *  request carries the code, the log and the undo limit, nothing the page learnt from a
+ *  winning line), with its chance in words: the answer's summary. */
 async function hint() {
+  if (!game.board || game.board.isWon()) return;
+  const log = game.log;
+  let answer;
+  try {
+    answer = await longRequest("Weighing the moves you can see…", (signal) => api.fairHint(asked(), { signal }));
+  } catch (error) { report(error); return; }
+  if (log !== game.log) return; // the game moved on meanwhile
+  if (answer.hint) {
+    showHint(answer.hint, "fair");
+    document.body.dataset.chance = String(answer.chance);
+  } else {
+    clearHint(); // no action is left: no earlier hint stays drawn
+    render();
+  }
+  say(answer.summary);
+}
+
+/** Show a winning line: the next action of a line the solver found knowing the face-down
+ *  cards and the stock (a spoiler, asked for as such). */
+async function winningLine() {
   if (!game.board || game.board.isWon()) return;
   const log = game.log;
   let answer;
@@ -365,12 +403,9 @@ async function hint() {
   } catch (error) { report(error); return; }
   if (log !== game.log) return; // the game moved on meanwhile
   if (answer.status === "verified" && answer.hint) {
-    const action = game.board.resolve(game.board.parseAction(answer.hint));
-    game.hint = { token: answer.hint, action };
-    document.body.dataset.hint = answer.hint;
-    if (action instanceof Move) document.body.dataset.hintCount = String(action.count);
-    render();
-    say(`Hint: ${actionWords(answer.hint)} (${answer.hint}).`);
+    showHint(answer.hint, "line");
+    say(`A winning line, found knowing the face-down cards: ${actionWords(answer.hint)} (${answer.hint}), then ` +
+        `${answer.line.length - 1} more action${answer.line.length === 2 ? "" : "s"}.`);
   } else if (answer.status === "unwinnable") {
     say(`${answer.summary} Ask “Can I still win?” to see where it was lost.`);
   } else {
@@ -657,7 +692,8 @@ function onKey(event) {
     return;
   }
   if (key === "Escape") { cancel(); game.selected = null; highlight(); return; }
-  const plain = { d: deal, u: undo, h: hint, w: stillWinnable, n: openNewGame, r: restart, t: todaysDeal }[
+  const plain = { d: deal, u: undo, h: hint, l: winningLine, w: stillWinnable, n: openNewGame, r: restart,
+                  t: todaysDeal }[
     key.toLowerCase()];
   if (plain && !(event.target instanceof HTMLInputElement)) { event.preventDefault(); plain(); return; }
   if (!inColumn) return;
@@ -703,6 +739,7 @@ function init() {
   $("deal").addEventListener("click", deal);
   $("stock").addEventListener("click", deal);
   $("hint").addEventListener("click", hint);
+  $("line").addEventListener("click", winningLine);
   $("winnable").addEventListener("click", stillWinnable);
   $("cancel").addEventListener("click", cancel);
   $("go-back").addEventListener("click", () => goBack(false));
