@@ -93,6 +93,10 @@ REVIEW_CONFIRM_LAYOUTS = 64
 REVIEW_CONFIRMED = 5
 #: The costliest decisions a review names at most.
 REVIEW_COSTLIEST = 3
+#: The most actions in effect the service reviews in one request (``POST /v1/review``): a
+#: review runs in one solver process for as long as its decisions take, with no seconds to
+#: cut it short; a game that ends stuck takes far fewer (the casual player's at most 1,000).
+MAX_REVIEW_ACTIONS = 1_000
 
 #: The catalog file a command uses when none is named (in the working directory).
 DEFAULT_CATALOG = "spider-catalog.sqlite"
@@ -227,5 +231,5 @@ __all__ = [
     "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_RETRY_AFTER", "MAX_SECONDS_LIMIT", "MAX_SEED", "MAX_TOKEN",
     "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_fair", "check_page", "describe_improve_nodes",
     "improve_nodes",
-    "REVIEW_CONFIRMED", "REVIEW_CONFIRM_LAYOUTS", "REVIEW_COSTLIEST", "check_review",
+    "MAX_REVIEW_ACTIONS", "REVIEW_CONFIRMED", "REVIEW_CONFIRM_LAYOUTS", "REVIEW_COSTLIEST", "check_review",
 ]

@@ -29,9 +29,9 @@ from tests.analysis.helpers import random_log
 pytestmark = pytest.mark.usefixtures("fair_hints")
 
 ROOT = Path(__file__).resolve().parents[2]
-ONE_SUIT = "SP1-S1C-AAAAAAD"
-#: A short game of the one-suit deal: random legal actions, the same on every run.
-LOG = random_log(Deal.from_code(ONE_SUIT), random.Random(3), 14, False, 0)
+GAME = "SP1-S4C-AAAAAAD"
+#: A short game of a four-suit deal: random legal actions, the same on every run.
+LOG = random_log(Deal.from_code(GAME), random.Random(3), 14, False, 0)
 FEW = ["--layouts", "3", "--confirm-layouts", "4", "--workers", "1"]
 
 
@@ -44,9 +44,9 @@ def without_seconds(data: dict) -> dict:
 
 
 def test_review_prints_the_replay_a_line_a_decision_and_the_review_in_words():
-    result = run("review", ONE_SUIT, *LOG, *FEW, "-q")
+    result = run("review", GAME, *LOG, *FEW, "-q")
     assert result.exit_code == 0, result.output
-    expected = review(ONE_SUIT, LOG, layouts=3, confirm_layouts=4)
+    expected = review(GAME, LOG, layouts=3, confirm_layouts=4)
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"not won: {len(LOG)} moves, ")
     assert lines[1].startswith(f"decisions: {expected.total} decision")
@@ -60,15 +60,15 @@ def test_review_prints_the_replay_a_line_a_decision_and_the_review_in_words():
 
 
 def test_review_json_is_the_review_and_takes_a_deck_and_a_log_file(tmp_path):
-    by_code = run("review", ONE_SUIT, *LOG, *FEW, "--json", "--seed", "5", "-q")
+    by_code = run("review", GAME, *LOG, *FEW, "--json", "--seed", "5", "-q")
     log = tmp_path / "game.txt"
     log.write_text("\n".join(LOG) + "\n")
-    by_deck = run("review", "--deck", Deal.from_code(ONE_SUIT).text(), "--suits", "1", "--file", log, *FEW, "--json",
+    by_deck = run("review", "--deck", Deal.from_code(GAME).text(), "--suits", "4", "--file", log, *FEW, "--json",
                   "--seed", "5", "-q")
     assert by_code.exit_code == by_deck.exit_code == 0, by_deck.output
     data, deck_data = json.loads(by_code.stdout), json.loads(by_deck.stdout)
     assert list(data) == [spec.name for spec in REVIEW_FIELDS]
-    assert without_seconds(data) == without_seconds(review(ONE_SUIT, LOG, layouts=3, confirm_layouts=4,
+    assert without_seconds(data) == without_seconds(review(GAME, LOG, layouts=3, confirm_layouts=4,
                                                            seed=5).to_dict())
     assert deck_data["code"] is None
     del data["code"], deck_data["code"]
@@ -79,10 +79,10 @@ def test_review_shows_its_progress_on_standard_error_only(monkeypatch):
     from spider_solver.cli import reviewing
 
     monkeypatch.setattr(reviewing.ReviewProgress, "LOG_EVERY", 0.0)
-    result = run("review", ONE_SUIT, *LOG, *FEW, "--json")
+    result = run("review", GAME, *LOG, *FEW, "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    name = Deal.from_code(ONE_SUIT).name
+    name = Deal.from_code(GAME).name
     progress = [line for line in result.stderr.splitlines() if line.startswith(f"reviewing {name}: ")]
     assert progress[0].startswith(f"reviewing {name}: 0 of {data['total']} decisions, ")
     assert any(f" {data['total']} of {data['total']} decisions" in line for line in progress)
@@ -100,11 +100,11 @@ def test_a_refused_action_exits_2_naming_it_and_json_still_prints_the_review():
     (["SP1-S9C-AAAAAAD"], "error: invalid game code 'SP1-S9C-AAAAAAD': suit count '9'"),
     (["--deck", "AS KS"], "error: invalid deal"),
     ([], "error: missing the game CODE"),
-    ([ONE_SUIT, "--layouts", "0"], "error: invalid value for '--layouts': 0 is not in the range 1 to 1,024"),
-    ([ONE_SUIT, "--confirm-layouts", "x"], "error: invalid value for '--confirm-layouts': 'x' is not a whole number"),
-    ([ONE_SUIT, "--workers", "0"], "error: invalid value for '--workers': 0 is not in the range"),
-    ([ONE_SUIT, "--seed", "-1"], "error: invalid value for '--seed': -1 is not in the range"),
-    ([ONE_SUIT, "--max-nodes", "5"], "error: no such option '--max-nodes'"),
+    ([GAME, "--layouts", "0"], "error: invalid value for '--layouts': 0 is not in the range 1 to 1,024"),
+    ([GAME, "--confirm-layouts", "x"], "error: invalid value for '--confirm-layouts': 'x' is not a whole number"),
+    ([GAME, "--workers", "0"], "error: invalid value for '--workers': 0 is not in the range"),
+    ([GAME, "--seed", "-1"], "error: invalid value for '--seed': -1 is not in the range"),
+    ([GAME, "--max-nodes", "5"], "error: no such option '--max-nodes'"),
 ])
 def test_bad_input_exits_2_with_one_error_line(args, words):
     result = run("review", *args)
@@ -123,12 +123,12 @@ def test_ctrl_c_prints_what_was_judged_and_exits_130(monkeypatch):
         return real(job)
 
     monkeypatch.setattr(review_module, "judge", interrupted_at_the_third)
-    result = run("review", ONE_SUIT, *LOG, *FEW, "-q")
+    result = run("review", GAME, *LOG, *FEW, "-q")
     assert result.exit_code == 130 and result.stderr == "interrupted\n"
     lines = result.stdout.splitlines()
     assert lines[-1].startswith("Interrupted after judging 2 of ") and len(lines) == 3 + 2 + 1
     calls.clear()
-    result = run("review", ONE_SUIT, *LOG, *FEW, "-q", "--json")
+    result = run("review", GAME, *LOG, *FEW, "-q", "--json")
     assert result.exit_code == 130 and json.loads(result.stdout)["interrupted"] is True
 
 
@@ -143,11 +143,11 @@ def spider_solve(*args: str, **kwargs) -> subprocess.Popen:
 
 @pytest.mark.slow
 def test_review_with_worker_processes_in_a_process_of_its_own_gives_the_same_answer(tmp_path):
-    done = spider_solve("review", ONE_SUIT, *LOG, "--layouts", "3", "--confirm-layouts", "4", "--workers", "2",
+    done = spider_solve("review", GAME, *LOG, "--layouts", "3", "--confirm-layouts", "4", "--workers", "2",
                         "--json", cwd=tmp_path)
     out, err = done.communicate(timeout=600)
     assert done.returncode == 0, err
-    assert without_seconds(json.loads(out)) == without_seconds(review(ONE_SUIT, LOG, layouts=3,
+    assert without_seconds(json.loads(out)) == without_seconds(review(GAME, LOG, layouts=3,
                                                                       confirm_layouts=4).to_dict())
 
 
