@@ -199,6 +199,10 @@ class Review:
     decisions: tuple[Decision, ...]
     #: The costliest decisions whose cost stood when judged again, the costliest first.
     costliest: tuple[Mistake, ...]
+    #: The log indices of the decisions judged again on fresh layouts (the costliest by
+    #: their first judgement), in the order of the log: ``costliest`` names those whose
+    #: cost stood.
+    judged_again: tuple[int, ...]
     #: The log indices of the decisions not judged: later decisions of a stretch of play
     #: where no card showed, once :data:`HOPELESS_AFTER` judged in a row were flat; and
     #: those where the planner is stuck (the fair hint gives none there).
@@ -233,6 +237,8 @@ REVIEW_FIELDS = Review.FIELDS = (
           "in effect where more than one action was legal."),
     Field("costliest", list[Mistake], False, f"Up to {REVIEW_COSTLIEST} decisions that cost the most, judged again "
           "on fresh layouts, the costliest first; only those whose cost stood."),
+    Field("judged_again", list[int], False, "The log indices of the decisions judged again on fresh layouts (the "
+          "costliest by their first judgement); costliest names those whose cost stood."),
     Field("skipped", list[int], False, "The log indices of the decisions not judged: in a stretch of play where no "
           f"card showed (none turned up or dealt, no run removed), once {HOPELESS_AFTER} decisions judged in a row "
           "found no layout won by any action compared, the stretch's later decisions; and those where no action "
@@ -325,8 +331,8 @@ def review(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
     except KeyboardInterrupt:
         return _timed(replace(base, decisions=stretches.decisions(), skipped=stretches.skipped(), interrupted=True),
                       started)
-    return _timed(replace(base, decisions=decisions, skipped=stretches.skipped(), costliest=_costliest(confirmed)),
-                  started)
+    return _timed(replace(base, decisions=decisions, skipped=stretches.skipped(), costliest=_costliest(confirmed),
+                          judged_again=tuple(job.index for job in again)), started)
 
 
 def review_without_search(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
@@ -382,7 +388,7 @@ def _prepare(deal: Deal, actions: str | Iterable[str], options: ReviewOptions,
     """The part of a review before the engine: the answer when none is needed (a refused
     log), else the replayed log and the answer so far."""
     start = replay_log(deal, actions, options.deal_on_empty, options.undo_limit)
-    base = Review(str(deal.code) if deal.code is not None else None, start.replayed, (), (), (), 0, 0, False,
+    base = Review(str(deal.code) if deal.code is not None else None, start.replayed, (), (), (), (), 0, 0, False,
                   options.layouts, options.alternatives, options.confirm_layouts, options.seed)
     if start.replayed.error is not None:
         return _timed(base, started)

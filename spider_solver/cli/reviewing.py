@@ -56,14 +56,15 @@ def review(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
 
     Prints the replay, a line a decision judged (its number in the log, the action,
     the chances before it, after it and after the best other action, and what it
-    cost when the layouts show it clearly), then the review in a few sentences.
+    cost when the layouts show it clearly), the decisions judged again and those
+    whose cost stood, then the review in a few sentences.
     Progress goes to standard error; Ctrl-C stops the review and prints what was
     judged.
 
     \b
-    --json prints {"code", "replay", "decisions", "costliest", "skipped", "total",
-    "forced", "interrupted", "layouts", "alternatives", "confirm_layouts", "seed",
-    "summary", "seconds"}.
+    --json prints {"code", "replay", "decisions", "costliest", "judged_again",
+    "skipped", "total", "forced", "interrupted", "layouts", "alternatives",
+    "confirm_layouts", "seed", "summary", "seconds"}.
     Exit status: 0 reviewed, 2 bad input or a refused action in the log, 130
     interrupted.
     """
@@ -111,7 +112,19 @@ def review_words(answer: Review) -> None:
         click.echo("chances to win before, after the action played, after the best other (none: no win found)")
     for decision in answer.decisions:
         click.echo(decision_line(decision))
+    if answer.judged_again:
+        stood = [m.index for m in answer.costliest]
+        click.echo(f"judged again on {plural(answer.confirm_layouts, 'fresh layout')}: "
+                   f"{numbers(answer.judged_again)}; the cost stood for "
+                   + (numbers(sorted(stood)) if stood else "none"))
     click.echo(answer.summary)
+
+
+def numbers(indices) -> str:
+    """Log indices as the actions' numbers: "action 4", "actions 1, 4 and 5"."""
+    shown = [str(index + 1) for index in indices]
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    return f"action{'s' if len(shown) > 1 else ''} {listed}"
 
 
 def decision_line(decision: Decision) -> str:

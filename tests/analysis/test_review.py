@@ -222,6 +222,7 @@ def test_the_costliest_are_judged_again_and_named_only_if_their_cost_stands(fake
         decision = answer.decisions[job.index]
         assert job.extra == (decision.action, decision.better)
     assert [(m.index, m.cost) for m in answer.costliest] == [(1, pytest.approx(0.45)), (0, pytest.approx(0.30))]
+    assert answer.judged_again == (0, 1, 2)
     worst = answer.costliest[0]
     assert (worst.action, worst.wins, worst.better_wins, worst.better_further, worst.played_further,
             worst.layouts) == ("D", 0, 3, 4, 0, SMALL["confirm_layouts"])
@@ -350,7 +351,7 @@ def test_a_costly_decision_in_words_names_actions_by_number_and_columns_never_a_
 
 
 def test_the_summary_says_when_no_decision_clearly_cost_anything():
-    answer = Review(None, replay(FOUR_SUITS, "9>4"), (), (), (), 1, 0, False, 16, 3, 64, 0)
+    answer = Review(None, replay(FOUR_SUITS, "9>4"), (), (), (), (), 1, 0, False, 16, 3, 64, 0)
     assert answer.summary == ("Of 1 decision, none clearly cost chances to win (each judged on 16 layouts of the "
                               "unseen cards, the costliest again on 64).")
 

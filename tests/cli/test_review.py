@@ -55,7 +55,9 @@ def test_review_prints_the_replay_a_line_a_decision_and_the_review_in_words():
     for line, decision in zip(judged, expected.decisions, strict=True):
         assert line.split()[:2] == [str(decision.index + 1), decision.action]
         assert ("cost " in line) == (decision.cost > 0)
-    assert lines[-1] == expected.summary and len(lines) == 4 + len(expected.decisions)
+    assert lines[-1] == expected.summary and len(lines) == 4 + len(expected.decisions) + bool(expected.judged_again)
+    if expected.judged_again:
+        assert lines[-2].startswith(f"judged again on {expected.confirm_layouts} fresh layouts: action")
     assert result.stderr == ""
 
 
