@@ -16,7 +16,8 @@ until ``--lost`` of its games are lost (stuck, or called off after 1000 actions)
     decisions (judged, skipped in a hopeless stretch, forced actions), its costliest
     decisions with their chances, the wall seconds, the CPU seconds (this process and its
     workers) and the peak memory (this process and its workers together, their resident
-    sets summed, read from /proc every 0.1 s). Reported: the games with at least one
+    sets summed, read from /proc every 0.1 s), and the machine's load average as it ended
+    (the machine may be shared). Reported: the games with at least one
     costliest decision, median and 90th percentile seconds, the largest peak memory.
 (b) the check that the costliest decision is a real mistake: on the first ``--check`` lost
     games with one, the real deal is played on by following fair hints
@@ -39,6 +40,7 @@ seconds, which do not depend on the load.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import statistics
@@ -56,7 +58,7 @@ import resultfile  # noqa: E402
 GAME_COLUMNS = [
     ("deal", "deal", ""), ("actions", "actions", "int"), ("total", "decisions", "int"),
     ("judged", "judged", "int"), ("skipped", "skipped", "int"), ("forced", "forced", "int"),
-    ("seconds", "review s", ".1f"), ("cpu", "CPU s", ".1f"), ("peak_mb", "peak MB", ".0f"),
+    ("seconds", "review s", ".1f"), ("cpu", "CPU s", ".1f"), ("peak_mb", "peak MB", ".0f"), ("load", "load", ".1f"),
     ("costliest", "costliest decision", ""),
 ]
 SUMMARY_COLUMNS = [
@@ -111,8 +113,6 @@ class Peak:
         self._thread.join()
 
     def _watch(self) -> None:
-        import os
-
         while not self._stop.is_set():
             self.peak = max(self.peak, _tree_rss(os.getpid()))
             self._stop.wait(self.every)
@@ -149,7 +149,7 @@ def review_game(code: str, log: list[str], args: argparse.Namespace) -> dict:
         "deal": code, "actions": len(log), "total": answer.total, "judged": len(answer.decisions),
         "skipped": len(answer.skipped), "forced": answer.forced,
         "seconds": round(time.perf_counter() - started, 2), "cpu": round(cpu_seconds() - cpu, 2),
-        "peak_mb": round(peak.peak / 2**20, 1),
+        "peak_mb": round(peak.peak / 2**20, 1), "load": round(os.getloadavg()[0], 1),
         "costliest": worst.summary if worst else "none clearly",
         "mistakes": [m.to_dict() for m in answer.costliest],
     }
