@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -13,11 +12,10 @@ import click
 from spider_solver.cli.exits import of_review
 from spider_solver.cli.group import cli, echo_json, end_at_once, messages, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, LAYOUTS, WORKERS, fair_options, game_log_options
-from spider_solver.cli.play import load_deal, read_log, replay_words, undo_limit_of
+from spider_solver.cli.play import LineProgress, load_deal, read_log, replay_words, undo_limit_of
 from spider_solver.limits import REVIEW_CONFIRM_LAYOUTS, REVIEW_COSTLIEST
 from spider_solver.outcomes import ExitStatus
-from spider_solver.rules import Deal
-from spider_solver.terminal import is_terminal, silent, write_stderr
+from spider_solver.terminal import is_terminal, silent
 
 if TYPE_CHECKING:
     from spider_solver.analysis.reviewing import Decision, Review
@@ -80,7 +78,7 @@ def review(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
                             before_search=lambda: load_fair_hint(say))
     progress = ReviewProgress(deal, silent if quiet else say, terminal=not quiet and is_terminal(sys.stderr))
     try:
-        answer = review_game(deal, texts, options, workers=workers or os.cpu_count() or 1, on_progress=progress.show)
+        answer = review_game(deal, texts, options, workers=workers or os.cpu_count() or 1, on_progress=progress.step)
     finally:
         progress.close()
     end_at_once()  # the workers have ended; no catalog
@@ -148,36 +146,12 @@ def decision_line(decision: Decision) -> str:
     return line.rstrip()
 
 
-class ReviewProgress:
-    """The progress of ``review`` on standard error: on a terminal one line redrawn as each
-    judgement is settled (decisions done of all, then the costliest judged again, and the
-    seconds); elsewhere (a pipe, a log) through ``say``, the same line every ``LOG_EVERY``
-    seconds."""
+class ReviewProgress(LineProgress):
+    """The progress of ``review``: a line as each judgement is settled (the decisions done of
+    all, then the costliest judged again, and the seconds)."""
 
-    #: Seconds between two progress lines in a pipe or a log.
-    LOG_EVERY = 20.0
-
-    def __init__(self, deal: Deal, say: Callable[[str], None], *, terminal: bool) -> None:
-        self.name = deal.name
-        self.say = say
-        self.terminal = terminal and say is not silent
-        self.began = time.monotonic()
-        self.said = self.began
-        self.drawn = False
-
-    def show(self, stage: str, done: int, total: int) -> None:
+    def step(self, stage: str, done: int, total: int) -> None:
         """``done`` of ``total`` judgements of ``stage`` are settled (the decisions, then the
         costliest judged again)."""
         what = "decisions" if stage == "decisions" else "of the costliest judged again"
-        line = f"reviewing {self.name}: {done} of {total} {what}, {time.monotonic() - self.began:.0f} s"
-        if self.terminal:
-            self.drawn = True
-            write_stderr("\r\x1b[K" + line)
-        elif time.monotonic() - self.said >= self.LOG_EVERY:
-            self.said = time.monotonic()
-            self.say(line)
-
-    def close(self) -> None:
-        """The review ended: the terminal line is cleared."""
-        if self.drawn:
-            write_stderr("\r\x1b[K")
+        self.show(f"reviewing {self.name}: {done} of {total} {what}, {self.seconds()}")

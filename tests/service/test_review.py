@@ -22,6 +22,7 @@ from spider_solver.limits import FAIR_LAYOUTS, MAX_RETRY_AFTER, REVIEW_CONFIRM_L
 from spider_solver.rules import Deal  # noqa: E402
 from spider_solver.service.app import Settings, create_app  # noqa: E402
 from tests.analysis.helpers import random_log  # noqa: E402
+from tests.service.test_fair import error_of, without_seconds  # noqa: E402
 from tests.service.test_routes import wait_for_a_search  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("engine", "fair_hints")
@@ -42,15 +43,6 @@ def ask(client, body: dict, status: int = 200) -> dict:
     response = client.post("/v1/review", json=body)
     assert response.status_code == status, response.text
     return response.json()
-
-
-def error_of(answer: dict, kind: str) -> str:
-    assert set(answer) == {"error"} and answer["error"]["type"] == kind, answer
-    return answer["error"]["message"]
-
-
-def without_seconds(answer: dict) -> dict:
-    return {key: value for key, value in answer.items() if key != "seconds"}
 
 
 def python_answer(deal, log, **options) -> dict:
