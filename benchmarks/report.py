@@ -122,6 +122,18 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
             "or Undo button), checked, played and drawn by the page, and the frame after the last; beside it "
             "the same actions asked of the server one request at a time, as the page did before it had the "
             "module.")], []),
+    ("Reviews", "`review` of the casual player's lost games (`bench_analyze.casual_play`, which sees only face-up "
+     "cards) on fresh deals, 920000 on at 4 suits and 930000 on at 2 (the review's constants were chosen on "
+     "910000-910015 and 911000-911009), at its defaults: each decision judged on 16 layouts, the 5 largest "
+     "gaps judged again on 64 fresh ones, 2 worker processes. Targets: a median review of a 4-suit game at most "
+     "60 s on 2 cores (20 s at 2 suits), at most 2 GB; every lost game with a costliest decision. The machine "
+     "was shared (a load average of 9 to 12 on its 2 cores during these runs): the wall seconds are those of the "
+     "run, the CPU seconds (the process and its workers) what the review cost.",
+     [Table("review", "review-s*.json", "summary", ""),
+      Table("review_games", "review-s*.json", "games", "Each game: its decisions (judged; skipped in a stretch "
+            "where nothing was won and no card showed; forced actions, not counted), the review's wall and CPU "
+            "seconds and peak memory (the process and its 2 workers), and the costliest decision in words.")],
+     []),
     ("The 4-suit first width", "Why 4-suit solves start at width 64: on the tuning deals a wider first beam "
      "gives shorter lines for proportionally more nodes, and the 1000-deal batch's time target (2.5 min on 2 "
      "cores, grading included) leaves no room for it (benchmarks/HISTORY.md, \"The widening "

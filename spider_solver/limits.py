@@ -82,6 +82,22 @@ MAX_SEED = 2**64 - 1
 #: called off as not won: a won game takes a few hundred.
 MAX_FAIR_GAME_ACTIONS = 1_000
 
+# A review of a game (``review``) judges each decision as a fair hint judges its position
+# (FAIR_LAYOUTS layouts, FAIR_ALTERNATIVES alternatives by default), then judges its costliest
+# decisions again on fresh layouts, and names those whose cost stands: how these were chosen,
+# and what they cost in seconds and in accuracy, is in benchmarks/bench_review.py.
+
+#: Fresh layouts each of the costliest decisions is judged again on, by default.
+REVIEW_CONFIRM_LAYOUTS = 64
+#: Decisions judged again at most (the costliest first, by their first judgement).
+REVIEW_CONFIRMED = 5
+#: The costliest decisions a review names at most.
+REVIEW_COSTLIEST = 3
+#: The most actions in effect the service reviews in one request (``POST /v1/review``): a
+#: review runs in one solver process for as long as its decisions take, with no seconds to
+#: cut it short; a game that ends stuck takes far fewer (the casual player's at most 1,000).
+MAX_REVIEW_ACTIONS = 1_000
+
 #: The catalog file a command uses when none is named (in the working directory).
 DEFAULT_CATALOG = "spider-catalog.sqlite"
 
@@ -182,6 +198,16 @@ def check_fair(layouts: object, alternatives: object, seed: object) -> tuple[int
     return checked[0], checked[1], checked[2]
 
 
+def check_review(confirm_layouts: object) -> int:
+    """Refuse a review's ``confirm_layouts`` out of range (InvalidOptionError): a whole number
+    from 1 to ``MAX_FAIR_LAYOUTS``, as a fair hint's ``layouts``. Returns it as an int."""
+    number = whole_number(confirm_layouts)
+    if number is None or not 1 <= number <= MAX_FAIR_LAYOUTS:
+        raise InvalidOptionError(f"invalid confirm_layouts {quote(confirm_layouts)}: expected a whole number from 1 "
+                                 f"to {MAX_FAIR_LAYOUTS:,}")
+    return number
+
+
 def improve_nodes(suits: int | str) -> int:
     """``improve``'s default node budget for a deal of ``suits`` suits (IMPROVE_MAX_NODES);
     :class:`~spider_solver.errors.InvalidVariantError` for a suit count that is not 1, 2 or 4."""
@@ -205,4 +231,5 @@ __all__ = [
     "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_RETRY_AFTER", "MAX_SECONDS_LIMIT", "MAX_SEED", "MAX_TOKEN",
     "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_fair", "check_page", "describe_improve_nodes",
     "improve_nodes",
+    "MAX_REVIEW_ACTIONS", "REVIEW_CONFIRMED", "REVIEW_CONFIRM_LAYOUTS", "REVIEW_COSTLIEST", "check_review",
 ]

@@ -32,7 +32,7 @@ CONSOLE = re.compile(r"^```console\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 #: Commands that search (or may): they need the compiled engine, loaded first by the fixture.
 SEARCHING = {"verify", "hint", "analyze", "improve", "grade"}
 #: Commands that give fair hints: they need the fair hint's kernels, loaded first by their fixture.
-FAIR = {"play"}
+FAIR = {"play", "review"}
 #: What "about 12 KB" allows: a README a newcomer reads in minutes.
 README_LIMIT = 12 * 1024
 

@@ -158,14 +158,15 @@ def test_the_checker_sees_an_import_cycle(tmp_path):
 #: The analysis package's modules, bottom first (issue 49): the options and the answer depend on
 #: nothing of it but the answer's sentence (``summary``, below it); the replay, then the search of
 #: a position; hints and the bisection above them; ``analyze`` on top, and the package re-exports
-#: it. A later kind of answer (a fair hint, the review of a game) goes beside ``position``.
+#: it. A later kind of answer (a fair hint, the review of a game) goes beside ``position``; the
+#: review judges positions as the fair hint does, so it stands on it.
 ANALYSIS_LAYERS = [
     {"summary"},
     {"options", "answer"},
     {"start"},
     {"search", "hints"},
     {"lost", "fair"},
-    {"position"},
+    {"position", "reviewing"},
     {"__init__"},
 ]
 

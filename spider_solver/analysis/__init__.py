@@ -12,7 +12,9 @@ answers mean is written out in docs/engine.md, "Games in progress".
 ``fair_hint(deal, actions)`` (:mod:`.fair`) is the hint a player may take without being
 told what the game has not shown: the best next action judged only on the cards seen,
 with its chance to win; ``fair_game`` plays a whole game by following it
-(docs/engine.md, "Fair hints").
+(docs/engine.md, "Fair hints"). ``review(deal, actions)`` (:mod:`.reviewing`) judges each
+decision of a game by what the player could see, and names the costliest with the better
+action (docs/engine.md, "Reviews").
 """
 
 from spider_solver.analysis.answer import (
@@ -41,13 +43,23 @@ from spider_solver.analysis.fair import (
 from spider_solver.analysis.lost import LOST_AT_LAST_DEAL_SHARE, LOST_AT_SHARE
 from spider_solver.analysis.options import AnalysisOptions, KnownLine
 from spider_solver.analysis.position import analyze, analyze_without_search, hint_from_line
+from spider_solver.analysis.reviewing import (
+    DECISION_FIELDS,
+    MISTAKE_FIELDS,
+    REVIEW_FIELDS,
+    Decision,
+    Mistake,
+    Review,
+    ReviewOptions,
+    review,
+)
 from spider_solver.analysis.search import EARLY_PROOF_DEALS_LEFT, EARLY_PROOF_NODES, EARLY_PROOF_SHARE
 
 __all__ = [
-    "ANALYSIS_FIELDS", "BRACKET_FIELDS", "EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES", "EARLY_PROOF_SHARE",
-    "FAIR_CHOICE_FIELDS", "FAIR_GAME_FIELDS", "FAIR_HINT_FIELDS", "FAIR_STEP_FIELDS",
-    "LOST_AT_LAST_DEAL_SHARE", "LOST_AT_SHARE", "PROBE_FIELDS", "Analysis", "AnalysisOptions", "Bracket",
-    "FairChoice", "FairGame", "FairHint", "FairOptions", "FairStep",
-    "KnownLine", "Probe", "Source", "analyze", "analyze_without_search", "fair_game", "fair_hint", "hint_from_line",
-    "to_plain",
+    "ANALYSIS_FIELDS", "BRACKET_FIELDS", "DECISION_FIELDS", "EARLY_PROOF_DEALS_LEFT", "EARLY_PROOF_NODES",
+    "EARLY_PROOF_SHARE", "FAIR_CHOICE_FIELDS", "FAIR_GAME_FIELDS", "FAIR_HINT_FIELDS", "FAIR_STEP_FIELDS",
+    "LOST_AT_LAST_DEAL_SHARE", "LOST_AT_SHARE", "MISTAKE_FIELDS", "PROBE_FIELDS", "REVIEW_FIELDS", "Analysis",
+    "AnalysisOptions", "Bracket", "Decision", "FairChoice", "FairGame", "FairHint", "FairOptions", "FairStep",
+    "KnownLine", "Mistake", "Probe", "Review", "ReviewOptions", "Source", "analyze", "analyze_without_search",
+    "fair_game", "fair_hint", "hint_from_line", "review", "to_plain",
 ]

@@ -152,12 +152,17 @@ class FairPlayed(Protocol):
 def chance_words(choice: FairChoice) -> str:
     """An action's chance in words: "about 62%"; never a bare 0% or 100%: "no win found"
     when none of its layouts was won, "under 1%" and "over 99%" at the edges."""
-    if choice.wins == 0:
+    return percent_words(choice.chance, choice.wins)
+
+
+def percent_words(chance: float, wins: int) -> str:
+    """A chance in words, given the layouts won (:func:`chance_words`)."""
+    if wins == 0:
         return "no win found"
-    percent = round(100 * choice.chance)
+    percent = round(100 * chance)
     if percent == 0:
         return "under 1%"
-    if percent == 100 and choice.chance < 1:
+    if percent == 100 and chance < 1:
         return "over 99%"
     return f"about {percent}%"
 
@@ -199,4 +204,87 @@ def game_summary(game: FairPlayed, limit: int) -> str:
     return f"Interrupted after {played}."
 
 
-__all__ = ["MAY_STILL_WIN", "action_words", "chance_words", "fair_summary", "game_summary", "summary"]
+class Mistake(Protocol):
+    """What the sentence reads of one of a review's costliest decisions (:class:`~.reviewing.Mistake`)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def action(self) -> str: ...
+    @property
+    def before(self) -> float: ...
+    @property
+    def after(self) -> float: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def better(self) -> str: ...
+    @property
+    def better_chance(self) -> float: ...
+    @property
+    def better_wins(self) -> int: ...
+    @property
+    def layouts(self) -> int: ...
+
+
+class Reviewed(Protocol):
+    """What the sentences read of a review (:class:`~.reviewing.Review`)."""
+
+    @property
+    def replay(self) -> ReplayResult: ...
+    @property
+    def decisions(self) -> Sequence[object]: ...
+    @property
+    def costliest(self) -> Sequence[Mistake]: ...
+    @property
+    def skipped(self) -> Sequence[int]: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def interrupted(self) -> bool: ...
+    @property
+    def layouts(self) -> int: ...
+    @property
+    def confirm_layouts(self) -> int: ...
+
+
+def mistake_words(mistake: Mistake) -> str:
+    """One of the costliest decisions in words, by its number in the log and its columns:
+    "action 12, 3>7: your chances fell from about 58% to 21%; 5>7 kept about 55%". When no
+    layout was won after the action played: "... fell from about 58% to almost none (no win
+    found in 64 layouts); ...", never a bare 0%."""
+    fell = (f"almost none (no win found in {plural(mistake.layouts, 'layout')})" if mistake.wins == 0
+            else percent_words(mistake.after, mistake.wins).removeprefix("about "))
+    # The better action won layouts (else nothing is charged), so the best one compared did.
+    return (f"action {mistake.index + 1}, {mistake.action}: your chances fell from "
+            f"{percent_words(mistake.before, mistake.better_wins)} to {fell}; {mistake.better} kept "
+            f"{percent_words(mistake.better_chance, mistake.better_wins)}")
+
+
+def review_summary(review: Reviewed) -> str:
+    """A review in a few sentences: how many decisions, then each of the costliest in words
+    (:func:`mistake_words`), or that none clearly cost the game anything."""
+    error = review.replay.error
+    if error is not None:
+        return f"The game log cannot be reviewed: action {error.index + 1} is refused."
+    judged = len(review.decisions)
+    if review.interrupted:
+        return f"Interrupted after judging {judged} of {plural(review.total, 'decision')}."
+    if review.total == 0:
+        return "No decision to review: no action in effect had another legal action beside it."
+    head = f"Of {plural(review.total, 'decision')}"
+    if review.skipped:
+        head += (f" ({len(review.skipped)} not judged: no layout won and no card shown in the decisions before them, "
+                 "or no action that helps)")
+    if not review.costliest:
+        return (f"{head}, none clearly cost chances to win (each judged on {plural(review.layouts, 'layout')} of "
+                "the unseen cards, the costliest again on "
+                f"{review.confirm_layouts}).")
+    count = len(review.costliest)
+    these = "this one cost" if count == 1 else f"these {count} cost"
+    sentences = [mistake_words(m) for m in review.costliest]
+    return f"{head}, {these} the most. " + " ".join(m[:1].upper() + m[1:] + "." for m in sentences)
+
+
+__all__ = ["MAY_STILL_WIN", "action_words", "chance_words", "fair_summary", "game_summary", "mistake_words",
+           "percent_words", "review_summary", "summary"]

@@ -22,14 +22,14 @@ Heavy modules (numba, the engine, SQLite catalog) are imported inside the
 commands that need them, so ``--help`` and ``show`` start instantly. The commands
 live one concern a module: :mod:`.play` (show, replay), :mod:`.solving` (verify),
 :mod:`.catalogs` (check, export, grade), :mod:`.improving` (improve: shorter lines),
-:mod:`.analyzing` (hint, analyze: games in progress);
+:mod:`.analyzing` (hint, analyze: games in progress), :mod:`.reviewing` (review: a game's decisions);
 the batch is the group's own callback below.
 """
 
 from __future__ import annotations
 
 # The commands register themselves on ``cli`` (spider_solver.cli.group) as they are imported.
-from spider_solver.cli import analyzing, catalogs, improving, play, serving, solving  # noqa: F401
+from spider_solver.cli import analyzing, catalogs, improving, play, reviewing, serving, solving  # noqa: F401
 from spider_solver.cli.group import cli, main
 
 __all__ = ["cli", "main"]

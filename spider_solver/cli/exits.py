@@ -28,6 +28,7 @@ from spider_solver.outcomes import EXIT_BY_STATUS, ExitStatus, Status
 
 if TYPE_CHECKING:
     from spider_solver.analysis.fair import FairGame, FairHint
+    from spider_solver.analysis.reviewing import Review
     from spider_solver.batch.grading import Grading
     from spider_solver.batch.report import ImproveReport, Report
 
@@ -60,6 +61,13 @@ def of_fair_game(game: FairGame) -> ExitStatus:
     if game.outcome == "interrupted":
         return ExitStatus.INTERRUPTED
     return ExitStatus.OK if game.outcome == "won" else ExitStatus.NOT_WON
+
+
+def of_review(review: Review) -> ExitStatus:
+    """``review``: 0 reviewed, 2 a refused action in the log, 130 interrupted."""
+    if review.replay.error is not None:
+        return ExitStatus.BAD_INPUT
+    return ExitStatus.INTERRUPTED if review.interrupted else ExitStatus.OK
 
 
 def of_check(failed: int) -> ExitStatus:
@@ -106,4 +114,4 @@ def of_error(error: BaseException) -> ExitStatus:
 
 
 __all__ = ["of_batch", "of_check", "of_error", "of_fair_game", "of_fair_hint", "of_grading", "of_improve", "of_outcome",
-           "of_replay"]
+           "of_replay", "of_review"]

@@ -248,11 +248,10 @@ def hint_times(steps: tuple[FairStep, ...]) -> str:
             f"{tenth:.2f} s, slowest {seconds[-1]:.2f} s")
 
 
-class GameProgress:
-    """The progress of ``play`` on standard error: on a terminal one line redrawn as each
-    action is played (actions, runs removed, cards in stock, the last hint's chance and
-    time); elsewhere (a pipe, a log) through ``say``, the same line every ``LOG_EVERY``
-    seconds, so that a log never sits silent for the minutes a game takes."""
+class LineProgress:
+    """Progress on standard error: on a terminal one line redrawn as it changes; elsewhere (a
+    pipe, a log) through ``say``, the line every ``LOG_EVERY`` seconds, so that a log never
+    sits silent for the minutes a long command takes."""
 
     #: Seconds between two progress lines in a pipe or a log.
     LOG_EVERY = 20.0
@@ -264,6 +263,31 @@ class GameProgress:
         self.began = time.monotonic()
         self.said = self.began
         self.drawn = False
+
+    def show(self, line: str) -> None:
+        """The progress is ``line`` now (drawn, or said when it is time)."""
+        if self.terminal:
+            self.drawn = True
+            write_stderr("\r\x1b[K" + line)
+        elif time.monotonic() - self.said >= self.LOG_EVERY:
+            self.said = time.monotonic()
+            self.say(line)
+
+    def seconds(self) -> str:
+        return f"{time.monotonic() - self.began:.0f} s"
+
+    def close(self) -> None:
+        """The command ended: the terminal line is cleared."""
+        if self.drawn:
+            write_stderr("\r\x1b[K")
+
+
+class GameProgress(LineProgress):
+    """The progress of ``play``: a line as each action is played (actions, runs removed,
+    cards in stock, the last hint's chance and time)."""
+
+    def __init__(self, deal: Deal, say: Callable[[str], None], *, terminal: bool) -> None:
+        super().__init__(deal, say, terminal=terminal)
         self.played = 0
 
     def line(self, step: FairStep, board: Board) -> str:
@@ -271,21 +295,10 @@ class GameProgress:
 
         return (f"playing {self.name}: {plural(self.played, 'action')}, {plural(board.runs_removed, 'run')} "
                 f"removed, {plural(board.deals_left, 'deal')} left; last hint {step.action} "
-                f"{chance_words(step)} in {step.seconds:.2f} s; "
-                f"{time.monotonic() - self.began:.0f} s")
+                f"{chance_words(step)} in {step.seconds:.2f} s; {self.seconds()}")
 
     def step(self, step: FairStep, board: Board) -> None:
         """An action was played."""
         self.played += 1
-        if self.terminal:
-            self.drawn = True
-            write_stderr("\r\x1b[K" + self.line(step, board))
-        elif time.monotonic() - self.said >= self.LOG_EVERY:
-            self.said = time.monotonic()
-            self.say(self.line(step, board))
-
-    def close(self) -> None:
-        """The game ended: the terminal line is cleared."""
-        if self.drawn:
-            write_stderr("\r\x1b[K")
-
+        if self.terminal or time.monotonic() - self.said >= self.LOG_EVERY:
+            self.show(self.line(step, board))

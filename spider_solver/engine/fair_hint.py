@@ -77,6 +77,10 @@ class Scored(NamedTuple):
     chance: float
     #: Whether this is the planner's decision (the others are compared with it).
     planned: bool = False
+    #: How the game after it ended on each layout (the same layouts, in the same order, for
+    #: every candidate): (1 if won else 0, runs removed, face-down cards left); for a paired
+    #: comparison of two candidates, layout by layout (a review's).
+    ends: tuple[tuple[int, int, int], ...] = ()
 
 
 def view_of(board: Board) -> tuple[np.ndarray, int]:
@@ -182,7 +186,9 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
                                    start_down=max(1, variant.layout - variant.columns))
         scored.append(Scored(board.check(action_of(int(blocks[i, 0]))), wins, layouts,
                              float(outcomes.removed[i].mean()), float(outcomes.down[i].mean()),
-                             chance_of(features, suits), i == 0))
+                             chance_of(features, suits), i == 0,
+                             tuple(zip(outcomes.wins[i].tolist(), outcomes.removed[i].tolist(),
+                                       outcomes.down[i].tolist(), strict=True))))
     return ranked(scored)
 
 

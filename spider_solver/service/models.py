@@ -24,6 +24,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 
 from spider_solver.analysis.answer import ANALYSIS_FIELDS, BRACKET_FIELDS, PROBE_FIELDS, Action, Bracket, Probe
 from spider_solver.analysis.fair import FAIR_CHOICE_FIELDS, FAIR_HINT_FIELDS, FairChoice
+from spider_solver.analysis.reviewing import DECISION_FIELDS, MISTAKE_FIELDS, REVIEW_FIELDS, Decision, Mistake
 from spider_solver.games import GAME_FIELDS, MAX_CHALLENGE, MAX_NAME, Outcome
 from spider_solver.limits import (
     DEFAULT_MAX_LAYOUTS_CAP,
@@ -39,6 +40,7 @@ from spider_solver.limits import (
     MAX_SEED,
     MAX_TOKEN,
     MAX_UNDO_LIMIT,
+    REVIEW_CONFIRM_LAYOUTS,
 )
 from spider_solver.outcomes import Reason, Status
 from spider_solver.record import FIELDS, GRADES
@@ -259,6 +261,20 @@ class AnalyzeRequest(Budget, GameRequest):
                              "\"layouts\" and \"seed\"" if self.fair else
                              f"{names} {verb} for a fair hint: add \"fair\": true")
         return self
+
+
+class ReviewRequest(GameRequest):
+    """A game log to review: each decision judged only on what the player had seen."""
+
+    layouts: Annotated[int, Field(ge=1, le=MAX_FAIR_LAYOUTS), BeforeValidator(_whole)] | None = Field(
+        None, description=f"Layouts of the unseen cards each decision is judged on (default: {FAIR_LAYOUTS}, or the "
+                          "server's --max-layouts-cap if lower; at most that cap).")
+    confirm_layouts: Annotated[int, Field(ge=1, le=MAX_FAIR_LAYOUTS), BeforeValidator(_whole)] | None = Field(
+        None, description=f"Fresh layouts each of the costliest decisions is judged again on (default: "
+                          f"{REVIEW_CONFIRM_LAYOUTS}, or the server's --max-layouts-cap if lower; at most that cap).")
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED), BeforeValidator(_whole)] | None = Field(
+        None, description=f"The seed of the sampled layouts, 0 to 2**64 - 1 (default: {FAIR_SEED}; the fresh ones: "
+                          "seed + 1). The same log, layouts, seed and version give the same review.")
 
 
 # --------------------------------------------------------------------------- #
@@ -492,6 +508,21 @@ FairHintResponse = fields_model("FairHintResponse", "As ``spider-solve hint --fa
                                 FAIR_HINT_FIELDS)
 
 
+#: One decision of a reviewed game (``spider_solver.analysis.Decision``).
+DecisionResponse = _RESPONSE_TYPES[Decision] = fields_model(
+    "Decision", "One decision of the player, judged on sampled layouts of the unseen cards: the chances before it, "
+    "after the action played and after the best other action.", DECISION_FIELDS)
+#: One of the costliest decisions of a reviewed game (``spider_solver.analysis.Mistake``).
+MistakeResponse = _RESPONSE_TYPES[Mistake] = fields_model(
+    "Mistake", "One of the decisions that cost the most, judged again on fresh layouts, with the better action.",
+    MISTAKE_FIELDS)
+#: As ``spider-solve review --json`` prints it (``spider_solver.analysis.Review``): the answer of
+#: ``POST /v1/review``; a refused log is a 422 error.
+ReviewResponse = fields_model("ReviewResponse", "As ``spider-solve review --json`` prints it: each decision of the "
+                              "game judged only on what the player had seen, and the costliest with the better "
+                              "action.", REVIEW_FIELDS)
+
+
 #: A finished game's record, as its receipt signs it (``spider_solver.games.FinishedGame``).
 FinishedGameResponse = fields_model("FinishedGame", "A finished game, replayed by the server, as its receipt "
                                     "signs it.", GAME_FIELDS, outcome=Outcome)
@@ -570,8 +601,8 @@ def document(openapi: dict[str, Any], *, max_nodes_cap: int, max_seconds_cap: fl
              max_layouts_cap: int = DEFAULT_MAX_LAYOUTS_CAP) -> dict[str, Any]:
     """FastAPI's document of the application, made what the server enforces: the budgets'
     maxima are this server's caps (``--max-nodes-cap``, ``--max-seconds-cap``; no seconds
-    cap: :data:`MAX_SECONDS_LIMIT`), and so is the maximum of a fair hint's layouts
-    (``--max-layouts-cap``), and a query parameter takes an empty value, which counts as not
+    cap: :data:`MAX_SECONDS_LIMIT`), and so is the maximum of a fair hint's and a review's
+    layouts (``--max-layouts-cap``), and a query parameter takes an empty value, which counts as not
     given, and no null, which a query cannot carry."""
     schemas = openapi["components"]["schemas"]
     for model in BUDGETED:
@@ -579,7 +610,8 @@ def document(openapi: dict[str, Any], *, max_nodes_cap: int, max_seconds_cap: fl
         _numeric(properties["max_nodes"])["maximum"] = max_nodes_cap
         _numeric(properties["max_seconds"])["maximum"] = (
             MAX_SECONDS_LIMIT if max_seconds_cap is None else max_seconds_cap)
-    _numeric(schemas[AnalyzeRequest.__name__]["properties"]["layouts"])["maximum"] = max_layouts_cap
+    for sampled, field in ((AnalyzeRequest, "layouts"), (ReviewRequest, "layouts"), (ReviewRequest, "confirm_layouts")):
+        _numeric(schemas[sampled.__name__]["properties"][field])["maximum"] = max_layouts_cap
     for path in openapi["paths"].values():
         for operation in path.values():
             for parameter in operation.get("parameters", ()):

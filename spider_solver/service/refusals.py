@@ -35,6 +35,8 @@ TAKES: dict[str, str] = {
     "lost_at": "true or false",
     "fair": "true or false",
     "layouts": f"a whole number of layouts from 1 to the server's --max-layouts-cap, at most {MAX_FAIR_LAYOUTS:,}",
+    "confirm_layouts": f"a whole number of layouts from 1 to the server's --max-layouts-cap, at most "
+                       f"{MAX_FAIR_LAYOUTS:,}",
     "seed": "a whole number from 0 to 2**64 - 1",
     "check": "one action in notation (D, F>T, F>T/N or U), without spaces or commas",
     "status": '"verified", "unwinnable" or "unknown"',

@@ -1,6 +1,6 @@
 """Searches off the event loop: a bounded pool of solver processes, shared by identical requests.
 
-A search (a verify or an analysis) runs in one of ``solvers`` ``spawn`` processes
+A search (a verify, an analysis, a fair hint or a review) runs in one of ``solvers`` ``spawn`` processes
 (:func:`spider_solver.batch.pools.local_pool`: they ignore Ctrl-C, die with the
 server, and load the compiled engine as they start), so the event loop keeps
 answering catalog and replay requests while it runs. Identical requests in flight
@@ -29,7 +29,7 @@ from concurrent.futures import CancelledError as FutureCancelled
 from dataclasses import dataclass
 from typing import Any
 
-from spider_solver.analysis import Analysis, AnalysisOptions, FairHint, FairOptions
+from spider_solver.analysis import Analysis, AnalysisOptions, FairHint, FairOptions, Review, ReviewOptions
 from spider_solver.batch.pools import Pool, local_pool
 from spider_solver.limits import MAX_RETRY_AFTER
 from spider_solver.record import SolveRecord
@@ -91,6 +91,14 @@ def fair_hint_job(spec: DealSpec, actions: tuple[str, ...], options: FairOptions
     from spider_solver.analysis import fair_hint
 
     return fair_hint(spec.deal(), actions, options)
+
+
+def review_job(spec: DealSpec, actions: tuple[str, ...], options: ReviewOptions) -> Review:
+    """Runs in a solver process: the review of a game, its decisions judged one after the
+    other in this process."""
+    from spider_solver.analysis import review
+
+    return review(spec.deal(), actions, options)
 
 
 def warm_solver() -> None:
@@ -303,4 +311,4 @@ class Searches:
 
 
 __all__ = ["Busy", "DealSpec", "Flight", "Searches", "SolverFailed", "Stopping", "analyze_job", "fair_hint_job",
-           "prepare_solvers", "verify_job"]
+           "prepare_solvers", "review_job", "verify_job"]

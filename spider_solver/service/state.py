@@ -86,14 +86,14 @@ class Settings:
         seconds = self.max_seconds_cap if request.max_seconds is None else request.max_seconds
         return nodes, seconds
 
-    def layouts(self, requested: int | None) -> int:
-        """A fair hint's layouts: those asked for, at most the cap (one over it is refused as
-        the document's maximum says, 422 ``invalid-request`` naming the cap), else the
-        default's, or the cap if it is lower."""
+    def layouts(self, requested: int | None, *, name: str = "layouts", default: int = FAIR_LAYOUTS) -> int:
+        """A fair hint's (or a review's) layouts: those asked for, at most the cap (one over it
+        is refused as the document's maximum says, 422 ``invalid-request`` naming the cap and
+        the field ``name``), else the ``default``, or the cap if it is lower."""
         if requested is None:
-            return min(FAIR_LAYOUTS, self.max_layouts_cap)
+            return min(default, self.max_layouts_cap)
         if requested > self.max_layouts_cap:
-            raise RequestValidationError([{"loc": ("body", "layouts"), "type": "over_cap",
+            raise RequestValidationError([{"loc": ("body", name), "type": "over_cap",
                                            "msg": f"expected at most {self.max_layouts_cap:,}, the server's "
                                                   f"--max-layouts-cap; got {requested:,}"}])
         return requested

@@ -88,11 +88,17 @@ def fast_solver():
       worker processes made by ``batch.run.local_pool``: the task becomes ``fake_task``
       and the pool one thread;
     * ``hint --fair`` and ``play`` load the fair hint's kernels and ask them through
-      ``analysis.fair``: none is loaded, and no action is found (the game is lost).
+      ``analysis.fair``: none is loaded, and no action is found (the game is lost);
+    * ``review`` judges each decision through ``analysis.reviewing.judge``, here, never in
+      worker processes: each decision's action played is its only choice.
     """
+    from contextlib import contextmanager
+
     import spider_solver.analysis.fair as fair
+    import spider_solver.analysis.reviewing as review
     import spider_solver.batch.run as run
     import spider_solver.verify as verify
+    from spider_solver.analysis.fair import FairChoice
     from spider_solver.batch import Task
     from spider_solver.batch.pools import Pool
 
@@ -107,6 +113,9 @@ def fast_solver():
         patch.setattr(fair, "load_fair_hint", lambda say=None: None)
         patch.setattr(fair, "_view_key", lambda board: 0)
         patch.setattr(fair, "_choices", lambda board, history, options: ())
+        patch.setattr(review, "judge", lambda job: review.Judged((FairChoice(job.extra[0], 0, job.layouts, 0.0),),
+                                                                 ((),)))
+        patch.setattr(review, "_judges", contextmanager(lambda workers, jobs: iter([review._here])))
         yield
 
 
@@ -234,9 +243,9 @@ COMMON = [
 
 #: How each command's argument list starts.
 STARTS = {"batch": [], "show": ["show"], "replay": ["replay"], "verify": ["verify"], "check": ["check"],
-          "export": ["export"], "hint-fair": ["hint", "--fair"], "play": ["play"]}
+          "export": ["export"], "hint-fair": ["hint", "--fair"], "play": ["play"], "review": ["review"]}
 #: The commands whose argument lists start with a CODE most of the time.
-WITH_CODE = ("show", "replay", "verify", "hint-fair", "play")
+WITH_CODE = ("show", "replay", "verify", "hint-fair", "play", "review")
 
 
 def pieces(command: str, wild: bool) -> list:
@@ -264,6 +273,8 @@ def pieces(command: str, wild: bool) -> list:
         ],
         "hint-fair": [*game_log, opt("--layouts", INTS), opt("--seed", SEEDS), flag("--json", "-q")],
         "play": [*game_log, opt("--layouts", INTS), opt("--seed", SEEDS), flag("--json", "-q", "--fair")],
+        "review": [*game_log, opt("--layouts", INTS), opt("--confirm-layouts", INTS), opt("--seed", SEEDS),
+                   opt("--workers", INTS), flag("--json", "-q")],
         "check": [opt("--catalog", PATH)],
         "export": [
             opt("--catalog", PATH), opt("--suits", SUITS), opt("--rule", RULES), opt("--status", STATUSES),
@@ -411,6 +422,13 @@ KNOWN += [
     ("seed-past-64-bits", "play", [CODE, "--seed", str(2**64)], 2, True),
     ("huge-layouts", "play", [CODE, "--layouts", "9" * 40], 2, True),
     ("peeking-budget", "hint-fair", [CODE, "--max-nodes", "5"], 2, True),
+]
+#: The review's options (issue 51).
+KNOWN += [
+    ("huge-confirm-layouts", "review", [CODE, "--confirm-layouts", HUGE, "--json"], 2, True),
+    ("huge-workers", "review", [CODE, "--workers", "9" * 40], 2, True),
+    ("refused-action", "review", [CODE, "9>4", "1>2", "--json"], 2, True),
+    ("reviewed", "review", [CODE, "9>4", "D", "--json"], 0, True),
 ]
 
 

@@ -613,3 +613,53 @@ def test_hint_gives_the_fair_hint_with_its_chance_and_sends_nothing_the_player_h
         answers.append(ask_hint())
     assert answers == [shown, shown]
     page.unroute("**/v1/analyze")
+
+
+#: The fields of the page's review request: the game and its rules; nothing else.
+REVIEW_REQUEST = {"code", "actions", "undo_limit", "deal_on_empty"}
+
+
+def test_a_lost_game_is_reviewed_and_goes_back_to_a_costly_decision(desktop, artefacts):
+    """Issue 51: "Review this game" on a lost game shows its costliest decisions in the
+    answer's words (as the Python function gives them), its request carries the game and its
+    rules only, and a decision's button takes the player back to the position before it,
+    the better action shown there; Cancel stops waiting for a review."""
+    from spider_solver.analysis import review
+
+    code, log, _ = STUCK
+    page = desktop.page
+    sent: list[dict] = []
+
+    def review_requests(route) -> None:
+        sent.append(json.loads(route.request.post_data or "{}"))
+        route.continue_()
+
+    page.route("**/v1/review", review_requests)
+    page.goto(desktop.url + "/#" + code + "/" + ",".join(log))
+    page.wait_for_selector("#lost:not([hidden])", timeout=60_000)  # stuck: where it was lost, then the review
+    page.click("#review-lost")
+    page.wait_for_selector("body[data-review]", state="attached", timeout=120_000)
+    expected = review(code, log)
+    assert expected.costliest, "the game reviewed has a costly decision"
+    assert desktop.message() == expected.summary
+    items = page.locator("#review-list li")
+    assert items.count() == len(expected.costliest) == int(page.get_attribute("body", "data-review"))
+    for n, mistake in enumerate(expected.costliest):
+        assert items.nth(n).get_attribute("data-index") == str(mistake.index)
+        assert items.nth(n).inner_text().startswith(mistake.summary[0].upper() + mistake.summary[1:] + ".")
+    assert set(sent[0]) == REVIEW_REQUEST and sent[0]["actions"] == log
+    page.screenshot(path=str(artefacts / "desktop-review.png"), full_page=True)
+    worst = expected.costliest[0]
+    items.nth(0).locator("button").click()
+    desktop.wait_moves(worst.index)
+    assert desktop.log() == log[:worst.index]
+    assert page.get_attribute("body", "data-hint-kind") == "review"
+    assert page.get_attribute("body", "data-hint") == worst.better
+    assert page.is_visible("#review-panel") and desktop.message().startswith(f"Back before action {worst.index + 1}")
+    # Asked again, Escape cancels the wait.
+    page.keyboard.press("v")
+    page.wait_for_selector("#busy:not([hidden])")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#busy", state="hidden")
+    assert desktop.message() == "Cancelled."
+    page.unroute("**/v1/review")

@@ -1,4 +1,5 @@
-"""``POST /v1/replay`` and ``POST /v1/analyze``: a game log on a deal (with ``fair``, the fair hint)."""
+"""``POST /v1/replay``, ``POST /v1/analyze`` (with ``fair``, the fair hint) and ``POST /v1/review``: a game
+log on a deal."""
 
 from __future__ import annotations
 
@@ -6,12 +7,22 @@ from collections.abc import Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
+from fastapi.exceptions import RequestValidationError
 from starlette.concurrency import run_in_threadpool
 
-from spider_solver.analysis import Analysis, AnalysisOptions, FairHint, FairOptions, analyze_without_search
+from spider_solver.analysis import (
+    Analysis,
+    AnalysisOptions,
+    FairHint,
+    FairOptions,
+    Review,
+    ReviewOptions,
+    analyze_without_search,
+)
 from spider_solver.analysis.fair import fair_hint_without_search
+from spider_solver.analysis.start import effective_history
 from spider_solver.catalog import Catalog
-from spider_solver.limits import FAIR_SEED
+from spider_solver.limits import FAIR_SEED, MAX_REVIEW_ACTIONS, REVIEW_CONFIRM_LAYOUTS
 from spider_solver.outcomes import Status
 from spider_solver.rules import Deal, replay, split_actions
 from spider_solver.rules.replay import ReplayResult
@@ -25,9 +36,11 @@ from spider_solver.service.models import (
     FairHintResponse,
     GameRequest,
     ReplayResponse,
+    ReviewRequest,
+    ReviewResponse,
     responses,
 )
-from spider_solver.service.searches import DealSpec, Searches, analyze_job, fair_hint_job
+from spider_solver.service.searches import DealSpec, Searches, analyze_job, fair_hint_job, review_job
 
 router = APIRouter(tags=["games"])
 
@@ -140,6 +153,46 @@ def fair_body(hint: FairHint) -> dict[str, Any]:
     """The answer of ``POST /v1/analyze`` with ``fair``: the fair hint's plain-data form (as
     ``hint --fair --json`` prints it), its replay as ``POST /v1/replay`` gives it."""
     return hint.to_dict() | {"replay": replay_fields(hint.replay, hint.code)}
+
+
+@router.post("/v1/review", response_model=ReviewResponse, responses=responses(403, 415, 422, 503))
+async def review_log(body: ReviewRequest, settings: Annotated[state.Settings, Depends(state.settings)],
+                     searches: Annotated[Searches | None, Depends(state.optional_searches)]) -> Any:
+    """The review of a game, which reveals nothing: each of the player's decisions (an action
+    in effect played where another was legal) judged only on what the player had seen,
+    with the chances to win before it, after the action played and after the best other
+    action, all on the same sampled layouts of the unseen cards; a card turned up or dealt
+    is never charged. The costliest decisions are judged again on fresh layouts, and up to
+    three whose cost stands are named with the better action (``costliest``, and the
+    ``summary`` in words). As ``spider-solve review --json`` prints it.
+
+    A review runs in one solver process, queued and shared as searches are: it takes
+    ``layouts`` and ``confirm_layouts`` (each up to ``--max-layouts-cap``) and ``seed``, and a log of at most
+    ``MAX_REVIEW_ACTIONS`` (1,000) actions in effect; it has no time budget (its layouts and
+    the log bound it: a four-suit game takes up to a minute or so of one core). A client that
+    stops waiting does not stop it: the same request again shares it."""
+    deal, spec = state.deal_of(body)
+    tokens = tokens_of(body.actions)
+    options = ReviewOptions(deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit,
+                            layouts=settings.layouts(body.layouts),
+                            confirm_layouts=settings.layouts(body.confirm_layouts, name="confirm_layouts",
+                                                             default=REVIEW_CONFIRM_LAYOUTS),
+                            seed=FAIR_SEED if body.seed is None else body.seed)
+    result = await run_in_threadpool(replayed, deal, tokens, body)  # a refused action: 422
+    effective = len(effective_history(result.played))
+    if effective > MAX_REVIEW_ACTIONS:
+        raise RequestValidationError([{"loc": ("body", "actions"), "type": "over_cap",
+                                       "msg": f"a review takes a game of at most {MAX_REVIEW_ACTIONS:,} actions in "
+                                              f"effect (after the undos); got {effective:,}"}])
+    answer = await state.require_searches(searches).run(("review", spec, tokens, options), review_job, spec, tokens,
+                                                        options, budget=(None, None))
+    return review_body(answer)
+
+
+def review_body(review: Review) -> dict[str, Any]:
+    """The answer of ``POST /v1/review``: the review's plain-data form (as ``review --json``
+    prints it), its replay as ``POST /v1/replay`` gives it."""
+    return review.to_dict() | {"replay": replay_fields(review.replay, review.code)}
 
 
 def answer_without_search(deal: Deal, tokens: tuple[str, ...], options: AnalysisOptions,

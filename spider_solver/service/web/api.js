@@ -10,6 +10,7 @@
 //   pos = await api.position({ code: game.code, actions: [...pos.played, "D"] });
 //   const hint = await api.fairHint({ code: game.code, actions: pos.played }, { signal });  // no spoiler
 //   const line = await api.analyze({ code: game.code, actions: pos.played }, { signal });   // a winning line
+//   const review = await api.review({ code: game.code, actions: pos.played }, { signal });  // the costliest decisions
 //   const { receipt } = await api.submitGame({ code: game.code, actions: pos.played, name: "Ada" });
 //
 // A frontend that plays with the rules module (spider-solver-rules, served at web/rules/)
@@ -189,6 +190,22 @@ export class SpiderApi {
     if (layouts !== undefined) body.layouts = layouts;
     if (seed !== undefined) body.seed = seed;
     return this.request("POST", "/v1/analyze", body, options);
+  }
+
+  /** POST /v1/review: the review of a game, which reveals nothing: each decision
+   *  (``decisions``: ``[{index, action, before, after, better, better_chance, cost, choices}]``,
+   *  chances 0 to 1) judged only on what the player had seen, the costliest (``costliest``:
+   *  ``[{index, action, better, ..., summary}]``, ``index`` the action's 0-based index in the
+   *  log: ``log.slice(0, index)`` is the position before it) and ``summary``, sentences for
+   *  the player. ``layouts``, ``confirmLayouts`` and ``seed`` are the server's defaults unless
+   *  given. It takes a while (a minute or so for a four-suit game): pass a signal to let the
+   *  player cancel waiting for it (the server finishes it all the same). */
+  review({ code, actions = [], undoLimit = 100, dealOnEmpty = false, layouts, confirmLayouts, seed } = {}, options) {
+    const body = { code, actions, undo_limit: undoLimit, deal_on_empty: dealOnEmpty };
+    if (layouts !== undefined) body.layouts = layouts;
+    if (confirmLayouts !== undefined) body.confirm_layouts = confirmLayouts;
+    if (seed !== undefined) body.seed = seed;
+    return this.request("POST", "/v1/review", body, options);
   }
 }
 

@@ -2,9 +2,10 @@
 // the npm package spider-solver-rules): every action the player makes is checked, played
 // and drawn here, its refusal shown in the rules' own words, without a request. The server
 // is asked (through api.js) only for deals, and for what needs the solver: hints and
-// where a game was lost. Nothing it asks before the player asks for a winning line names a
-// face-down card or a winning line (docs/service.md, "Spoilers"): Hint is the fair hint,
-// judged only on what the player has seen.
+// where a game was lost, and the review of a game. Nothing it asks before the player asks
+// for a winning line names a face-down card or a winning line (docs/service.md,
+// "Spoilers"): Hint is the fair hint, and the review judges the decisions, both only on
+// what the player has seen.
 //
 // The sections: the game (its state, playing, the address), messages, drawing, the solver,
 // new games, input, start. A feature that asks the server adds its call to the solver
@@ -32,6 +33,7 @@ const game = {
   hint: null, // {token, action}: the hint shown, its action with the group size filled in
   request: null, // the AbortController of the running request to the solver
   lost: null, // {back, line}: where "go back" goes, and the line that wins from there
+  review: null, // {log, answer}: the game reviewed and its review, while its panel is shown
 };
 
 /** Start ``deal`` from its first position and play ``log`` (tokens in notation) on it, as
@@ -41,6 +43,7 @@ function begin(deal, record, log = []) {
   cancel();
   clearHint();
   hideLost();
+  hideReview();
   game.deal = deal;
   game.code = deal.name;
   game.record = record;
@@ -287,7 +290,8 @@ function watchLayout() {
     render();
   };
   const observer = new ResizeObserver(update);
-  for (const el of [$("tableau"), document.querySelector(".bar"), $("message"), $("busy"), $("lost")]) {
+  for (const el of [$("tableau"), document.querySelector(".bar"), $("message"), $("busy"), $("lost"),
+                    $("review-panel")]) {
     observer.observe(el);
   }
   window.addEventListener("resize", update);
@@ -480,6 +484,62 @@ async function goBack(thenPlay) {
   } finally {
     if (game.request === controller) { game.request = null; $("busy").hidden = true; }
   }
+}
+
+/** Review this game: each decision judged only on the cards the player had seen, and the
+ *  costliest with the better action, each with a button that goes back to it. For a game
+ *  lost or given up; the request carries the code, the log and the undo limit only. */
+async function reviewGame() {
+  if (!game.board) return;
+  if (!game.log.length) { say("Play a few actions first: a review judges the decisions you made."); return; }
+  const log = game.log;
+  let answer;
+  try {
+    answer = await longRequest("Reviewing your decisions…", (signal) => api.review(asked(), { signal }));
+  } catch (error) { report(error); return; }
+  if (log !== game.log) return; // the game moved on meanwhile
+  showReview(log, answer);
+}
+
+function showReview(log, answer) {
+  game.review = { log, answer };
+  const costliest = answer.costliest;
+  $("review-text").textContent = costliest.length
+    ? `Judged only on the cards you had seen, these of your ${answer.total} decisions cost the most:`
+    : answer.summary;
+  $("review-list").replaceChildren(...costliest.map((mistake) => {
+    const item = document.createElement("li");
+    item.dataset.index = String(mistake.index);
+    const words = document.createElement("span");
+    words.textContent = mistake.summary[0].toUpperCase() + mistake.summary.slice(1) + ".";
+    const back = document.createElement("button");
+    back.type = "button";
+    back.textContent = `Go back to action ${mistake.index + 1}`;
+    back.addEventListener("click", () => goToMistake(mistake));
+    item.append(words, back);
+    return item;
+  }));
+  $("review-panel").hidden = false;
+  document.body.dataset.review = String(costliest.length);
+  say(answer.summary);
+}
+
+function hideReview() {
+  game.review = null;
+  $("review-panel").hidden = true;
+  delete document.body.dataset.review;
+}
+
+/** Back to the position before one of the costliest decisions of the game reviewed, the
+ *  better action shown as the hint; the review stays shown, for the others. */
+function goToMistake(mistake) {
+  const reviewed = game.review;
+  if (!reviewed) return;
+  begin(game.deal, game.record, reviewed.log.slice(0, mistake.index));
+  showReview(reviewed.log, reviewed.answer);
+  showHint(mistake.better, "review");
+  say(`Back before action ${mistake.index + 1}, where ${mistake.action} was played: ` +
+      `${actionWords(mistake.better)} (${mistake.better}) kept the better chance.`);
 }
 
 // --------------------------------------------------------------------------- new games
@@ -692,8 +752,8 @@ function onKey(event) {
     return;
   }
   if (key === "Escape") { cancel(); game.selected = null; highlight(); return; }
-  const plain = { d: deal, u: undo, h: hint, l: winningLine, w: stillWinnable, n: openNewGame, r: restart,
-                  t: todaysDeal }[
+  const plain = { d: deal, u: undo, h: hint, l: winningLine, w: stillWinnable, v: reviewGame, n: openNewGame,
+                  r: restart, t: todaysDeal }[
     key.toLowerCase()];
   if (plain && !(event.target instanceof HTMLInputElement)) { event.preventDefault(); plain(); return; }
   if (!inColumn) return;
@@ -741,6 +801,8 @@ function init() {
   $("hint").addEventListener("click", hint);
   $("line").addEventListener("click", winningLine);
   $("winnable").addEventListener("click", stillWinnable);
+  $("review").addEventListener("click", reviewGame);
+  $("review-lost").addEventListener("click", reviewGame);
   $("cancel").addEventListener("click", cancel);
   $("go-back").addEventListener("click", () => goBack(false));
   $("play-line").addEventListener("click", () => goBack(true));
