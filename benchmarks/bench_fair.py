@@ -23,6 +23,8 @@ each game (its log, and each hint's time, chance and figures) is appended to ``-
 as it ends, so an interrupted run keeps what it played. ``--calibration GAMES.jsonl``
 prints the calibration table of such a file (``--rechance``: each hint's chance
 computed again by this checkout's chance model, from the hint's recorded figures).
+``--cpu GAMES.jsonl --sample N --out FILE``: the hint's CPU seconds at N positions of those
+games, made again one by one (wall time on a shared machine measures the load).
 """
 
 from __future__ import annotations
@@ -222,6 +224,8 @@ PLAYERS = [("player", "player", ""), ("games", "games", "int"), ("wins", "won", 
            ("interval95", "95% interval", "%"), ("game_seconds_median", "game s median", ".1f"),
            ("hint_seconds_median", "hint s median", ".3f"), ("hint_seconds_p90", "hint s p90", ".3f"),
            ("hints", "hints", "int")]
+CPU = [("positions", "positions", "int"), ("median", "hint CPU s median", ".3f"), ("p90", "p90", ".3f"),
+       ("max", "max", ".3f")]
 CALIBRATION = [("group", "predicted chance", ""), ("positions", "positions", "int"),
                ("predicted", "mean predicted", ".3f"), ("won", "share won", ".3f")]
 
@@ -233,6 +237,28 @@ def tables(rows: list[dict]) -> dict:
     if table:
         out["calibration"] = resultfile.table(CALIBRATION, table)
     return out
+
+
+def hint_cpu(rows: list[dict], sample: int, layouts: int, alternatives: int, seed: int) -> list[float]:
+    """CPU seconds of the fair hint (one core, whatever else the machine does) at ``sample``
+    positions spread evenly over the hint games' positions, each made again from its log."""
+    from spider_solver.engine.fair_hint import fair_candidates, view_of
+    from spider_solver.rules import Board, Deal
+
+    positions = [(r["code"], h["at"]) for r in rows if r["player"] == "hint" for h in r["hints"]]
+    step = max(1, len(positions) // sample)
+    logs = {r["code"]: r["log"] for r in rows if r["player"] == "hint"}
+    times = []
+    for code, at in positions[::step][:sample]:
+        board = Board(Deal.from_code(code), undo_limit=0)
+        history = []
+        for action in logs[code][:at]:
+            history.append(view_of(board)[1])
+            board.push_notation(action)
+        clock = time.process_time()
+        fair_candidates(board, history, layouts=layouts, alternatives=alternatives, seed=seed)
+        times.append(time.process_time() - clock)
+    return times
 
 
 def read_games(path: Path) -> list[dict]:
@@ -260,11 +286,26 @@ def main() -> None:
     parser.add_argument("--rechance", action="store_true",
                         help="with --calibration: each hint's chance computed again from its recorded figures by "
                              "the chance model of this checkout (a model fitted after the run), written back")
+    parser.add_argument("--cpu", help="GAMES.jsonl: the CPU seconds of the hint at --sample positions of these "
+                                       "games, each made again (one core, whatever the load), and exit")
+    parser.add_argument("--sample", type=int, default=200)
     parser.add_argument("--only", help="with --calibration: FIRST-LAST, only the games of these deal numbers (those "
                                         "the chance model was not fitted on)")
     args = parser.parse_args()
     from spider_solver.rules import GameCode
 
+    if args.cpu:
+        from spider_solver.analysis.fair import FAIR_ALTERNATIVES, FAIR_LAYOUTS
+
+        rows = read_games(Path(args.cpu))
+        hint_cpu(rows, 2, FAIR_LAYOUTS, FAIR_ALTERNATIVES, args.seed)  # compiled or loaded first
+        times = sorted(hint_cpu(rows, args.sample, FAIR_LAYOUTS, FAIR_ALTERNATIVES, args.seed))
+        row = {"positions": len(times), "median": statistics.median(times),
+               "p90": times[min(len(times) - 1, int(0.9 * len(times)))], "max": times[-1]}
+        tab = resultfile.table(CPU, [row])
+        resultfile.write(args, "bench_fair", {"hint_cpu": tab}, games_file=os.path.relpath(args.cpu, resultfile.ROOT))
+        print(resultfile.markdown(tab))
+        return
     if args.calibration:
         path = Path(args.calibration)
         rows = read_games(path)
