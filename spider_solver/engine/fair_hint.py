@@ -27,11 +27,10 @@ from spider_solver.rules import Board, Card
 from spider_solver.rules.notation import Action
 
 #: The chance model by suit count: logistic regression coefficients (intercept first) over
-#: :func:`chance_features`, fitted by benchmarks/fit_chance.py (benchmarks/HISTORY.md, "Fair
-#: hints"). 4 suits: fitted on 1,969 hint positions of 4-suit games (tuning deals 3000 on,
-#: and fresh deals 900000-900019, whose calibration is then not reported). 1 and 2 suits: not
-#: fitted yet, the smoothed share of the layouts won (which understates the chance: the
-#: rollouts' planner is weaker than the hint's).
+#: :func:`chance_features`, fitted by benchmarks/fit_chance.py on hint games (how and on which
+#: games: benchmarks/HISTORY.md, "Fair hints"). 1 and 2 suits: not fitted, the smoothed share
+#: of the layouts won (which understates the chance: the rollouts' planner is weaker than the
+#: hint's).
 CHANCE_MODELS: dict[int, tuple[float, ...]] = {
     1: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
     2: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
