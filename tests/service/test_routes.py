@@ -104,7 +104,7 @@ def test_openapi_document_and_docs(client):
     assert set(document["paths"]) == {
         "/v1/health", "/v1/deals/{code}", "/v1/verify", "/v1/replay", "/v1/analyze", "/v1/position", "/v1/catalog/deals",
         "/v1/catalog/deals/{code}", "/v1/catalog/random", "/v1/catalog/daily", "/v1/games", "/v1/games/verify",
-        "/v1/deals/{code}/games",
+        "/v1/deals/{code}/games", "/v1/review",
     }
     assert "ErrorResponse" in document["components"]["schemas"]
     assert client.get("/docs").status_code == 200
