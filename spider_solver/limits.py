@@ -83,16 +83,23 @@ MAX_SEED = 2**64 - 1
 MAX_FAIR_GAME_ACTIONS = 1_000
 
 # A review of a game (``review``) judges each decision as a fair hint judges its position
-# (FAIR_LAYOUTS layouts, FAIR_ALTERNATIVES alternatives by default), then judges its costliest
+# (FAIR_LAYOUTS layouts, REVIEW_ALTERNATIVES alternatives by default), then judges its costliest
 # decisions again on fresh layouts, and names those whose cost stands: how these were chosen,
 # and what they cost in seconds and in accuracy, is in benchmarks/bench_review.py.
 
+#: Legal actions a review compares at each decision with the planner's and the action played,
+#: by default: one fewer than a fair hint (the same decisions named, a fifth less time).
+REVIEW_ALTERNATIVES = 2
 #: Fresh layouts each of the costliest decisions is judged again on, by default.
 REVIEW_CONFIRM_LAYOUTS = 64
 #: Decisions judged again at most (the costliest first, by their first judgement).
 REVIEW_CONFIRMED = 5
 #: The costliest decisions a review names at most.
 REVIEW_COSTLIEST = 3
+#: Worker processes a review starts by default: the cores, at most this many (each holds
+#: the fair hint's kernels, about 150 MB; a game's few dozen judged decisions keep more
+#: than a few busy only at the start).
+REVIEW_WORKERS = 4
 #: The most actions in effect the service reviews in one request (``POST /v1/review``): a
 #: review runs in one solver process for as long as its decisions take, with no seconds to
 #: cut it short; a game that ends stuck takes far fewer (the casual player's at most 1,000).
@@ -231,5 +238,6 @@ __all__ = [
     "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_RETRY_AFTER", "MAX_SECONDS_LIMIT", "MAX_SEED", "MAX_TOKEN",
     "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_fair", "check_page", "describe_improve_nodes",
     "improve_nodes",
-    "MAX_REVIEW_ACTIONS", "REVIEW_CONFIRMED", "REVIEW_CONFIRM_LAYOUTS", "REVIEW_COSTLIEST", "check_review",
+    "MAX_REVIEW_ACTIONS", "REVIEW_ALTERNATIVES", "REVIEW_CONFIRMED", "REVIEW_CONFIRM_LAYOUTS", "REVIEW_COSTLIEST",
+    "REVIEW_WORKERS", "check_review",
 ]

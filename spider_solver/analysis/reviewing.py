@@ -43,6 +43,7 @@ from spider_solver.errors import InvalidOptionError, quote, whole_number
 from spider_solver.limits import (
     MAX_SEED,
     MAX_WORKERS,
+    REVIEW_ALTERNATIVES,
     REVIEW_CONFIRM_LAYOUTS,
     REVIEW_CONFIRMED,
     REVIEW_COSTLIEST,
@@ -78,6 +79,10 @@ class ReviewOptions(FairOptions):
     a value out of range raises :class:`~spider_solver.errors.InvalidOptionError` as the
     value is made."""
 
+    #: Legal actions compared at each decision with the planner's decision and the action
+    #: played (0 to :data:`~spider_solver.limits.MAX_FAIR_ALTERNATIVES`; a fair hint's
+    #: default is one more).
+    alternatives: int = REVIEW_ALTERNATIVES
     #: Fresh layouts each of the costliest decisions is judged again on (1 to
     #: :data:`~spider_solver.limits.MAX_FAIR_LAYOUTS`), drawn from ``seed + 1``.
     confirm_layouts: int = REVIEW_CONFIRM_LAYOUTS

@@ -13,7 +13,7 @@ from spider_solver.cli.exits import of_review
 from spider_solver.cli.group import cli, echo_json, end_at_once, messages, plural
 from spider_solver.cli.params import CONTEXT_SETTINGS, LAYOUTS, WORKERS, fair_options, game_log_options
 from spider_solver.cli.play import LineProgress, load_deal, read_log, replay_words, undo_limit_of
-from spider_solver.limits import REVIEW_CONFIRM_LAYOUTS, REVIEW_COSTLIEST
+from spider_solver.limits import REVIEW_CONFIRM_LAYOUTS, REVIEW_COSTLIEST, REVIEW_WORKERS
 from spider_solver.outcomes import ExitStatus
 from spider_solver.terminal import is_terminal, silent
 
@@ -32,7 +32,8 @@ def with_limits(func: Callable) -> Callable:
 @fair_options
 @click.option("--confirm-layouts", type=LAYOUTS, default=REVIEW_CONFIRM_LAYOUTS, show_default=True,
               help="Fresh layouts each of the costliest decisions is judged again on.")
-@click.option("--workers", type=WORKERS, default=None, help="Worker processes.  [default: all cores]")
+@click.option("--workers", type=WORKERS, default=None,
+              help=f"Worker processes that judge the decisions.  [default: the cores, at most {REVIEW_WORKERS}]")
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no messages but errors and the review.")
 @with_limits
@@ -78,7 +79,8 @@ def review(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
                             before_search=lambda: load_fair_hint(say))
     progress = ReviewProgress(deal, silent if quiet else say, terminal=not quiet and is_terminal(sys.stderr))
     try:
-        answer = review_game(deal, texts, options, workers=workers or os.cpu_count() or 1, on_progress=progress.step)
+        answer = review_game(deal, texts, options, workers=workers or min(os.cpu_count() or 1, REVIEW_WORKERS),
+                             on_progress=progress.step)
     finally:
         progress.close()
     end_at_once()  # the workers have ended; no catalog

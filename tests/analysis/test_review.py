@@ -39,8 +39,10 @@ from spider_solver.analysis.reviewing import (
 from spider_solver.analysis.summary import mistake_words
 from spider_solver.errors import InvalidCodeError, InvalidOptionError
 from spider_solver.limits import (
+    FAIR_ALTERNATIVES,
     FAIR_LAYOUTS,
     MAX_SEED,
+    REVIEW_ALTERNATIVES,
     REVIEW_CONFIRM_LAYOUTS,
     REVIEW_CONFIRMED,
     REVIEW_COSTLIEST,
@@ -295,7 +297,9 @@ def test_progress_counts_the_decisions_then_the_costliest_judged_again(fake):
 
 def test_the_defaults():
     options = ReviewOptions()
-    assert (options.layouts, options.confirm_layouts, options.seed) == (FAIR_LAYOUTS, REVIEW_CONFIRM_LAYOUTS, 0)
+    assert (options.layouts, options.alternatives, options.confirm_layouts, options.seed) == (
+        FAIR_LAYOUTS, REVIEW_ALTERNATIVES, REVIEW_CONFIRM_LAYOUTS, 0)
+    assert REVIEW_ALTERNATIVES == FAIR_ALTERNATIVES - 1
     assert confirm_seed(MAX_SEED) == 0 and confirm_seed(7) == 8
 
 

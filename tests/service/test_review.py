@@ -59,6 +59,7 @@ def test_the_answer_is_the_python_functions(client):
     assert answer["summary"].startswith(f"Of {answer['total']} decision")
 
 
+@pytest.mark.slow
 def test_the_defaults_are_the_libraries_within_the_cap(client):
     answer = ask(client, {"code": CODE, "actions": " ".join(LOG[:4])})
     assert (answer["layouts"], answer["confirm_layouts"], answer["seed"]) == (

@@ -638,7 +638,8 @@ def test_a_lost_game_is_reviewed_and_goes_back_to_a_costly_decision(desktop, art
     page.goto(desktop.url + "/#" + code + "/" + ",".join(log))
     page.wait_for_selector("#lost:not([hidden])", timeout=60_000)  # stuck: where it was lost, then the review
     page.click("#review-lost")
-    page.wait_for_selector("body[data-review]", state="attached", timeout=120_000)
+    # A review judges every decision (about 10 s of one core here): waited for longer than a hint.
+    page.wait_for_selector("body[data-review]", state="attached", timeout=600_000)
     expected = review(code, log)
     assert expected.costliest, "the game reviewed has a costly decision"
     assert desktop.message() == expected.summary
