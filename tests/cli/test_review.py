@@ -159,9 +159,15 @@ def test_sigterm_stops_a_review_and_its_workers(tmp_path):
     judged on standard output, and no worker left behind."""
     deal = Deal.from_code("SP1-S4C-AAAAAAD")
     log = random_log(deal, random.Random(1), 40, False, 0)
-    process = spider_solve("review", str(deal.code), *log, "--workers", "2", "--json", cwd=tmp_path)
-    time.sleep(12.0)
+    # 256 layouts a decision: far more work than the wait below, on any machine
+    process = spider_solve("review", str(deal.code), *log, "--workers", "2", "--layouts", "256", "--json",
+                           cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    while len(_children(process.pid)) < 2 and time.monotonic() < deadline:  # the workers have started
+        time.sleep(0.2)
+    time.sleep(5.0)
     children = _children(process.pid)
+    assert process.poll() is None, "the review ended before it could be stopped"
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
