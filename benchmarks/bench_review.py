@@ -6,6 +6,8 @@ Usage::
     python benchmarks/bench_review.py --suits 4 --first 920000 --lost 30 [--workers 2] [--check 12]
         [--check-seeds 4] [--layouts N] [--confirm-layouts N] [--out benchmarks/results/review-s4.json]
     python benchmarks/bench_review.py --suits 2 --first 930000 --lost 20 --check 0
+    python benchmarks/bench_review.py --suits 2 --first 930000 --lost 20 --check 8 \
+        --reviewed benchmarks/results/review-s2.json --out benchmarks/results/review-check-s2.json
 
 From deal ``--first`` on, the casual player of the analysis benchmarks
 (``bench_analyze.casual_play``: a player who sees only face-up cards) plays each deal,
@@ -25,6 +27,8 @@ until ``--lost`` of its games are lost (stuck, or called off after 1000 actions)
     before the decision, ``--check-seeds`` times (seeds 0, 1, ...) after the action played
     and as many after the better action. Reported: the wins of each, the games where the
     two counts differ, and of those, how many the better action's count is the higher.
+    ``--reviewed FILE`` takes the reviews of (a) from an earlier run's result file (the same
+    deals and options) and runs (b) alone.
 
 The deals are fresh: the fair planner was tuned on 4-suit deals 3000-3399, the review's
 constants (REVIEW_CONFIRM_LAYOUTS, REVIEW_CONFIRMED, CLEAR_Z, HOPELESS_AFTER) were chosen on
@@ -217,6 +221,8 @@ def main() -> None:
     parser.add_argument("--confirm-layouts", type=int, default=REVIEW_CONFIRM_LAYOUTS)
     parser.add_argument("--check", type=int, default=12)
     parser.add_argument("--check-seeds", type=int, default=4)
+    parser.add_argument("--reviewed", help="the result file of an earlier run with the same deals and options: its "
+                                           "reviews are taken from there, and only (b) runs")
     resultfile.add_out_option(parser, "review-s{suits}")
     args = parser.parse_args()
 
@@ -227,24 +233,31 @@ def main() -> None:
     done: list[dict] = []
 
     def save() -> None:
-        tables = {"summary": resultfile.table(SUMMARY_COLUMNS, [summary(rows, args, played, len(games))]),
-                  "games": resultfile.table(GAME_COLUMNS, rows)}
+        tables = {} if args.reviewed else {
+            "summary": resultfile.table(SUMMARY_COLUMNS, [summary(rows, args, played, len(games))]),
+            "games": resultfile.table(GAME_COLUMNS, rows)}
         if done:
             tables["check"] = resultfile.table(CHECK_COLUMNS, done)
             tables["check_summary"] = resultfile.table(CHECK_SUMMARY_COLUMNS, [check_summary(done)])
-        resultfile.write(args, "bench_review", tables)
+        extra = {"source": f"the reviews of {args.reviewed}"} if args.reviewed else {}
+        resultfile.write(args, "bench_review", tables, **extra)
 
-    print(resultfile.header(GAME_COLUMNS), flush=True)
-    for code, log in games:
-        rows.append(review_game(code, log, args))
-        print(resultfile.line(GAME_COLUMNS, rows[-1]), flush=True)
-        save()
+    if args.reviewed:
+        rows.extend(resultfile.load(Path(args.reviewed))["tables"]["games"]["rows"])
+        assert [row["deal"] for row in rows] == [code for code, _ in games], "another run's deals"
+    else:
+        print(resultfile.header(GAME_COLUMNS), flush=True)
+        for code, log in games:
+            rows.append(review_game(code, log, args))
+            print(resultfile.line(GAME_COLUMNS, rows[-1]), flush=True)
+            save()
     if args.check:
         print(resultfile.header(CHECK_COLUMNS), flush=True)
         with ProcessPoolExecutor(args.workers) as pool:
             check(rows, dict(games), args, pool, done, save)
     print()
-    print(resultfile.markdown(resultfile.table(SUMMARY_COLUMNS, [summary(rows, args, played, len(games))])))
+    if not args.reviewed:
+        print(resultfile.markdown(resultfile.table(SUMMARY_COLUMNS, [summary(rows, args, played, len(games))])))
     if done:
         print()
         print(resultfile.markdown(resultfile.table(CHECK_SUMMARY_COLUMNS, [check_summary(done)])))

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import spider_solver.analysis.fair as fair
 from spider_solver.analysis.answer import Action
@@ -54,6 +54,9 @@ from spider_solver.rules import Board, Deal, GameCode
 from spider_solver.rules.replay import ReplayResult
 from spider_solver.stops import held, ignore
 from spider_solver.verify import coerce_deal
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: How clearly the layouts must show a cost (:func:`clear_cost`): of the layouts where the
 #: games after the two actions ended differently, those where the better one's got further
@@ -381,7 +384,8 @@ class Job:
     #: (the face-down cards of each column, the deals made, the runs removed).
     stretch: tuple
     board: Board
-    history: tuple[int, ...]
+    #: The view keys of the positions before it (a view of one array for the game).
+    history: np.ndarray
     extra: tuple[str, ...]
     layouts: int
     alternatives: int
@@ -404,18 +408,24 @@ def _decisions(start: Start, options: ReviewOptions) -> tuple[list[Job], int]:
     """The judgements of the decisions of the actions in effect, and how many of those
     actions were forced (the only legal action)."""
     board = Board(start.deal, deal_on_empty=start.deal_on_empty, undo_limit=0)
-    history: list[int] = []
-    jobs: list[Job] = []
+    keys: list[int] = []  # the view key of each position of the game before the last
+    found: list[tuple[int, int, tuple, Board, str]] = []
     forced = 0
     for index, action in start.effective:
         if len(board.legal_moves()) > 1:
-            stretch = (tuple(board.down), board.dealt, board.runs_removed)
-            jobs.append(Job(len(jobs), index, stretch, board.copy(), tuple(history), (action,), options.layouts,
-                            options.alternatives, options.seed))
+            found.append((index, len(keys), (tuple(board.down), board.dealt, board.runs_removed), board.copy(), action))
         else:
             forced += 1
-        history.append(fair._view_key(board))
+        keys.append(fair._view_key(board))
         board.push_notation(action)
+    import numpy as np
+
+    # One array of the keys, each job's history a view of it: a game of n actions holds n
+    # keys, not n * n / 2 (a view is sent to a worker as the keys it holds).
+    history = np.array(keys, dtype=np.uint64)
+    jobs = [Job(number, index, stretch, before, history[:position], (action,), options.layouts,
+                options.alternatives, options.seed)
+            for number, (index, position, stretch, before, action) in enumerate(found)]
     return jobs, forced
 
 
@@ -555,7 +565,7 @@ def judge(job: Job) -> Judged:
     board = job.board
     # A Ctrl-C or SIGTERM waits for the kernel's answer (stops.held), as a fair hint's does.
     with held():
-        found = fair_candidates(board, job.history, layouts=job.layouts, alternatives=job.alternatives,
+        found = fair_candidates(board, job.history.tolist(), layouts=job.layouts, alternatives=job.alternatives,
                                 seed=job.seed, extra=[board.parse_action(action) for action in job.extra])
     ranked = sorted(found, key=lambda c: (-c.chance, -c.wins))
     return Judged(tuple(FairChoice(board.notation(c.action), c.wins, c.layouts, c.chance) for c in ranked),
