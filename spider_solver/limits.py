@@ -92,8 +92,11 @@ MAX_FAIR_GAME_ACTIONS = 1_000
 REVIEW_ALTERNATIVES = 2
 #: Fresh layouts each of the costliest decisions is judged again on, by default.
 REVIEW_CONFIRM_LAYOUTS = 64
-#: Decisions judged again at most (the costliest first, by their first judgement).
+#: Decisions judged again in a round (the costliest first, by their first judgement).
 REVIEW_CONFIRMED = 5
+#: Rounds of decisions judged again at most: the next round only if no decision judged
+#: again before stood.
+REVIEW_CONFIRM_ROUNDS = 2
 #: The costliest decisions a review names at most.
 REVIEW_COSTLIEST = 3
 #: Worker processes a review starts by default: the cores, at most this many (each holds
@@ -238,6 +241,6 @@ __all__ = [
     "MAX_LOG_TEXT", "MAX_NODES_LIMIT", "MAX_PAGE", "MAX_RETRY_AFTER", "MAX_SECONDS_LIMIT", "MAX_SEED", "MAX_TOKEN",
     "MAX_UNDO_LIMIT", "MAX_WORKERS", "check_budget", "check_fair", "check_page", "describe_improve_nodes",
     "improve_nodes",
-    "MAX_REVIEW_ACTIONS", "REVIEW_ALTERNATIVES", "REVIEW_CONFIRMED", "REVIEW_CONFIRM_LAYOUTS", "REVIEW_COSTLIEST",
-    "REVIEW_WORKERS", "check_review",
+    "MAX_REVIEW_ACTIONS", "REVIEW_ALTERNATIVES", "REVIEW_CONFIRMED", "REVIEW_CONFIRM_LAYOUTS", "REVIEW_CONFIRM_ROUNDS",
+    "REVIEW_COSTLIEST", "REVIEW_WORKERS", "check_review",
 ]

@@ -45,6 +45,7 @@ from spider_solver.limits import (
     MAX_WORKERS,
     REVIEW_ALTERNATIVES,
     REVIEW_CONFIRM_LAYOUTS,
+    REVIEW_CONFIRM_ROUNDS,
     REVIEW_CONFIRMED,
     REVIEW_COSTLIEST,
     check_review,
@@ -162,6 +163,8 @@ class Mistake:
     #: :func:`clear_cost`).
     better_further: int
     played_further: int
+    #: ``better_chance - after``; 0 when the chances were the same (as when neither action
+    #: won a layout) but the games after the better action clearly got further.
     cost: float
     #: The fresh layouts both were played on.
     layouts: int
@@ -188,7 +191,8 @@ MISTAKE_FIELDS = Mistake.FIELDS = (
     Field("better_further", int, False, "Layouts where the game after the better action got further (won, or "
           "removed more runs, or left fewer cards face down) than the game after the action played."),
     Field("played_further", int, False, "Layouts where the game after the action played got further."),
-    Field("cost", float, False, "better_chance - after: what the decision cost."),
+    Field("cost", float, False, "better_chance - after: what the decision cost; 0 when the chances were the same "
+          "(as when neither won a layout) but the games after the better action clearly got further."),
     Field("layouts", int, False, "The fresh layouts of the unseen cards both were played on."),
     Field("summary", str, False, "The decision in words, e.g. \"action 12, 3>7: your chances fell from about 58% to "
           "21%; 5>7 kept about 55%\"; it names actions by their columns, never a card."),
@@ -277,11 +281,23 @@ def clear_cost(better: FairChoice, played: FairChoice, better_further: int, play
     root of their sum (the sign test of the layouts where the two differ). How far the
     games got, not only whether they won, since at four suits few of a bad position's
     games are won, and the chance is estimated from how far they got too."""
-    if better.chance <= played.chance or better_further <= played_further:
-        return 0.0
-    if better_further - played_further < CLEAR_Z * math.sqrt(better_further + played_further):
+    if better.chance <= played.chance or not is_clear(better_further, played_further):
         return 0.0
     return better.chance - played.chance
+
+
+def is_clear(further: int, behind: int) -> bool:
+    """Whether the layouts show one action's games clearly further than another's: of the
+    layouts where the two games ended differently, ``further`` where the one's got further
+    and ``behind`` the other way round, ``further - behind`` is at least :data:`CLEAR_Z`
+    times the square root of their sum (a one-sided sign test)."""
+    return further > behind and further - behind >= CLEAR_Z * math.sqrt(further + behind)
+
+
+def clearness(further: int, behind: int) -> float:
+    """The sign test's statistic: ``(further - behind) / sqrt(further + behind)`` (0 when
+    the layouts show no difference)."""
+    return (further - behind) / math.sqrt(further + behind) if further + behind else 0.0
 
 
 def review(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
@@ -329,18 +345,24 @@ def review(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
                 stretches.add(job, judged)
                 progress.tick()
             decisions = stretches.decisions()
-            again = _to_confirm(jobs, stretches.judged, options)
-            progress.start("costliest", len(again))
-            confirmed = []
-            for job, judged in judge(again, None):
-                assert judged is not None  # none is skipped here
-                confirmed.append((job, judged))
-                progress.tick()
+            candidates = _to_confirm(jobs, stretches.judged, options)
+            again: list[Job] = []
+            confirmed: list[tuple[Job, Judged]] = []
+            progress.start("costliest", min(len(candidates), REVIEW_CONFIRMED))
+            for batch in _rounds(candidates):
+                if _costliest(confirmed):
+                    break
+                progress.extend(len(batch) if again else 0)
+                again += batch
+                for job, judged in judge(batch, None):
+                    assert judged is not None  # none is skipped here
+                    confirmed.append((job, judged))
+                    progress.tick()
     except KeyboardInterrupt:
         return _timed(replace(base, decisions=stretches.decisions(), skipped=stretches.skipped(), interrupted=True),
                       started)
     return _timed(replace(base, decisions=decisions, skipped=stretches.skipped(), costliest=_costliest(confirmed),
-                          judged_again=tuple(job.index for job in again)), started)
+                          judged_again=tuple(sorted(job.index for job in again))), started)
 
 
 def review_without_search(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
@@ -471,36 +493,48 @@ def _decision(job: Job, judged: Judged) -> Decision:
 
 
 def _to_confirm(jobs: Sequence[Job], judged: Sequence[tuple[Job, Judged]], options: ReviewOptions) -> list[Job]:
-    """The judgements again of the costliest decisions by their first judgement: at most
-    REVIEW_CONFIRMED of those where the best other action's chance is not lower than the
+    """The judgements again of the costliest decisions by their first judgement, the
+    costliest first: those where the best other action's chance is not lower than the
     action played's and its games got further on more of the layouts, the largest gap of
-    chance first, then the clearest (the sign test's statistic). Each compares the action
-    played and the better one beside the planner's, on fresh layouts."""
+    chance first, then the clearest (the sign test's statistic); at most
+    REVIEW_CONFIRMED * REVIEW_CONFIRM_ROUNDS. Each compares the action played and the better
+    one beside the planner's, on fresh layouts."""
     ranked = []
     for job, judgement in judged:
         played, other, further, behind = judgement.versus(job.extra[0])
         if other is not None and other.chance >= played.chance and further > behind:
-            clearness = (further - behind) / math.sqrt(further + behind)
-            ranked.append((played.chance - other.chance, -clearness, job.number, other.action))
-    chosen = sorted(sorted(ranked)[:REVIEW_CONFIRMED], key=lambda r: r[2])
+            ranked.append((played.chance - other.chance, -clearness(further, behind), job.number, other.action))
     return [replace(jobs[number], extra=(jobs[number].extra[0], better), layouts=options.confirm_layouts,
-                    alternatives=0, seed=confirm_seed(options.seed)) for _, _, number, better in chosen]
+                    alternatives=0, seed=confirm_seed(options.seed))
+            for _, _, number, better in sorted(ranked)[:REVIEW_CONFIRMED * REVIEW_CONFIRM_ROUNDS]]
+
+
+def _rounds(candidates: Sequence[Job]) -> Iterator[list[Job]]:
+    """The candidates to judge again, REVIEW_CONFIRMED a round, each round in the order of
+    the log: a round is judged only while none judged before stood (:func:`review`). At four
+    suits the first judgement's gaps are mostly 0, no layout won by any action, and rank the
+    candidates poorly: a second round found a decision in games where the first five found
+    none (benchmarks/HISTORY.md, "Reviews")."""
+    for start in range(0, len(candidates), REVIEW_CONFIRMED):
+        yield sorted(candidates[start:start + REVIEW_CONFIRMED], key=lambda job: job.number)
 
 
 def _costliest(confirmed: Sequence[tuple[Job, Judged]]) -> tuple[Mistake, ...]:
-    """The decisions whose cost stood on the fresh layouts, the costliest first (the earlier
-    of two equal), at most REVIEW_COSTLIEST."""
+    """The decisions whose cost stood on the fresh layouts, at most REVIEW_COSTLIEST: those
+    where the other action's chance was not lower than the action played's and its games
+    got clearly further (:func:`is_clear`). The costliest first (by the chances), then the
+    clearest (a decision that cost no chance the layouts can show, as when neither action
+    won any, but whose games clearly got less far), then the earlier."""
     found = []
     for job, judged in confirmed:
         played, other, better_further, played_further = judged.versus(job.extra[0])
-        if other is None:
+        if other is None or other.chance < played.chance or not is_clear(better_further, played_further):
             continue
-        cost = clear_cost(other, played, better_further, played_further)
-        if cost > 0:
-            found.append(Mistake(job.index, played.action, judged.choices[0].chance, played.chance, played.wins,
-                                 other.action, other.chance, other.wins, better_further, played_further, cost,
-                                 job.layouts))
-    return tuple(sorted(found, key=lambda m: (-m.cost, m.index))[:REVIEW_COSTLIEST])
+        found.append(Mistake(job.index, played.action, judged.choices[0].chance, played.chance, played.wins,
+                             other.action, other.chance, other.wins, better_further, played_further,
+                             other.chance - played.chance, job.layouts))
+    return tuple(sorted(found, key=lambda m: (-m.cost, -clearness(m.better_further, m.played_further), m.index))
+                 [:REVIEW_COSTLIEST])
 
 
 class _Stretches:
@@ -549,6 +583,10 @@ class _Progress:
         self.stage, self.done, self.total = stage, 0, total
         if self.on_progress is not None and total:
             self.on_progress(stage, 0, total)
+
+    def extend(self, more: int) -> None:
+        """The stage's total grows by ``more`` (another round of judgements)."""
+        self.total += more
 
     def tick(self) -> None:
         self.done += 1
@@ -648,4 +686,4 @@ def _timed(answer: Review, started: float) -> Review:
 
 __all__ = ["CLEAR_Z", "DECISION_FIELDS", "DEFAULT_REVIEW_OPTIONS", "FLAT", "HOPELESS_AFTER", "MISTAKE_FIELDS",
            "REVIEW_FIELDS", "Decision", "Judged", "Mistake", "Review", "ReviewOptions", "check_workers", "clear_cost",
-           "confirm_seed", "judge", "review", "review_without_search"]
+           "clearness", "confirm_seed", "is_clear", "judge", "review", "review_without_search"]

@@ -224,6 +224,12 @@ class Mistake(Protocol):
     @property
     def better_wins(self) -> int: ...
     @property
+    def better_further(self) -> int: ...
+    @property
+    def played_further(self) -> int: ...
+    @property
+    def cost(self) -> float: ...
+    @property
     def layouts(self) -> int: ...
 
 
@@ -253,12 +259,30 @@ def mistake_words(mistake: Mistake) -> str:
     "action 12, 3>7: your chances fell from about 58% to 21%; 5>7 kept about 55%". When no
     layout was won after the action played: "... fell from about 58% to almost none (no win
     found in 64 layouts); ...", never a bare 0%."""
+    if mistake.cost <= 0:
+        return _less_far_words(mistake)
     fell = (f"almost none (no win found in {plural(mistake.layouts, 'layout')})" if mistake.wins == 0
             else percent_words(mistake.after, mistake.wins).removeprefix("about "))
     # The better action won layouts (else nothing is charged), so the best one compared did.
     return (f"action {mistake.index + 1}, {mistake.action}: your chances fell from "
             f"{percent_words(mistake.before, mistake.better_wins)} to {fell}; {mistake.better} kept "
             f"{percent_words(mistake.better_chance, mistake.better_wins)}")
+
+
+def _less_far_words(mistake: Mistake) -> str:
+    """A decision that cost no chance the layouts could show (the same layouts won after
+    both actions, often none) but whose games clearly got less far: "action 14, D: no win
+    found after it or after 5>3 in 128 layouts, but after 5>3 the games got further (more
+    runs removed or fewer cards left face down) on 82 of the 101 layouts where the two
+    differed"."""
+    if mistake.wins == 0:
+        same = f"no win found after it or after {mistake.better} in {plural(mistake.layouts, 'layout')}"
+    else:
+        same = f"your chances stayed {percent_words(mistake.after, mistake.wins)}, as after {mistake.better}"
+    differed = mistake.better_further + mistake.played_further
+    return (f"action {mistake.index + 1}, {mistake.action}: {same}, but after {mistake.better} the games got "
+            f"further (more runs removed or fewer cards left face down) on {mistake.better_further} of the "
+            f"{differed} layouts where the two differed")
 
 
 def review_summary(review: Reviewed) -> str:

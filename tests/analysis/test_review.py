@@ -245,6 +245,52 @@ def test_at_most_the_limits_are_judged_again_and_named(fake):
     assert [m.index for m in answer.costliest] == list(range(count - 1, count - 1 - REVIEW_COSTLIEST, -1))
 
 
+def test_a_decision_whose_games_clearly_got_less_far_is_named_after_those_that_cost_chances(fake):
+    """The same chance after both actions (here no layout won after either) is no cost of
+    chance, but games clearly less far after the action played name the decision, after
+    those that cost chances and worded as what it is; not clearly less far, not named."""
+    clear = ends(3, 0, SMALL["layouts"])
+    first = {0: ((0, 0.10, clear[1]), (2, 0.50, clear[0])), 1: ((0, 0.10, clear[1]), (0, 0.10, clear[0])),
+             2: ((0, 0.10, clear[1]), (0, 0.10, clear[0]))}
+    fresh, unclear = ends(4, 0, SMALL["confirm_layouts"]), ends(3, 1, SMALL["confirm_layouts"])
+    again = {0: ((0, 0.10, fresh[1]), (3, 0.40, fresh[0])),  # costs 0.30 of chance
+             1: ((0, 0.10, fresh[1]), (0, 0.10, fresh[0])),  # costs no chance, clearly less far
+             2: ((0, 0.10, unclear[1]), (0, 0.10, unclear[0]))}  # 3 - 1 < 2 * sqrt(4): not named
+    fake(first=first, again=again)
+    answer = review(FOUR_SUITS, "9>4 D 3>4", **SMALL)
+    assert answer.judged_again == (0, 1, 2)
+    assert [(m.index, m.cost) for m in answer.costliest] == [(0, pytest.approx(0.30)), (1, 0.0)]
+    less_far = answer.costliest[1]
+    assert (less_far.wins, less_far.better_wins, less_far.better_further, less_far.played_further) == (0, 0, 4, 0)
+    assert less_far.summary == (f"action 2, D: no win found after it or after {less_far.better} in 4 layouts, but "
+                                f"after {less_far.better} the games got further (more runs removed or fewer cards "
+                                "left face down) on 4 of the 4 layouts where the two differed")
+    assert "fell" not in less_far.summary and "A" + less_far.summary[1:] in answer.summary
+
+
+def test_a_second_round_is_judged_again_only_when_none_of_the_first_stood(fake):
+    count = REVIEW_CONFIRMED + 3
+    log = random_log(Deal.from_code(FOUR_SUITS), random.Random(1), count, False, 0)
+    layouts = SMALL["confirm_layouts"]
+    fresh = ends(4, 0, layouts)
+    first = {i: ((0, 0.1, ends(1, 0, 3)[1]), (1, 0.2 + i / 100, ends(1, 0, 3)[0])) for i in range(count)}
+    # The first round (the largest gaps: the last decisions) does not stand; of the second, the first does.
+    again = {i: ((1, 0.3, fresh[0]), (0, 0.35, fresh[1])) for i in range(count)}
+    again[0] = ((0, 0.1, fresh[1]), (4, 0.5, fresh[0]))
+    judge = fake(first=first, again=again)
+    progress: list[tuple[str, int, int]] = []
+    answer = review(FOUR_SUITS, log, on_progress=lambda *p: progress.append(p), **SMALL)
+    assert answer.total == count
+    assert [job.index for job in judge.jobs[count:]] == [*range(count - REVIEW_CONFIRMED, count), 0, 1, 2]
+    assert answer.judged_again == tuple(range(count))
+    assert [m.index for m in answer.costliest] == [0]
+    assert [p for p in progress if p[0] == "costliest"] == [("costliest", 0, REVIEW_CONFIRMED),
+                                                            *(("costliest", done, REVIEW_CONFIRMED)
+                                                              for done in range(1, REVIEW_CONFIRMED + 1)),
+                                                            *(("costliest", done, count)
+                                                              for done in range(REVIEW_CONFIRMED + 1, count + 1))]
+
+
 #: A deal with no face-down card: a 2 that goes to and fro between two 3s shows no card
 #: (one stretch of play), until the deal (allowed on an empty column) shows a row.
 STRETCH = Deal.from_columns(["2S", "3S", "3S"], "AS AS 2S", Variant(suits=1, ranks=3, runs=2, columns=3, layout=3))
@@ -352,6 +398,15 @@ def test_a_costly_decision_in_words_names_actions_by_number_and_columns_never_a_
                                                "win found in 64 layouts); 5>7 kept about 55%")
     assert mistake_words(mistake(0.004, 1, before=0.9964)) .startswith("action 12, 3>7: your chances fell from over "
                                                                        "99% to under 1%")
+
+
+def test_a_decision_that_cost_no_chance_but_got_less_far_in_words_says_so_never_that_chances_fell():
+    same = mistake(0.09, 5, better_chance=0.09, better_wins=5, cost=0.0, better_further=41, played_further=10)
+    assert mistake_words(same) == ("action 12, 3>7: your chances stayed about 9%, as after 5>7, but after 5>7 the "
+                                   "games got further (more runs removed or fewer cards left face down) on 41 of the "
+                                   "51 layouts where the two differed")
+    none = mistake(0.01, 0, better_chance=0.01, better_wins=0, cost=0.0)
+    assert mistake_words(none).startswith("action 12, 3>7: no win found after it or after 5>7 in 64 layouts, but ")
 
 
 def test_the_summary_says_when_no_decision_clearly_cost_anything():
