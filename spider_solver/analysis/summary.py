@@ -258,15 +258,21 @@ def mistake_words(mistake: Mistake) -> str:
     """One of the costliest decisions in words, by its number in the log and its columns:
     "action 12, 3>7: your chances fell from about 58% to 21%; 5>7 kept about 55%". When no
     layout was won after the action played: "... fell from about 58% to almost none (no win
-    found in 64 layouts); ...", never a bare 0%."""
+    found in 64 layouts); ...", never a bare 0%. When the two chances round alike, the
+    layouts won tell them apart: "action 35, D: your chances fell a little (about 10%: 6 of
+    64 layouts won after it, 7 after 4>2)"."""
     if mistake.cost <= 0:
         return _less_far_words(mistake)
+    before = percent_words(mistake.before, mistake.better_wins)
+    # The better action won layouts (else nothing is charged), so the best one compared did.
+    if mistake.wins and percent_words(mistake.after, mistake.wins) == before:
+        return (f"action {mistake.index + 1}, {mistake.action}: your chances fell a little ({before}: "
+                f"{mistake.wins} of {plural(mistake.layouts, 'layout')} won after it, {mistake.better_wins} after "
+                f"{mistake.better})")
     fell = (f"almost none (no win found in {plural(mistake.layouts, 'layout')})" if mistake.wins == 0
             else percent_words(mistake.after, mistake.wins).removeprefix("about "))
-    # The better action won layouts (else nothing is charged), so the best one compared did.
-    return (f"action {mistake.index + 1}, {mistake.action}: your chances fell from "
-            f"{percent_words(mistake.before, mistake.better_wins)} to {fell}; {mistake.better} kept "
-            f"{percent_words(mistake.better_chance, mistake.better_wins)}")
+    return (f"action {mistake.index + 1}, {mistake.action}: your chances fell from {before} to {fell}; "
+            f"{mistake.better} kept {percent_words(mistake.better_chance, mistake.better_wins)}")
 
 
 def _less_far_words(mistake: Mistake) -> str:

@@ -275,7 +275,7 @@ def test_a_second_round_is_judged_again_only_when_none_of_the_first_stood(fake):
     fresh = ends(4, 0, layouts)
     first = {i: ((0, 0.1, ends(1, 0, 3)[1]), (1, 0.2 + i / 100, ends(1, 0, 3)[0])) for i in range(count)}
     # The first round (the largest gaps: the last decisions) does not stand; of the second, the first does.
-    again = {i: ((1, 0.3, fresh[0]), (0, 0.35, fresh[1])) for i in range(count)}
+    again = dict.fromkeys(range(count), ((1, 0.3, fresh[0]), (0, 0.35, fresh[1])))
     again[0] = ((0, 0.1, fresh[1]), (4, 0.5, fresh[0]))
     judge = fake(first=first, again=again)
     progress: list[tuple[str, int, int]] = []
@@ -398,6 +398,12 @@ def test_a_costly_decision_in_words_names_actions_by_number_and_columns_never_a_
                                                "win found in 64 layouts); 5>7 kept about 55%")
     assert mistake_words(mistake(0.004, 1, before=0.9964)) .startswith("action 12, 3>7: your chances fell from over "
                                                                        "99% to under 1%")
+
+
+def test_chances_that_round_alike_are_told_apart_by_the_layouts_won():
+    close = mistake(0.10, 6, before=0.104, better_chance=0.104, better_wins=7, cost=0.004)
+    assert mistake_words(close) == ("action 12, 3>7: your chances fell a little (about 10%: 6 of 64 layouts won "
+                                    "after it, 7 after 5>7)")
 
 
 def test_a_decision_that_cost_no_chance_but_got_less_far_in_words_says_so_never_that_chances_fell():
