@@ -231,12 +231,18 @@ def test_the_costliest_are_judged_again_and_named_only_if_their_cost_stands(fake
     assert answer.summary.startswith("Of 4 decisions, these 2 cost the most. Action 2, D: your chances fell from ")
 
 
+def decisions_by_gap(count: int) -> tuple[list[str], dict, tuple[list, list]]:
+    """A log of ``count`` decisions on FOUR_SUITS, their first judgements (the later the
+    decision, the larger the gap: the last are judged again first), and the games of two
+    actions on the fresh layouts, the first clearly further."""
+    log = random_log(Deal.from_code(FOUR_SUITS), random.Random(1), count, False, 0)
+    first = {i: ((0, 0.1, ends(1, 0, 3)[1]), (1, 0.2 + i / 100, ends(1, 0, 3)[0])) for i in range(count)}
+    return log, first, ends(4, 0, SMALL["confirm_layouts"])
+
+
 def test_at_most_the_limits_are_judged_again_and_named(fake):
     count = REVIEW_CONFIRMED + 2
-    log = random_log(Deal.from_code(FOUR_SUITS), random.Random(1), count, False, 0)
-    layouts = SMALL["confirm_layouts"]
-    fresh = ends(4, 0, layouts)
-    first = {i: ((0, 0.1, ends(1, 0, 3)[1]), (1, 0.2 + i / 100, ends(1, 0, 3)[0])) for i in range(count)}
+    log, first, fresh = decisions_by_gap(count)
     again = {i: ((0, 0.1, fresh[1]), (4, 0.5 + i / 100, fresh[0])) for i in range(count)}
     judge = fake(first=first, again=again)
     answer = review(FOUR_SUITS, log, **SMALL)
@@ -270,10 +276,7 @@ def test_a_decision_whose_games_clearly_got_less_far_is_named_after_those_that_c
 
 def test_a_second_round_is_judged_again_only_when_none_of_the_first_stood(fake):
     count = REVIEW_CONFIRMED + 3
-    log = random_log(Deal.from_code(FOUR_SUITS), random.Random(1), count, False, 0)
-    layouts = SMALL["confirm_layouts"]
-    fresh = ends(4, 0, layouts)
-    first = {i: ((0, 0.1, ends(1, 0, 3)[1]), (1, 0.2 + i / 100, ends(1, 0, 3)[0])) for i in range(count)}
+    log, first, fresh = decisions_by_gap(count)
     # The first round (the largest gaps: the last decisions) does not stand; of the second, the first does.
     again = dict.fromkeys(range(count), ((1, 0.3, fresh[0]), (0, 0.35, fresh[1])))
     again[0] = ((0, 0.1, fresh[1]), (4, 0.5, fresh[0]))
