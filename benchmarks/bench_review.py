@@ -32,7 +32,7 @@ until ``--lost`` of its games are lost (stuck, or called off after 1000 actions)
 
 The deals are fresh: the fair planner was tuned on 4-suit deals 3000-3399, the review's
 constants (REVIEW_CONFIRM_LAYOUTS, REVIEW_CONFIRMED, CLEAR_Z, HOPELESS_AFTER) were chosen on
-the casual player's games of 4-suit deals 910000-910015 and 2-suit deals 911000-911009;
+the casual player's games of 4-suit deals 910000-910023 and 2-suit deals 911000-911011;
 report from 920000 on (4 suits) and 930000 on (2 suits). The tables are printed and
 written, after every game, to the result file ``--out`` (default
 ``benchmarks/results/review-s{suits}.json``), so an interrupted run keeps what it measured.

@@ -124,25 +124,30 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
             "module.")], []),
     ("Reviews", "`review` of the casual player's lost games (`bench_analyze.casual_play`, which sees only face-up "
      "cards) on fresh deals, 920000 on at 4 suits and 930000 on at 2 (the review's constants were chosen on "
-     "910000-910015 and 911000-911009), 2 worker processes. Targets: a median review of a 4-suit game at most "
+     "910000-910023 and 911000-911011), 2 worker processes. Targets: a median review of a 4-suit game at most "
      "60 s on 2 cores (20 s at 2 suits), at most 2 GB; every lost game with a costliest decision. The machine "
      "was shared (the load average as each review ended is in the games' table): the wall seconds are those of "
      "the run, the CPU seconds (the process and its workers) what the review cost. The files without a suffix "
-     "are the defaults (16 layouts a decision, 2 other actions compared, 64 fresh layouts for the costliest); "
+     "are the defaults (16 layouts a decision, 2 other actions compared, 64 fresh layouts for the costliest, "
+     "in up to two rounds of 5; a decision whose games clearly got less far at the same chance named after "
+     "those that cost chances); `-chance-only` the defaults before those two (one round, chance costs only); "
      "`-three-alternatives` the first defaults (3 other actions compared, as a fair hint).",
      [Table("review", "review-s*.json", "summary", ""),
       Table("review_games", "review-s?.json", "games", "Each game at the defaults: its decisions (judged; "
             "skipped in a stretch where nothing was won and no card showed; forced actions, not counted), the "
             "review's wall and CPU seconds and peak memory (the process and its 2 workers), the load average, and "
             "the costliest decision in words."),
-      Table("review_check_s4", "review-s4-three-alternatives.json", "check", "Does the costliest decision point "
-            "at a real mistake? The real deal played on by following fair hints from the position before it, "
-            "4 seeds after the action played and 4 after the better one (4 suits: the first 12 games with a "
-            "costliest decision, reviewed with 3 other actions compared; at the defaults the same decision was "
-            "named in 11 of them)."),
-      Table("review_check_summary_s4", "review-s4-three-alternatives.json", "check_summary", ""),
+      Table("review_check_s4", "review-check-s4.json", "check", "Does the costliest decision point at a real "
+            "mistake? The real deal played on by following fair hints from the position before it, 4 seeds after "
+            "the action played and 4 after the better one (4 suits, the reviews at the defaults above: every game "
+            "with a costliest decision, in the order of the deals)."),
+      Table("review_check_summary_s4", "review-check-s4.json", "check_summary", ""),
+      Table("review_check_s4_first", "review-s4-three-alternatives.json", "check", "The same check on the "
+            "reviews at the first defaults (the first 12 games with a costliest decision, 3 other actions "
+            "compared, chance costs only)."),
+      Table("review_check_summary_s4_first", "review-s4-three-alternatives.json", "check_summary", ""),
       Table("review_check_s2", "review-check-s2.json", "check", "The same at 2 suits, on the reviews at the "
-            "defaults (a check the issue does not ask for: there the costs are tens of points)."),
+            "`-chance-only` defaults (a check the issue does not ask for: there the costs are tens of points)."),
       Table("review_check_summary_s2", "review-check-s2.json", "check_summary", "")],
      []),
     ("The 4-suit first width", "Why 4-suit solves start at width 64: on the tuning deals a wider first beam "
