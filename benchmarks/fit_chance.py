@@ -3,14 +3,16 @@
 Usage::
 
     python benchmarks/fit_chance.py benchmarks/results/fair-tune-s4-games.jsonl [more.jsonl ...] [--suits 4]
-        [--only FIRST-LAST]
+        [--only FIRST-LAST] [--cross]
 
 Reads the ``hint`` games of ``bench_fair.py`` game files (``--games``) (each hint's rollout figures and
 the position's, and whether its game went on to win), fits a logistic regression of the
 outcome on :func:`spider_solver.engine.fair_hint.chance_features` by Newton's method (a
 small ridge keeps it defined when a feature does not vary), and prints the coefficients to
 paste into ``CHANCE_MODELS`` with the calibration table of the fit (positions grouped by
-predicted chance, tenths; the share of their games won).
+predicted chance, tenths; the share of their games won). ``--cross`` adds the table of a
+leave-one-game-out fit: each game's positions predicted by the model fitted on the other
+games, a held-out estimate when the games are too few to set some aside.
 """
 
 from __future__ import annotations
@@ -48,24 +50,48 @@ def main() -> None:
     parser.add_argument("files", nargs="+")
     parser.add_argument("--suits", type=int, default=4)
     parser.add_argument("--only", help="FIRST-LAST: only the games of these deal numbers")
+    parser.add_argument("--cross", action="store_true",
+                        help="also the calibration table of a leave-one-game-out fit: each game's positions "
+                             "predicted by the model fitted on the other games (a held-out estimate from few games)")
     args = parser.parse_args()
     from spider_solver.rules import GameCode
 
     low, high = (int(n) for n in args.only.split("-")) if args.only else (0, 2**35)
-    rows, outcomes = [], []
+    rows, outcomes, games = [], [], []
     for name in args.files:
         for game in (json.loads(line) for line in Path(name).read_text().splitlines() if line.strip()):
             if game["player"] != "hint" or not low <= GameCode.parse(game["code"]).number <= high:
                 continue
+            number = len(set(games))  # this game's number among those read
             for h in game["hints"]:
                 rows.append(chance_features(h["wins"], h["layouts"], h["roll_removed"], h["roll_down"], h["down"],
                                             h["dealt"], h["runs"], args.suits))
                 outcomes.append(1.0 if game["won"] else 0.0)
+                games.append(number)
     x, y = np.array(rows), np.array(outcomes)
     beta = fit(x, y)
     print(f"{len(y)} positions, {int(y.sum())} of them in won games")
     print("coefficients:", [round(float(b), 4) for b in beta])
     p = 1 / (1 + np.exp(-(np.hstack([np.ones((len(y), 1)), x]) @ beta)))
+    print("the fit's own positions:")
+    table(p, y)
+    if args.cross:
+        print("each game predicted by the fit on the others:")
+        table(cross(x, y, np.array(games)), y)
+
+
+def cross(x: np.ndarray, y: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """Each position's chance by the model fitted on the positions of the other games."""
+    p = np.empty(len(y))
+    for game in np.unique(games):
+        inside = games == game
+        beta = fit(x[~inside], y[~inside])
+        p[inside] = 1 / (1 + np.exp(-(np.hstack([np.ones((int(inside.sum()), 1)), x[inside]]) @ beta)))
+    return p
+
+
+def table(p: np.ndarray, y: np.ndarray) -> None:
+    """The calibration table: positions grouped by predicted chance (tenths), the share of their games won."""
     for g in range(10):
         inside = [(pi, yi) for pi, yi in zip(p, y, strict=True) if g / 10 <= pi < (g + 1) / 10 or (g == 9 and pi == 1)]
         if inside:
