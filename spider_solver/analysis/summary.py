@@ -159,6 +159,12 @@ def percent_words(chance: float, wins: int) -> str:
     """A chance in words, given the layouts won (:func:`chance_words`)."""
     if wins == 0:
         return "no win found"
+    return rounded_percent(chance)
+
+
+def rounded_percent(chance: float) -> str:
+    """A chance as a rounded percentage in words: "about 62%", "under 1%" (never a bare
+    0%), "over 99%" (never 100% short of certain)."""
     percent = round(100 * chance)
     if percent == 0:
         return "under 1%"
@@ -257,22 +263,24 @@ class Reviewed(Protocol):
 def mistake_words(mistake: Mistake) -> str:
     """One of the costliest decisions in words, by its number in the log and its columns:
     "action 12, 3>7: your chances fell from about 58% to 21%; 5>7 kept about 55%". When no
-    layout was won after the action played: "... fell from about 58% to almost none (no win
-    found in 64 layouts); ...", never a bare 0%. When the two chances round alike, the
-    layouts won tell them apart: "action 35, D: your chances fell a little (about 10%: 6 of
-    64 layouts won after it, 7 after 4>2)"."""
+    layout was won after the action played, the chance is still the chance model's, and the
+    words say that no layout was won: "... fell from about 14% to 11% (no win found in 64
+    layouts); ...", never a bare 0%. When the two chances round alike, the layouts won tell
+    them apart: "action 35, D: your chances fell a little (about 10%: 6 of 64 layouts won
+    after it, 7 after 4>2)"."""
     if mistake.cost <= 0:
         return _less_far_words(mistake)
-    before = percent_words(mistake.before, mistake.better_wins)
-    # The better action won layouts (else nothing is charged), so the best one compared did.
-    if mistake.wins and percent_words(mistake.after, mistake.wins) == before:
+    # The better action won more layouts (its chance is the higher), so it won some.
+    before, after = rounded_percent(mistake.before), rounded_percent(mistake.after)
+    if after == before:
         return (f"action {mistake.index + 1}, {mistake.action}: your chances fell a little ({before}: "
                 f"{mistake.wins} of {plural(mistake.layouts, 'layout')} won after it, {mistake.better_wins} after "
                 f"{mistake.better})")
-    fell = (f"almost none (no win found in {plural(mistake.layouts, 'layout')})" if mistake.wins == 0
-            else percent_words(mistake.after, mistake.wins).removeprefix("about "))
+    fell = after.removeprefix("about ")
+    if mistake.wins == 0:
+        fell += f" (no win found in {plural(mistake.layouts, 'layout')})"
     return (f"action {mistake.index + 1}, {mistake.action}: your chances fell from {before} to {fell}; "
-            f"{mistake.better} kept {percent_words(mistake.better_chance, mistake.better_wins)}")
+            f"{mistake.better} kept {rounded_percent(mistake.better_chance)}")
 
 
 def _less_far_words(mistake: Mistake) -> str:

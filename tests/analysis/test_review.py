@@ -397,8 +397,10 @@ def test_a_costly_decision_in_words_names_actions_by_number_and_columns_never_a_
     assert mistake_words(mistake(0.21, 12)) == ("action 12, 3>7: your chances fell from about 58% to 21%; 5>7 kept "
                                                 "about 55%")
     assert mistake(0.21, 12).summary == mistake_words(mistake(0.21, 12))
-    assert mistake_words(mistake(0.01, 0)) == ("action 12, 3>7: your chances fell from about 58% to almost none (no "
+    assert mistake_words(mistake(0.11, 0)) == ("action 12, 3>7: your chances fell from about 58% to 11% (no "
                                                "win found in 64 layouts); 5>7 kept about 55%")
+    assert mistake_words(mistake(0.004, 0)) == ("action 12, 3>7: your chances fell from about 58% to under 1% (no "
+                                                "win found in 64 layouts); 5>7 kept about 55%")
     assert mistake_words(mistake(0.004, 1, before=0.9964)) .startswith("action 12, 3>7: your chances fell from over "
                                                                        "99% to under 1%")
 
