@@ -8,7 +8,11 @@ Usage::
         [--part 0 --parts 2] [--out tune-review-s4-0.jsonl]
 
 A variant ``NxL`` judges again the N costliest decisions by their first judgement on L
-fresh layouts. Each game is appended to ``--out`` as a JSON line as it ends (the CPU
+fresh layouts (N at most REVIEW_CONFIRMED * REVIEW_CONFIRM_ROUNDS, the candidates the
+review ranks), at once: the games with a decision named by two rounds of 5 are those
+named by 10 at once. The decisions named are the review's (``named``); how many would be
+named by chance costs alone is read from ``detail`` (the layouts won by each). Each game
+is appended to ``--out`` as a JSON line as it ends (the CPU
 seconds of the first judgements and of each variant's, the decisions named, and for each
 decision judged again: its index, the action played, the better one, the layouts each won,
 and the layouts where each got further), and a line per game is printed. ``--part``/``--parts``
@@ -45,6 +49,9 @@ def main() -> None:
     parser.add_argument("--out", default="tune-review.jsonl")
     args = parser.parse_args()
     variants = [(name, *(int(n) for n in name.split("x"))) for name in args.variants.split(",")]
+    most = reviewing.REVIEW_CONFIRMED * reviewing.REVIEW_CONFIRM_ROUNDS
+    if any(confirmed > most for _, confirmed, _ in variants):
+        parser.error(f"a variant judges again at most {most} decisions (the candidates the review ranks)")
     options = reviewing.DEFAULT_REVIEW_OPTIONS
     games, _ = lost_games(args.suits, args.first, args.lost)
     for number, (code, log) in enumerate(games):

@@ -12,9 +12,12 @@ card turned up or dealt changes the chances from one decision to the next but is
 charged, since every judgement is made before the card shows.
 
 The costliest decisions are judged again on fresh layouts (``confirm_layouts`` of them,
-drawn from ``seed + 1``), so that a decision is not named for the luck of its first
-layouts, and up to :data:`~spider_solver.limits.REVIEW_COSTLIEST` whose cost stands are
-named with the better action, in words (:func:`.summary.mistake_words`).
+drawn from ``seed + 1``), :data:`~spider_solver.limits.REVIEW_CONFIRMED` a round, a second
+round only when none of the first stood, so that a decision is not named for the luck of
+its first layouts; up to :data:`~spider_solver.limits.REVIEW_COSTLIEST` whose cost stands
+are named with the better action, in words (:func:`.summary.mistake_words`): those that
+cost chances first, then those whose games clearly got less far at the same chance (at
+four suits, many of a lost game's positions win no layout at all).
 
 The review is a function of what the player has seen, the options and the version alone:
 two deals that differ only in cards the player has not seen get the same review up to the
@@ -195,7 +198,9 @@ MISTAKE_FIELDS = Mistake.FIELDS = (
           "(as when neither won a layout) but the games after the better action clearly got further."),
     Field("layouts", int, False, "The fresh layouts of the unseen cards both were played on."),
     Field("summary", str, False, "The decision in words, e.g. \"action 12, 3>7: your chances fell from about 58% to "
-          "21%; 5>7 kept about 55%\"; it names actions by their columns, never a card."),
+          "21%; 5>7 kept about 55%\"; when the chances round alike, \"fell a little\" with the layouts won and how "
+          "far the games got; at the same chance, that the games after the better action got further. It names "
+          "actions by their columns, never a card."),
 )
 
 
@@ -209,7 +214,8 @@ class Review:
     replay: ReplayResult
     #: The decisions judged, in the order of the log (all of them unless interrupted).
     decisions: tuple[Decision, ...]
-    #: The costliest decisions whose cost stood when judged again, the costliest first.
+    #: The decisions whose cost stood when judged again: those that cost chances, the
+    #: costliest first, then those whose games clearly got less far at the same chance.
     costliest: tuple[Mistake, ...]
     #: The log indices of the decisions judged again on fresh layouts (the costliest by
     #: their first judgement), in the order of the log: ``costliest`` names those whose
@@ -247,8 +253,9 @@ REVIEW_FIELDS = Review.FIELDS = (
           "the first refused action (then nothing is reviewed)."),
     Field("decisions", list[Decision], False, "The player's decisions judged, in the order of the log: the actions "
           "in effect where more than one action was legal."),
-    Field("costliest", list[Mistake], False, f"Up to {REVIEW_COSTLIEST} decisions that cost the most, judged again "
-          "on fresh layouts, the costliest first; only those whose cost stood."),
+    Field("costliest", list[Mistake], False, f"Up to {REVIEW_COSTLIEST} decisions judged again on fresh layouts "
+          "whose cost stood: those that cost chances, the costliest first, then those whose games clearly got less "
+          "far at the same chance (cost 0), the clearest first."),
     Field("judged_again", list[int], False, "The log indices of the decisions judged again on fresh layouts (the "
           "costliest by their first judgement); costliest names those whose cost stood."),
     Field("skipped", list[int], False, "The log indices of the decisions not judged: in a stretch of play where no "
@@ -317,7 +324,8 @@ def review(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
     ``workers`` processes judge the decisions side by side (1: here; more start that many
     processes, each loading the fair hint's kernels): the answer is the same.
     ``on_progress(stage, done, total)`` is called as each judgement is settled: stage
-    ``"decisions"`` (judged or skipped), then ``"costliest"`` (judged again); first with
+    ``"decisions"`` (judged or skipped), then ``"costliest"`` (judged again: the total is
+    the first round's, and grows by the second round's when it starts); first with
     ``done`` 0. Ctrl-C (a KeyboardInterrupt)
     stops the review: the answer holds the decisions judged by then, ``interrupted`` True
     and no costliest.

@@ -265,9 +265,11 @@ def mistake_words(mistake: Mistake) -> str:
     "action 12, 3>7: your chances fell from about 58% to 21%; 5>7 kept about 55%". When no
     layout was won after the action played, the chance is still the chance model's, and the
     words say that no layout was won: "... fell from about 14% to 11% (no win found in 64
-    layouts); ...", never a bare 0%. When the two chances round alike, the layouts won tell
-    them apart: "action 35, D: your chances fell a little (about 10%: 6 of 64 layouts won
-    after it, 7 after 4>2)"."""
+    layouts); ...", never a bare 0%. When the two chances round alike, the layouts won and
+    how far the games got tell them apart: "action 35, D: your chances fell a little (about
+    10%: 6 of 64 layouts won after it, 7 after 4>2, whose games got further (won, or more
+    runs removed, or fewer cards left face down) on 37 of the 55 layouts where the two
+    differed)"."""
     if mistake.cost <= 0:
         return _less_far_words(mistake)
     # The better action won more layouts (its chance is the higher), so it won some.
@@ -275,7 +277,7 @@ def mistake_words(mistake: Mistake) -> str:
     if after == before:
         return (f"action {mistake.index + 1}, {mistake.action}: your chances fell a little ({before}: "
                 f"{mistake.wins} of {plural(mistake.layouts, 'layout')} won after it, {mistake.better_wins} after "
-                f"{mistake.better})")
+                f"{mistake.better}, whose games got {_further_words(mistake)})")
     fell = after.removeprefix("about ")
     if mistake.wins == 0:
         fell += f" (no win found in {plural(mistake.layouts, 'layout')})"
@@ -284,19 +286,28 @@ def mistake_words(mistake: Mistake) -> str:
 
 
 def _less_far_words(mistake: Mistake) -> str:
-    """A decision that cost no chance the layouts could show (the same layouts won after
-    both actions, often none) but whose games clearly got less far: "action 14, D: no win
-    found after it or after 5>3 in 128 layouts, but after 5>3 the games got further (more
-    runs removed or fewer cards left face down) on 82 of the 101 layouts where the two
-    differed"."""
+    """A decision that cost no chance the layouts could show (as many layouts won after both
+    actions, often none) but whose games clearly got less far: "action 14, D: no win found
+    after it or after 5>3 in 64 layouts, but after 5>3 the games got further (more runs
+    removed or fewer cards left face down) on 41 of the 51 layouts where the two
+    differed". When some were won, a game won is further than any other, and the words say
+    so."""
     if mistake.wins == 0:
         same = f"no win found after it or after {mistake.better} in {plural(mistake.layouts, 'layout')}"
     else:
         same = f"your chances stayed {percent_words(mistake.after, mistake.wins)}, as after {mistake.better}"
-    differed = mistake.better_further + mistake.played_further
     return (f"action {mistake.index + 1}, {mistake.action}: {same}, but after {mistake.better} the games got "
-            f"further (more runs removed or fewer cards left face down) on {mistake.better_further} of the "
-            f"{differed} layouts where the two differed")
+            f"{_further_words(mistake)}")
+
+
+def _further_words(mistake: Mistake) -> str:
+    """The sign test's evidence in words: "further (more runs removed or fewer cards left
+    face down) on 41 of the 51 layouts where the two differed" (a win is further than any
+    other game, and said when a layout was won)."""
+    what = ("more runs removed or fewer cards left face down" if mistake.wins == 0 and mistake.better_wins == 0
+            else "won, or more runs removed, or fewer cards left face down")
+    differed = mistake.better_further + mistake.played_further
+    return f"further ({what}) on {mistake.better_further} of the {differed} layouts where the two differed"
 
 
 def review_summary(review: Reviewed) -> str:
@@ -307,7 +318,9 @@ def review_summary(review: Reviewed) -> str:
         return f"The game log cannot be reviewed: action {error.index + 1} is refused."
     judged = len(review.decisions)
     if review.interrupted:
-        return f"Interrupted after judging {judged} of {plural(review.total, 'decision')}."
+        before = ", before the costliest were judged again" if review.decisions and judged + len(
+            review.skipped) == review.total else ""
+        return f"Interrupted after judging {judged} of {plural(review.total, 'decision')}{before}."
     if review.total == 0:
         return "No decision to review: no action in effect had another legal action beside it."
     head = f"Of {plural(review.total, 'decision')}"

@@ -115,7 +115,7 @@ def review_words(answer: Review) -> None:
     if answer.judged_again:
         stood = [m.index for m in answer.costliest]
         click.echo(f"judged again on {plural(answer.confirm_layouts, 'fresh layout')}: "
-                   f"{numbers(answer.judged_again)}; the cost stood for "
+                   f"{numbers(answer.judged_again)}; named: "
                    + (numbers(sorted(stood)) if stood else "none"))
     click.echo(answer.summary)
 

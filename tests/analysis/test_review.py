@@ -44,6 +44,7 @@ from spider_solver.limits import (
     MAX_SEED,
     REVIEW_ALTERNATIVES,
     REVIEW_CONFIRM_LAYOUTS,
+    REVIEW_CONFIRM_ROUNDS,
     REVIEW_CONFIRMED,
     REVIEW_COSTLIEST,
 )
@@ -274,6 +275,16 @@ def test_a_decision_whose_games_clearly_got_less_far_is_named_after_those_that_c
     assert "fell" not in less_far.summary and "A" + less_far.summary[1:] in answer.summary
 
 
+def test_at_most_two_rounds_are_judged_again_and_an_action_with_a_lower_chance_is_never_the_better(fake):
+    count = REVIEW_CONFIRMED * REVIEW_CONFIRM_ROUNDS + 2
+    log, first, fresh = decisions_by_gap(count)
+    # On the fresh layouts the other action's games got clearly further, but its chance is the lower.
+    judge = fake(first=first, again=dict.fromkeys(range(count), ((1, 0.3, fresh[1]), (0, 0.2, fresh[0]))))
+    answer = review(FOUR_SUITS, log, **SMALL)
+    assert len(judge.jobs) == count + REVIEW_CONFIRMED * REVIEW_CONFIRM_ROUNDS
+    assert answer.judged_again == tuple(range(2, count)) and answer.costliest == ()
+
+
 def test_a_second_round_is_judged_again_only_when_none_of_the_first_stood(fake):
     count = REVIEW_CONFIRMED + 3
     log, first, fresh = decisions_by_gap(count)
@@ -330,6 +341,14 @@ def test_ctrl_c_stops_the_review_with_the_decisions_judged(fake):
     assert answer.interrupted and answer.costliest == () and answer.total == 4
     assert [d.index for d in answer.decisions] == [0, 1]
     assert answer.summary == "Interrupted after judging 2 of 4 decisions."
+
+
+def test_ctrl_c_while_the_costliest_are_judged_again_says_every_decision_was_judged(fake):
+    fake(first={1: ((0, 0.1, None), (1, 0.3, ends(1, 0, 3)[0]))}, interrupt_at=4 + 1)
+    answer = review(FOUR_SUITS, "9>4 D 3>4 1>4", **SMALL)
+    assert answer.interrupted and answer.costliest == () and answer.judged_again == ()
+    assert len(answer.decisions) == 4
+    assert answer.summary == "Interrupted after judging 4 of 4 decisions, before the costliest were judged again."
 
 
 def test_progress_counts_the_decisions_then_the_costliest_judged_again(fake):
@@ -408,16 +427,20 @@ def test_a_costly_decision_in_words_names_actions_by_number_and_columns_never_a_
 def test_chances_that_round_alike_are_told_apart_by_the_layouts_won():
     close = mistake(0.10, 6, before=0.104, better_chance=0.104, better_wins=7, cost=0.004)
     assert mistake_words(close) == ("action 12, 3>7: your chances fell a little (about 10%: 6 of 64 layouts won "
-                                    "after it, 7 after 5>7)")
+                                    "after it, 7 after 5>7, whose games got further (won, or more runs removed, or "
+                                    "fewer cards left face down) on 20 of the 22 layouts where the two differed)")
 
 
 def test_a_decision_that_cost_no_chance_but_got_less_far_in_words_says_so_never_that_chances_fell():
     same = mistake(0.09, 5, better_chance=0.09, better_wins=5, cost=0.0, better_further=41, played_further=10)
+    # As many layouts won after both, not the same ones: a game won is further than any other, and said.
     assert mistake_words(same) == ("action 12, 3>7: your chances stayed about 9%, as after 5>7, but after 5>7 the "
-                                   "games got further (more runs removed or fewer cards left face down) on 41 of the "
-                                   "51 layouts where the two differed")
+                                   "games got further (won, or more runs removed, or fewer cards left face down) on "
+                                   "41 of the 51 layouts where the two differed")
     none = mistake(0.01, 0, better_chance=0.01, better_wins=0, cost=0.0)
-    assert mistake_words(none).startswith("action 12, 3>7: no win found after it or after 5>7 in 64 layouts, but ")
+    assert mistake_words(none) == ("action 12, 3>7: no win found after it or after 5>7 in 64 layouts, but after 5>7 "
+                                   "the games got further (more runs removed or fewer cards left face down) on 20 of "
+                                   "the 22 layouts where the two differed")
 
 
 def test_the_summary_says_when_no_decision_clearly_cost_anything():

@@ -538,8 +538,9 @@ function goToMistake(mistake) {
   begin(game.deal, game.record, reviewed.log.slice(0, mistake.index));
   showReview(reviewed.log, reviewed.answer);
   showHint(mistake.better, "review");
+  const why = mistake.cost > 0 ? "kept the better chance" : "got the games further";
   say(`Back before action ${mistake.index + 1}, where ${mistake.action} was played: ` +
-      `${actionWords(mistake.better)} (${mistake.better}) kept the better chance.`);
+      `${actionWords(mistake.better)} (${mistake.better}) ${why}.`);
 }
 
 // --------------------------------------------------------------------------- new games
