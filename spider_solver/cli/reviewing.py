@@ -56,7 +56,7 @@ def review(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
     Prints the replay, a line a decision judged (its number in the log, the action,
     the chances before it, after it and after the best other action, and what it
     cost when the layouts show it clearly), the decisions judged again and those
-    whose cost stood, then the review in a few sentences.
+    named, then the review in a few sentences.
     Progress goes to standard error; Ctrl-C stops the review and prints what was
     judged.
 
