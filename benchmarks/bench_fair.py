@@ -23,6 +23,8 @@ each game (its log, and each hint's time, chance and figures) is appended to ``-
 as it ends, so an interrupted run keeps what it played. ``--calibration GAMES.jsonl``
 prints the calibration table of such a file (``--rechance``: each hint's chance
 computed again by this checkout's chance model, from the hint's recorded figures).
+``--resume`` keeps the games of an interrupted run found in the ``--games`` file (the same
+options and deals; the result file then counts them with the new ones) and plays the rest.
 ``--cpu GAMES.jsonl --sample N --out FILE``: the hint's CPU seconds at N positions of those
 games, made again one by one (wall time on a shared machine measures the load).
 """
@@ -282,6 +284,9 @@ def main() -> None:
     resultfile.add_out_option(parser, "fair-s{suits}")
     parser.add_argument("--games", help="append each game here as a JSON line (default: the result file's name, "
                                         "-games.jsonl)")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the games already in the --games file (an interrupted run with the same options "
+                             "and deals) and play only the others")
     parser.add_argument("--calibration", help="print the calibration table of a --games file and exit")
     parser.add_argument("--rechance", action="store_true",
                         help="with --calibration: each hint's chance computed again from its recorded figures by "
@@ -326,9 +331,16 @@ def main() -> None:
     jobs = [(p, c, layouts, alternatives, args.seed, args.stride) for c in codes for p in players]
     out = resultfile.out_path(args)
     games = Path(args.games) if args.games else (out.with_name(out.stem + "-games.jsonl") if out else None)
-    if games is not None:
-        games.write_text("")
     rows: list[dict] = []
+    if games is not None and args.resume and games.exists():
+        wanted = {(p, c) for p, c, *_ in jobs}
+        rows = [r for r in read_games(games) if (r["player"], r["code"]) in wanted]
+        done = {(r["player"], r["code"]) for r in rows}
+        jobs = [job for job in jobs if (job[0], job[1]) not in done]
+        print(f"{len(rows)} games kept from {games}, {len(jobs)} to play", flush=True)
+        games.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    elif games is not None:
+        games.write_text("")
     with ProcessPoolExecutor(args.workers) as pool:
         futures = [pool.submit(_play, job) for job in jobs]
         for future in as_completed(futures):
