@@ -28,12 +28,23 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 50) -> np.ndarray:
-    """Logistic regression coefficients (intercept first) by Newton's method."""
+def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 50, share: float | None = None) -> np.ndarray:
+    """Logistic regression coefficients (intercept first) by Newton's method. ``share``: the
+    first feature's coefficient (the log-odds of the layouts won) held at that value, the
+    others fitted around it."""
+    if share is not None:
+        rest = fit_offset(x[:, 1:], y, share * x[:, 0], ridge, steps)
+        return np.concatenate([rest[:1], [share], rest[1:]])
+    return fit_offset(x, y, np.zeros(len(y)), ridge, steps)
+
+
+def fit_offset(x: np.ndarray, y: np.ndarray, offset: np.ndarray, ridge: float, steps: int) -> np.ndarray:
+    """Logistic regression coefficients (intercept first) of ``y`` on ``x`` with a fixed
+    ``offset`` added to the log-odds."""
     x1 = np.hstack([np.ones((x.shape[0], 1)), x])
     beta = np.zeros(x1.shape[1])
     for _ in range(steps):
-        p = 1 / (1 + np.exp(-x1 @ beta))
+        p = 1 / (1 + np.exp(-(x1 @ beta + offset)))
         gradient = x1.T @ (y - p) - ridge * beta
         hessian = (x1 * (p * (1 - p))[:, None]).T @ x1 + ridge * np.eye(x1.shape[1])
         step = np.linalg.solve(hessian, gradient)
@@ -53,6 +64,9 @@ def main() -> None:
     parser.add_argument("--cross", action="store_true",
                         help="also the calibration table of a leave-one-game-out fit: each game's positions "
                              "predicted by the model fitted on the other games (a held-out estimate from few games)")
+    parser.add_argument("--share", type=float,
+                        help="hold the coefficient of the layouts won at this value (at least 0, so that the "
+                             "actions' chances rank as their wins do) and fit the others")
     args = parser.parse_args()
     from spider_solver.rules import GameCode
 
@@ -69,7 +83,7 @@ def main() -> None:
                 outcomes.append(1.0 if game["won"] else 0.0)
                 games.append(number)
     x, y = np.array(rows), np.array(outcomes)
-    beta = fit(x, y)
+    beta = fit(x, y, share=args.share)
     print(f"{len(y)} positions, {int(y.sum())} of them in won games")
     print("coefficients:", [round(float(b), 4) for b in beta])
     p = 1 / (1 + np.exp(-(np.hstack([np.ones((len(y), 1)), x]) @ beta)))
@@ -77,15 +91,15 @@ def main() -> None:
     table(p, y)
     if args.cross:
         print("each game predicted by the fit on the others:")
-        table(cross(x, y, np.array(games)), y)
+        table(cross(x, y, np.array(games), args.share), y)
 
 
-def cross(x: np.ndarray, y: np.ndarray, games: np.ndarray) -> np.ndarray:
+def cross(x: np.ndarray, y: np.ndarray, games: np.ndarray, share: float | None = None) -> np.ndarray:
     """Each position's chance by the model fitted on the positions of the other games."""
     p = np.empty(len(y))
     for game in np.unique(games):
         inside = games == game
-        beta = fit(x[~inside], y[~inside])
+        beta = fit(x[~inside], y[~inside], share=share)
         p[inside] = 1 / (1 + np.exp(-(np.hstack([np.ones((int(inside.sum()), 1)), x[inside]]) @ beta)))
     return p
 
