@@ -64,6 +64,8 @@ def main() -> None:
     parser.add_argument("--cross", action="store_true",
                         help="also the calibration table of a leave-one-game-out fit: each game's positions "
                              "predicted by the model fitted on the other games (a held-out estimate from few games)")
+    parser.add_argument("--cross-only", help="FIRST-LAST: with --cross, the table over the positions of these deal "
+                                             "numbers' games only (each still predicted by the fit on all other games)")
     parser.add_argument("--share", type=float,
                         help="hold the coefficient of the layouts won at this value (at least 0, so that the "
                              "actions' chances rank as their wins do) and fit the others")
@@ -71,7 +73,7 @@ def main() -> None:
     from spider_solver.rules import GameCode
 
     low, high = (int(n) for n in args.only.split("-")) if args.only else (0, 2**35)
-    rows, outcomes, games = [], [], []
+    rows, outcomes, games, numbers = [], [], [], []
     for name in args.files:
         for game in (json.loads(line) for line in Path(name).read_text().splitlines() if line.strip()):
             if game["player"] != "hint" or not low <= GameCode.parse(game["code"]).number <= high:
@@ -82,6 +84,7 @@ def main() -> None:
                                             h["dealt"], h["runs"], args.suits))
                 outcomes.append(1.0 if game["won"] else 0.0)
                 games.append(number)
+                numbers.append(GameCode.parse(game["code"]).number)
     x, y = np.array(rows), np.array(outcomes)
     beta = fit(x, y, share=args.share)
     print(f"{len(y)} positions, {int(y.sum())} of them in won games")
@@ -91,7 +94,13 @@ def main() -> None:
     table(p, y)
     if args.cross:
         print("each game predicted by the fit on the others:")
-        table(cross(x, y, np.array(games), args.share), y)
+        p = cross(x, y, np.array(games), args.share)
+        if args.cross_only:
+            first, last = (int(n) for n in args.cross_only.split("-"))
+            shown = (np.array(numbers) >= first) & (np.array(numbers) <= last)
+            print(f"(the positions of deals {first}-{last}: {int(shown.sum())})")
+            p, y = p[shown], y[shown]
+        table(p, y)
 
 
 def cross(x: np.ndarray, y: np.ndarray, games: np.ndarray, share: float | None = None) -> np.ndarray:
