@@ -19,12 +19,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spider_solver.analysis import reviewing as review_module
 from spider_solver.analysis.reviewing import REVIEW_FIELDS, review
 from spider_solver.cli import cli
 from spider_solver.rules import Deal
 from tests.analysis.helpers import random_log
+from tests.fair_pairs import deal_pairs, prefixes
 
 pytestmark = pytest.mark.usefixtures("fair_hints")
 
@@ -191,3 +194,19 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+@pytest.mark.usefixtures("fair_hints")
+@settings(max_examples=10)
+@given(pair=deal_pairs([{"suits": 1}, {"suits": 4}]), picks=st.lists(st.integers(0, 10**6), min_size=2, max_size=6))
+def test_twins_get_the_same_review_from_review_json(pair, picks):
+    """The fairness property through the command line: two explicit decks that differ only
+    in unseen cards, the same log, the same --seed: the same JSON, but for the seconds."""
+    log = list(prefixes(*pair, picks))[-1]
+    answers = []
+    for deal in pair:
+        result = run("review", "--deck", deal.text(), "--suits", deal.variant.suits, *log, "--json",
+                     "--layouts", "2", "--confirm-layouts", "3", "--workers", "1", "--seed", "5")
+        assert result.exit_code == 0, result.output
+        answers.append(without_seconds(json.loads(result.stdout)))
+    assert answers[0] == answers[1]

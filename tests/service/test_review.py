@@ -12,6 +12,8 @@ import random
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("fastapi")
 
@@ -22,6 +24,7 @@ from spider_solver.limits import FAIR_LAYOUTS, MAX_RETRY_AFTER, REVIEW_CONFIRM_L
 from spider_solver.rules import Deal  # noqa: E402
 from spider_solver.service.app import Settings, create_app  # noqa: E402
 from tests.analysis.helpers import random_log  # noqa: E402
+from tests.fair_pairs import deal_pairs, prefixes  # noqa: E402
 from tests.service.test_fair import error_of, without_seconds  # noqa: E402
 from tests.service.test_routes import wait_for_a_search  # noqa: E402
 
@@ -137,3 +140,14 @@ def test_a_read_only_server_gives_no_review():
     with TestClient(create_app(Settings(read_only=True))) as read_only:
         answer = ask(read_only, {"code": CODE, "actions": LOG[:2]}, 403)
         assert error_of(answer, "read-only")
+
+
+@settings(max_examples=10)
+@given(pair=deal_pairs([{"suits": 1}, {"suits": 4}]), picks=st.lists(st.integers(0, 10**6), min_size=2, max_size=6))
+def test_twins_get_the_same_review_from_the_service(client, pair, picks):
+    """The fairness property through the service: two explicit decks that differ only in
+    unseen cards, the same log and seed: the same review, but for the seconds."""
+    log = list(prefixes(*pair, picks))[-1]
+    answers = [without_seconds(ask(client, {"deck": deal.text(), "suits": deal.variant.suits, "actions": log,
+                                            "layouts": 2, "confirm_layouts": 3, "seed": 5})) for deal in pair]
+    assert answers[0] == answers[1]
