@@ -294,8 +294,9 @@ def main() -> None:
     parser.add_argument("--cpu", help="GAMES.jsonl: the CPU seconds of the hint at --sample positions of these "
                                        "games, each made again (one core, whatever the load), and exit")
     parser.add_argument("--sample", type=int, default=200)
-    parser.add_argument("--only", help="with --calibration: FIRST-LAST, only the games of these deal numbers (those "
-                                        "the chance model was not fitted on)")
+    parser.add_argument("--only", type=resultfile.deal_range,
+                        help="with --calibration: FIRST-LAST, only the games of these deal numbers (those the chance "
+                             "model was not fitted on)")
     args = parser.parse_args()
     from spider_solver.rules import GameCode
 
@@ -317,7 +318,7 @@ def main() -> None:
         if args.rechance:
             rows = rechance(rows)
             path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-        low, high = (int(n) for n in args.only.split("-")) if args.only else (0, 2**35)
+        low, high = args.only or (0, 2**35)
         held = [r for r in rows if low <= GameCode.parse(r["code"]).number <= high]
         print(f"{sum(r['player'] == 'hint' for r in held)} hint games")
         print(resultfile.markdown(resultfile.table(CALIBRATION, calibration(held))))

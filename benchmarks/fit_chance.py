@@ -18,7 +18,6 @@ games, a held-out estimate when the games are too few to set some aside.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 from pathlib import Path
@@ -26,6 +25,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import resultfile  # noqa: E402
+from bench_fair import read_games  # noqa: E402
 
 
 def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 50, share: float | None = None) -> np.ndarray:
@@ -60,31 +63,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+")
     parser.add_argument("--suits", type=int, default=4)
-    parser.add_argument("--only", help="FIRST-LAST: only the games of these deal numbers")
+    parser.add_argument("--only", type=resultfile.deal_range, help="FIRST-LAST: only the games of these deal numbers")
     parser.add_argument("--cross", action="store_true",
                         help="also the calibration table of a leave-one-game-out fit: each game's positions "
                              "predicted by the model fitted on the other games (a held-out estimate from few games)")
-    parser.add_argument("--cross-only", help="FIRST-LAST: with --cross, the table over the positions of these deal "
-                                             "numbers' games only (each still predicted by the fit on all other games)")
+    parser.add_argument("--cross-only", type=resultfile.deal_range,
+                        help="FIRST-LAST: with --cross, the table over the positions of these deal numbers' games only "
+                             "(each still predicted by the fit on all other games)")
     parser.add_argument("--share", type=float,
                         help="hold the coefficient of the layouts won at this value (at least 0, so that the "
                              "actions' chances rank as their wins do) and fit the others")
     args = parser.parse_args()
+    if args.share is not None and args.share < 0:
+        parser.error(f"--share: expected at least 0 (the chances must rank as the wins do); got {args.share}")
     from spider_solver.rules import GameCode
 
-    low, high = (int(n) for n in args.only.split("-")) if args.only else (0, 2**35)
-    rows, outcomes, games, numbers = [], [], [], []
-    for name in args.files:
-        for game in (json.loads(line) for line in Path(name).read_text().splitlines() if line.strip()):
-            if game["player"] != "hint" or not low <= GameCode.parse(game["code"]).number <= high:
-                continue
-            number = len(set(games))  # this game's number among those read
-            for h in game["hints"]:
-                rows.append(chance_features(h["wins"], h["layouts"], h["roll_removed"], h["roll_down"], h["down"],
-                                            h["dealt"], h["runs"], args.suits))
-                outcomes.append(1.0 if game["won"] else 0.0)
-                games.append(number)
-                numbers.append(GameCode.parse(game["code"]).number)
+    low, high = args.only or (0, 2**35)
+    rows, outcomes, games, numbers = [], [], [], []  # by position: its features, outcome, game and deal number
+    read = [game for name in args.files for game in read_games(Path(name))
+            if game["player"] == "hint" and low <= GameCode.parse(game["code"]).number <= high]
+    for number, game in enumerate(read):
+        deal = GameCode.parse(game["code"]).number
+        for h in game["hints"]:
+            rows.append(chance_features(h["wins"], h["layouts"], h["roll_removed"], h["roll_down"], h["down"],
+                                        h["dealt"], h["runs"], args.suits))
+            outcomes.append(1.0 if game["won"] else 0.0)
+            games.append(number)
+            numbers.append(deal)
     x, y = np.array(rows), np.array(outcomes)
     beta = fit(x, y, share=args.share)
     print(f"{len(y)} positions, {int(y.sum())} of them in won games")
@@ -96,8 +101,9 @@ def main() -> None:
         print("each game predicted by the fit on the others:")
         p = cross(x, y, np.array(games), args.share)
         if args.cross_only:
-            first, last = (int(n) for n in args.cross_only.split("-"))
-            shown = (np.array(numbers) >= first) & (np.array(numbers) <= last)
+            first, last = args.cross_only
+            deals = np.array(numbers)
+            shown = (deals >= first) & (deals <= last)
             print(f"(the positions of deals {first}-{last}: {int(shown.sum())})")
             p, y = p[shown], y[shown]
         table(p, y)

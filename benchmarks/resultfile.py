@@ -76,6 +76,15 @@ def add_out_option(parser: argparse.ArgumentParser, name: str) -> None:
                         help="Write the result file here (default: %(default)s); '-' for none.")
 
 
+def deal_range(text: str) -> tuple[int, int]:
+    """An argparse ``type``: ``FIRST-LAST``, a range of deal numbers, as ``(first, last)``."""
+    first, dash, last = text.partition("-")
+    if not (dash and first.isdigit() and last.isdigit() and int(first) <= int(last)):
+        raise argparse.ArgumentTypeError(f"expected FIRST-LAST, two deal numbers, the first not above the last; "
+                                         f"got {text!r}")
+    return int(first), int(last)
+
+
 def out_path(args: argparse.Namespace) -> Path | None:
     """The result file that ``args.out`` names, its ``{fields}`` filled from the arguments."""
     if args.out == "-":

@@ -298,7 +298,7 @@ def is_clear(further: int, behind: int) -> bool:
     layouts where the two games ended differently, ``further`` where the one's got further
     and ``behind`` the other way round, ``further - behind`` is at least :data:`CLEAR_Z`
     times the square root of their sum (a one-sided sign test)."""
-    return further > behind and further - behind >= CLEAR_Z * math.sqrt(further + behind)
+    return clearness(further, behind) >= CLEAR_Z
 
 
 def clearness(further: int, behind: int) -> float:
@@ -356,20 +356,23 @@ def review(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
             candidates = _to_confirm(jobs, stretches.judged, options)
             again: list[Job] = []
             confirmed: list[tuple[Job, Judged]] = []
+            named: tuple[Mistake, ...] = ()
             progress.start("costliest", min(len(candidates), REVIEW_CONFIRMED))
             for batch in _rounds(candidates):
-                if _costliest(confirmed):
+                if named:
                     break
-                progress.extend(len(batch) if again else 0)
+                if again:
+                    progress.extend(len(batch))
                 again += batch
                 for job, judged in judge(batch, None):
                     assert judged is not None  # none is skipped here
                     confirmed.append((job, judged))
                     progress.tick()
+                named = _costliest(confirmed)
     except KeyboardInterrupt:
         return _timed(replace(base, decisions=stretches.decisions(), skipped=stretches.skipped(), interrupted=True),
                       started)
-    return _timed(replace(base, decisions=decisions, skipped=stretches.skipped(), costliest=_costliest(confirmed),
+    return _timed(replace(base, decisions=decisions, skipped=stretches.skipped(), costliest=named,
                           judged_again=tuple(sorted(job.index for job in again))), started)
 
 
