@@ -20,9 +20,11 @@ until ``--lost`` of its games are lost (stuck, or called off after 1000 actions)
     workers) and the peak memory (this process and its workers together, their resident
     sets summed, read from /proc every 0.1 s), and the machine's load average as it ended
     (the machine may be shared). Reported: the games with at least one
-    costliest decision, median and 90th percentile seconds, the largest peak memory.
+    costliest decision, and of those the games whose first one is clear (its cost stood;
+    the others name the closest call), median and 90th percentile seconds, the largest
+    peak memory.
 (b) the check that the costliest decision is a real mistake: on the first ``--check`` lost
-    games with one, the real deal is played on by following fair hints
+    games with a clear one, the real deal is played on by following fair hints
     (:func:`spider_solver.analysis.fair.fair_game`, default options) from the position
     before the decision, ``--check-seeds`` times (seeds 0, 1, ...) after the action played
     and as many after the better action. Reported: the wins of each, the games where the
@@ -68,6 +70,7 @@ GAME_COLUMNS = [
 SUMMARY_COLUMNS = [
     ("suits", "suits", ""), ("deals", "deals played", "int"), ("lost", "lost games", "int"),
     ("reviewed", "reviewed", "int"), ("with_costliest", "with a costliest decision", "int"),
+    ("with_clear", "of which clear (the others: the closest call)", "int"),
     ("median_s", "median review s", ".1f"), ("p90_s", "p90 review s", ".1f"),
     ("median_cpu", "median CPU s", ".1f"), ("peak_mb", "largest peak MB", ".0f"),
     ("layouts", "layouts", "int"), ("confirm_layouts", "confirm layouts", "int"), ("workers", "workers", "int"),
@@ -174,7 +177,7 @@ def check(rows: list[dict], games: dict[str, list[str]], args: argparse.Namespac
     for row in rows:
         if len(done) >= args.check:
             return
-        if not row["mistakes"]:
+        if not row["mistakes"] or not row["mistakes"][0].get("clear", True):  # the closest call is not checked
             continue
         worst = row["mistakes"][0]
         before = games[row["deal"]][:worst["index"]]
@@ -200,6 +203,7 @@ def summary(rows: list[dict], args: argparse.Namespace, played: int, lost: int) 
     return {
         "suits": args.suits, "deals": played, "lost": lost, "reviewed": len(rows),
         "with_costliest": sum(1 for r in rows if r["mistakes"]),
+        "with_clear": sum(1 for r in rows if r["mistakes"] and r["mistakes"][0].get("clear", True)),
         "median_s": statistics.median(seconds) if rows else None,
         "p90_s": seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))] if rows else None,
         "median_cpu": statistics.median(r["cpu"] for r in rows) if rows else None,

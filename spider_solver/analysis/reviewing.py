@@ -17,7 +17,9 @@ round only when none of the first stood, so that a decision is not named for the
 its first layouts; up to :data:`~spider_solver.limits.REVIEW_COSTLIEST` whose cost stands
 are named with the better action, in words (:func:`.summary.mistake_words`): those that
 cost chances first, then those whose games clearly got less far at the same chance (at
-four suits, many of a lost game's positions win no layout at all).
+four suits, many of a lost game's positions win no layout at all). When none stands,
+the closest call is named alone and marked not clear (``clear`` False): some games are
+lost by the cards, with no decision the layouts can show.
 
 The review is a function of what the player has seen, the options and the version alone:
 two deals that differ only in cards the player has not seen get the same review up to the
@@ -171,6 +173,10 @@ class Mistake:
     cost: float
     #: The fresh layouts both were played on.
     layouts: int
+    #: Whether its cost stood (:func:`is_clear`). False only for the closest call, named
+    #: alone when no decision of the game stood (:func:`_closest`): what the layouts
+    #: measured, which their luck can explain.
+    clear: bool = True
 
     @property
     def summary(self) -> str:
@@ -195,8 +201,12 @@ MISTAKE_FIELDS = Mistake.FIELDS = (
           "removed more runs, or left fewer cards face down) than the game after the action played."),
     Field("played_further", int, False, "Layouts where the game after the action played got further."),
     Field("cost", float, False, "better_chance - after: what the decision cost; 0 when the chances were the same "
-          "(as when neither won a layout) but the games after the better action clearly got further."),
+          "(as when neither won a layout) but the games after the better action clearly got further (or, for the "
+          "closest call, got further on more layouts)."),
     Field("layouts", int, False, "The fresh layouts of the unseen cards both were played on."),
+    Field("clear", bool, False, "Whether the cost stood (the games after the better action clearly got further). "
+          "False only for the closest call, named alone when no decision of the game stood: the largest cost the "
+          "fresh layouts measured, which their luck can explain."),
     Field("summary", str, False, "The decision in words, e.g. \"action 12, 3>7: your chances fell from about 58% to "
           "21%; 5>7 kept about 55%\"; when the chances round alike, \"fell a little\" with the layouts won and how "
           "far the games got; at the same chance, that the games after the better action got further. It names "
@@ -215,7 +225,8 @@ class Review:
     #: The decisions judged, in the order of the log (all of them unless interrupted).
     decisions: tuple[Decision, ...]
     #: The decisions whose cost stood when judged again: those that cost chances, the
-    #: costliest first, then those whose games clearly got less far at the same chance.
+    #: costliest first, then those whose games clearly got less far at the same chance;
+    #: when none stood, the closest call alone (``clear`` False, :func:`_closest`).
     costliest: tuple[Mistake, ...]
     #: The log indices of the decisions judged again on fresh layouts (the costliest by
     #: their first judgement), in the order of the log: ``costliest`` names those whose
@@ -255,7 +266,9 @@ REVIEW_FIELDS = Review.FIELDS = (
           "in effect where more than one action was legal."),
     Field("costliest", list[Mistake], False, f"Up to {REVIEW_COSTLIEST} decisions judged again on fresh layouts "
           "whose cost stood: those that cost chances, the costliest first, then those whose games clearly got less "
-          "far at the same chance (cost 0), the clearest first."),
+          "far at the same chance (cost 0), the clearest first. When none stood, the closest call alone (clear "
+          "false): the decision judged again whose better action kept the most, or whose games got further on the "
+          "most layouts more; empty only when no decision judged again had a better action even by that."),
     Field("judged_again", list[int], False, "The log indices of the decisions judged again on fresh layouts (the "
           "costliest by their first judgement); costliest names those whose cost stood."),
     Field("skipped", list[int], False, "The log indices of the decisions not judged: in a stretch of play where no "
@@ -369,6 +382,7 @@ def review(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
                     confirmed.append((job, judged))
                     progress.tick()
                 named = _costliest(confirmed)
+            named = named or _closest(confirmed)
     except KeyboardInterrupt:
         return _timed(replace(base, decisions=stretches.decisions(), skipped=stretches.skipped(), interrupted=True),
                       started)
@@ -536,16 +550,34 @@ def _costliest(confirmed: Sequence[tuple[Job, Judged]]) -> tuple[Mistake, ...]:
     got clearly further (:func:`is_clear`). The costliest first (by the chances), then the
     clearest (a decision that cost no chance the layouts can show, as when neither action
     won any, but whose games clearly got less far), then the earlier."""
-    found = []
-    for job, judged in confirmed:
-        played, other, better_further, played_further = judged.versus(job.extra[0])
-        if other is None or other.chance < played.chance or not is_clear(better_further, played_further):
-            continue
-        found.append(Mistake(job.index, played.action, judged.choices[0].chance, played.chance, played.wins,
-                             other.action, other.chance, other.wins, better_further, played_further,
-                             other.chance - played.chance, job.layouts))
+    found = [m for m in _measured(confirmed) if m.clear]
     return tuple(sorted(found, key=lambda m: (-m.cost, -clearness(m.better_further, m.played_further), m.index))
                  [:REVIEW_COSTLIEST])
+
+
+def _closest(confirmed: Sequence[tuple[Job, Judged]]) -> tuple[Mistake, ...]:
+    """When no decision's cost stood: the closest call alone, marked not clear. Of the
+    decisions judged again where the other action's chance was not lower and either higher
+    or its games got further on more of the layouts, the one whose other action kept the
+    most, then the clearest, then the earlier; none if there is no such decision. What the
+    fresh layouts measured, which their luck can explain: a player asks which decision came
+    closest to costing the game, and the words say that it is not clearly a mistake."""
+    found = [m for m in _measured(confirmed)
+             if m.cost > 0 or m.better_further > m.played_further]
+    found.sort(key=lambda m: (-m.cost, -clearness(m.better_further, m.played_further), m.index))
+    return tuple(replace(m, clear=False) for m in found[:1])
+
+
+def _measured(confirmed: Sequence[tuple[Job, Judged]]) -> Iterator[Mistake]:
+    """The decisions judged again where the other action's chance was not lower than the
+    action played's, each with whether its games clearly got further (:func:`is_clear`)."""
+    for job, judged in confirmed:
+        played, other, better_further, played_further = judged.versus(job.extra[0])
+        if other is None or other.chance < played.chance:
+            continue
+        yield Mistake(job.index, played.action, judged.choices[0].chance, played.chance, played.wins,
+                      other.action, other.chance, other.wins, better_further, played_further,
+                      other.chance - played.chance, job.layouts, is_clear(better_further, played_further))
 
 
 class _Stretches:

@@ -269,7 +269,10 @@ def mistake_words(mistake: Mistake) -> str:
     how far the games got tell them apart: "action 35, D: your chances fell a little (about
     10%: 6 of 64 layouts won after it, 7 after 4>2, whose games got further (won, or more
     runs removed, or fewer cards left face down) on 37 of the 55 layouts where the two
-    differed)"."""
+    differed)". The closest call, named when no decision's cost stood, says that it is not
+    clearly a mistake (:func:`_closest_words`)."""
+    if not mistake.clear:
+        return _closest_words(mistake)
     if mistake.cost <= 0:
         return _less_far_words(mistake)
     # The better action won more layouts (its chance is the higher), so it won some.
@@ -300,6 +303,25 @@ def _less_far_words(mistake: Mistake) -> str:
             f"{_further_words(mistake)}")
 
 
+def _closest_words(mistake: Mistake) -> str:
+    """The closest call in words, with what the layouts measured and that their luck can
+    explain it: "action 30, 10>6: not clearly a mistake, the closest call: about 10% after
+    it (5 of 64 layouts won), about 12% after 4>2 (7 won), whose games got further (won, or
+    more runs removed, or fewer cards left face down) on 20 of the 37 layouts where the two
+    differed, which the luck of the layouts can explain"."""
+    layouts = plural(mistake.layouts, "layout")
+    if mistake.wins == 0 and mistake.better_wins == 0:
+        measured = f"no win found after it or after {mistake.better} in {layouts}"
+    else:
+        played = (f"no win found after it in {layouts}" if mistake.wins == 0
+                  else f"{rounded_percent(mistake.after)} after it ({mistake.wins} of {layouts} won)")
+        measured = (f"{played}, {rounded_percent(mistake.better_chance)} after {mistake.better} "
+                    f"({mistake.better_wins} won)")
+    return (f"action {mistake.index + 1}, {mistake.action}: not clearly a mistake, the closest call: {measured}; "
+            f"after {mistake.better} the games got {_further_words(mistake)}, which the luck of the layouts can "
+            "explain")
+
+
 def _further_words(mistake: Mistake) -> str:
     """The sign test's evidence in words: "further (more runs removed or fewer cards left
     face down) on 41 of the 51 layouts where the two differed" (a win is further than any
@@ -312,7 +334,8 @@ def _further_words(mistake: Mistake) -> str:
 
 def review_summary(review: Reviewed) -> str:
     """A review in a few sentences: how many decisions, then each of the costliest in words
-    (:func:`mistake_words`), or that none clearly cost the game anything."""
+    (:func:`mistake_words`), or that none clearly cost the game anything, and the closest call
+    when there is one."""
     error = review.replay.error
     if error is not None:
         return f"The game log cannot be reviewed: action {error.index + 1} is refused."
@@ -327,14 +350,17 @@ def review_summary(review: Reviewed) -> str:
     if review.skipped:
         head += (f" ({len(review.skipped)} not judged: no layout won and no card shown in the decisions before them, "
                  "or no action that helps)")
-    if not review.costliest:
-        return (f"{head}, none clearly cost chances to win (each judged on {plural(review.layouts, 'layout')} of "
-                "the unseen cards, the costliest again on "
-                f"{review.confirm_layouts}).")
+    if not review.costliest or not review.costliest[0].clear:
+        none = (f"{head}, none clearly cost chances to win (each judged on {plural(review.layouts, 'layout')} of "
+                f"the unseen cards, the costliest again on {review.confirm_layouts}).")
+        return " ".join([none, *(_sentence(mistake_words(m)) for m in review.costliest)])
     count = len(review.costliest)
     these = "this one cost" if count == 1 else f"these {count} cost"
-    sentences = [mistake_words(m) for m in review.costliest]
-    return f"{head}, {these} the most. " + " ".join(m[:1].upper() + m[1:] + "." for m in sentences)
+    return f"{head}, {these} the most. " + " ".join(_sentence(mistake_words(m)) for m in review.costliest)
+
+
+def _sentence(words: str) -> str:
+    return words[:1].upper() + words[1:] + "."
 
 
 __all__ = ["MAY_STILL_WIN", "action_words", "chance_words", "fair_summary", "game_summary", "mistake_words",

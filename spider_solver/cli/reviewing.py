@@ -51,7 +51,8 @@ def review(code: str | None, actions: tuple[str, ...], deck_text: str | None, de
     the unseen cards (from --seed and what the player had seen, never a face-down card
     or the stock), and each gets its chance to win; a card turned up or dealt changes
     the chances but is never charged. The decisions that cost most are judged again
-    on --confirm-layouts fresh layouts, and up to {costliest} whose cost stands are named.
+    on --confirm-layouts fresh layouts, and up to {costliest} whose cost stands are named
+    (when none stands, the closest call, said to be not clearly a mistake).
 
     Prints the replay, a line a decision judged (its number in the log, the action,
     the chances before it, after it and after the best other action, and what it
@@ -113,10 +114,12 @@ def review_words(answer: Review) -> None:
     for decision in answer.decisions:
         click.echo(decision_line(decision))
     if answer.judged_again:
-        stood = [m.index for m in answer.costliest]
+        stood = [m.index for m in answer.costliest if m.clear]
+        closest = [m.index for m in answer.costliest if not m.clear]
         click.echo(f"judged again on {plural(answer.confirm_layouts, 'fresh layout')}: "
                    f"{numbers(answer.judged_again)}; named: "
-                   + (numbers(sorted(stood)) if stood else "none"))
+                   + (numbers(sorted(stood)) if stood else "none")
+                   + (f" (the closest call: {numbers(closest)}, not clearly a mistake)" if closest else ""))
     click.echo(answer.summary)
 
 

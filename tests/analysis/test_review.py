@@ -285,6 +285,36 @@ def test_at_most_two_rounds_are_judged_again_and_an_action_with_a_lower_chance_i
     assert answer.judged_again == tuple(range(2, count)) and answer.costliest == ()
 
 
+def test_when_no_cost_stands_the_closest_call_is_named_alone_and_said_to_be_not_clear(fake):
+    """Some games are lost by the cards: when no decision judged again stands, the one that
+    came closest is named alone, marked not clear and worded so; never one whose better
+    action had the lower chance or whose games got further on no more layouts."""
+    first = {i: ((0, 0.10, ends(2, 0, 3)[1]), (1, 0.30 - i / 100, ends(2, 0, 3)[0])) for i in range(4)}
+    fresh = SMALL["confirm_layouts"]
+    again = {0: ((0, 0.10, ends(2, 1, fresh)[1]), (0, 0.10, ends(2, 1, fresh)[0])),  # no chance, 2 against 1
+             1: ((1, 0.20, ends(2, 1, fresh)[1]), (2, 0.25, ends(2, 1, fresh)[0])),  # 0.05 more: the closest
+             2: ((1, 0.30, ends(1, 2, fresh)[0]), (0, 0.20, ends(1, 2, fresh)[1])),  # the played was better
+             3: ((0, 0.10, ends(1, 1, fresh)[1]), (0, 0.10, ends(1, 1, fresh)[0]))}  # no difference
+    fake(first=first, again=again)
+    answer = review(FOUR_SUITS, "9>4 D 3>4 1>4", **SMALL)
+    assert answer.judged_again == (0, 1, 2, 3)
+    assert [(m.index, m.clear, m.cost) for m in answer.costliest] == [(1, False, pytest.approx(0.05))]
+    closest = answer.costliest[0]
+    assert closest.summary == (f"action 2, D: not clearly a mistake, the closest call: about 20% after it (1 of 4 "
+                               f"layouts won), about 25% after {closest.better} (2 won); after {closest.better} the "
+                               "games got further (won, or more runs removed, or fewer cards left face down) on 2 of "
+                               "the 3 layouts where the two differed, which the luck of the layouts can explain")
+    assert answer.summary == ("Of 4 decisions, none clearly cost chances to win (each judged on 3 layouts of the "
+                              "unseen cards, the costliest again on 4). " + closest.summary[0].upper()
+                              + closest.summary[1:] + ".")
+    assert closest.to_dict()["clear"] is False
+    del again[1]
+    again[0] = ((0, 0.10, ends(1, 1, fresh)[1]), (0, 0.10, ends(1, 1, fresh)[0]))
+    fake(first={i: first[i] for i in (0, 2, 3)}, again=again)
+    nothing = review(FOUR_SUITS, "9>4 D 3>4 1>4", **SMALL)
+    assert nothing.costliest == () and nothing.summary.endswith("the costliest again on 4).")
+
+
 def test_a_second_round_is_judged_again_only_when_none_of_the_first_stood(fake):
     count = REVIEW_CONFIRMED + 3
     log, first, fresh = decisions_by_gap(count)
@@ -438,6 +468,12 @@ def test_a_decision_that_cost_no_chance_but_got_less_far_in_words_says_so_never_
                                    "games got further (won, or more runs removed, or fewer cards left face down) on "
                                    "41 of the 51 layouts where the two differed")
     none = mistake(0.01, 0, better_chance=0.01, better_wins=0, cost=0.0)
+    unclear = mistake(0.01, 0, better_chance=0.01, better_wins=0, cost=0.0, clear=False, better_further=3,
+                      played_further=2)
+    assert mistake_words(unclear) == ("action 12, 3>7: not clearly a mistake, the closest call: no win found after it "
+                                      "or after 5>7 in 64 layouts; after 5>7 the games got further (more runs removed "
+                                      "or fewer cards left face down) on 3 of the 5 layouts where the two differed, "
+                                      "which the luck of the layouts can explain")
     assert mistake_words(none) == ("action 12, 3>7: no win found after it or after 5>7 in 64 layouts, but after 5>7 "
                                    "the games got further (more runs removed or fewer cards left face down) on 20 of "
                                    "the 22 layouts where the two differed")

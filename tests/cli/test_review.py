@@ -61,6 +61,10 @@ def test_review_prints_the_replay_a_line_a_decision_and_the_review_in_words():
     assert lines[-1] == expected.summary and len(lines) == 4 + len(expected.decisions) + bool(expected.judged_again)
     if expected.judged_again:
         assert lines[-2].startswith(f"judged again on {expected.confirm_layouts} fresh layouts: action")
+        closest = [m.index + 1 for m in expected.costliest if not m.clear]
+        assert ("the closest call" in lines[-2]) == bool(closest)
+        assert lines[-2].endswith(f"(the closest call: action {closest[0]}, not clearly a mistake)"
+                                  if closest else "")
     assert result.stderr == ""
 
 

@@ -504,9 +504,13 @@ async function reviewGame() {
 function showReview(log, answer) {
   game.review = { log, answer };
   const costliest = answer.costliest;
-  $("review-text").textContent = costliest.length
+  // The closest call (clear false) comes alone, when no decision clearly cost chances.
+  const clear = costliest.length > 0 && costliest[0].clear;
+  $("review-text").textContent = clear
     ? `Judged only on the cards you had seen, these of your ${answer.total} decisions cost the most:`
-    : answer.summary;
+    : costliest.length
+      ? `Judged only on the cards you had seen, none of your ${answer.total} decisions clearly cost chances to win; the closest call:`
+      : answer.summary;
   $("review-list").replaceChildren(...costliest.map((mistake) => {
     const item = document.createElement("li");
     item.dataset.index = String(mistake.index);
