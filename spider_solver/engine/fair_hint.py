@@ -56,11 +56,14 @@ def chance_of(features: Sequence[float], suits: int) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-#: How many more of the sampled layouts another action must win than the planner's decision
-#: to be the hint instead: a difference of one layout is within the noise of the sample
-#: (at 4 suits the rollouts win few layouts, and a deal at the start won 1 of 16 where the
-#: planner's move won none). See benchmarks/HISTORY.md, "Fair hints".
-OVERRULE = 2
+#: How clearly another action must win more of the sampled layouts than the planner's
+#: decision to be the hint instead: of the layouts one of the two won and the other lost,
+#: those the other action won must outnumber the planner's by OVERRULE_Z times the square
+#: root of their count (a paired sign test, one-sided, about 2%). A margin of two layouts
+#: was within the noise: at 2 suits it overruled the planner at 16% of the positions and
+#: its games won 5 of 25 deals where the planner alone won 16. See benchmarks/HISTORY.md,
+#: "Fair hints".
+OVERRULE_Z = 2.0
 
 
 class Scored(NamedTuple):
@@ -138,7 +141,7 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
                     extra: Sequence[Action] = ()) -> list[Scored]:
     """The candidate actions of a fair hint at ``board`` (a rules engine's Board, read only
     for what the player has seen), each with the sampled layouts it won, best first: the
-    planner's decision, unless another action won :data:`OVERRULE` more layouts, then the
+    planner's decision, unless another action won clearly more layouts (:func:`overrules`), then the
     rest by layouts won (the planner's order among equals).
 
     The candidates are the planner's decision, the ``extra`` actions (legal at ``board``:
@@ -193,10 +196,24 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
 
 def ranked(scored: Sequence[Scored]) -> list[Scored]:
     """``scored`` (the planner's decision first, then in the planner's order) best first: the
-    planner's decision, unless another action won :data:`OVERRULE` more layouts (then the
+    planner's decision, unless another action won clearly more layouts (:func:`overrules`; then the
     one that won most), then the others by layouts won, in their order among equals."""
     order = sorted(scored, key=lambda c: -c.wins)
-    if order and order[0].wins < scored[0].wins + OVERRULE:
+    if order and not overrules(order[0], scored[0]):
         order.remove(scored[0])
         order.insert(0, scored[0])
     return order
+
+
+def overrules(other: Scored, planned: Scored) -> bool:
+    """Whether ``other`` won clearly more of the layouts than ``planned`` (:data:`OVERRULE_Z`),
+    layout by layout (their ``ends``; without them, as when each won or lost them all, the
+    counts of layouts won)."""
+    if other is planned or other.wins <= planned.wins:
+        return False
+    if other.ends and planned.ends:
+        more = sum(1 for a, b in zip(other.ends, planned.ends, strict=True) if a[0] > b[0])
+        fewer = sum(1 for a, b in zip(other.ends, planned.ends, strict=True) if a[0] < b[0])
+    else:
+        more, fewer = other.wins - planned.wins, 0
+    return more - fewer >= OVERRULE_Z * math.sqrt(more + fewer)

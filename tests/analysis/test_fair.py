@@ -308,12 +308,25 @@ def test_a_refused_log_or_a_won_game_plays_nothing_and_needs_no_engine():
 
 
 def test_another_action_is_the_hint_only_when_it_won_clearly_more_layouts():
-    from spider_solver.engine.fair_hint import OVERRULE, Scored, ranked
+    """Layout by layout (a paired sign test): the layouts the other action won and the
+    planner's decision lost must outnumber the others by OVERRULE_Z times the root of both."""
+    from spider_solver.engine.fair_hint import OVERRULE_Z, Scored, ranked
 
-    def scored(wins: list[int]) -> list[Scored]:
-        return [Scored(action, w, 16, 0.0, 0.0, w / 16, i == 0)  # type: ignore[arg-type]
+    def scored(wins: list[int], overlap: int = 0) -> list[Scored]:
+        """Each action wins its first layouts of 16; ``overlap``: the planner's decision
+        wins its layouts after the others' first ``overlap``, so they share that many."""
+        def ends(w: int, shift: int) -> tuple[tuple[int, int, int], ...]:
+            return tuple((1 if shift <= k < shift + w else 0, 0, 0) for k in range(16))
+        return [Scored(action, w, 16, 0.0, 0.0, w / 16, i == 0,  # type: ignore[arg-type]
+                       ends(w, 0 if i else max(0, overlap)))
                 for i, (action, w) in enumerate(zip("abcd", wins, strict=False))]
 
-    assert [c.action for c in ranked(scored([3, 3 + OVERRULE - 1, 1, 3 + OVERRULE - 1]))] == ["a", "b", "d", "c"]
-    assert [c.action for c in ranked(scored([3, 2, 3 + OVERRULE, 3 + OVERRULE]))] == ["c", "d", "a", "b"]
+    assert OVERRULE_Z == 2.0
+    # 4 won by c alone against none: 4 >= 2 * sqrt(4); 3 against none is not clear.
+    assert [c.action for c in ranked(scored([0, 3, 4, 3]))] == ["c", "b", "d", "a"]
+    assert [c.action for c in ranked(scored([0, 3, 3, 1]))] == ["a", "b", "c", "d"]
+    # 8 against 3, the planner's 3 among b's 8: b alone won 5, the planner none; 5 >= 2 * sqrt(5).
+    assert [c.action for c in ranked(scored([3, 8, 2], overlap=0))] == ["b", "a", "c"]
+    # The planner's 3 on layouts 5-7, b's 6 on 0-5: b alone wins 5, a alone 2: 3 < 2 * sqrt(7).
+    assert [c.action for c in ranked(scored([3, 6, 2], overlap=5))] == ["a", "b", "c"]
     assert [c.action for c in ranked(scored([0, 0, 0]))] == ["a", "b", "c"]
