@@ -40,6 +40,8 @@ class Table:
     intro: str
     #: The columns shown (keys of the files' columns), all unless given.
     keys: tuple[str, ...] = ()
+    #: A first column with each file's ``deals`` (its variant and deal numbers).
+    deals: bool = False
 
 
 def _order(path: Path) -> tuple[int, str]:
@@ -122,6 +124,19 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
             "or Undo button), checked, played and drawn by the page, and the frame after the last; beside it "
             "the same actions asked of the server one request at a time, as the page did before it had the "
             "module.")], []),
+    ("Fair hints", "Games played by following the fair hint alone (`bench_fair.py`: no undo, each win replayed to "
+     "a win by the rules engine), beside the planner the hint stands on, the grader's fair player and the casual "
+     "player, on the same deals, never used for tuning. Targets: at least 50% at 4 suits over at least 60 deals, "
+     "80% at 2 suits, 97% at 1; a hint in at most 1 s median and 3 s p90 on one core. Files without a suffix "
+     "are the first hint (another action overruled the planner's decision by 2 more layouts won; `-fresh`: "
+     "hints only, on the next 30 deals); `-sign` the hint of the sign test (it overrules only when the layouts "
+     "show it clearly). The hint times are wall seconds with 2 workers on 2 cores, some of them shared.",
+     [Table("fair_players", "fair-s[124]*.json", "players", "", deals=True),
+      Table("fair_calibration", "fair-s[124]*.json", "calibration", "Is the chance calibrated? The hint "
+            "players' positions grouped by the chance the hint gave (tenths), against the share of them whose "
+            "game went on to win. Target: within 10 points in every group of at least 30 positions. Each file's "
+            "note says which chance model computed the chances, and on which games it was fitted.", deals=True)],
+     []),
     ("Reviews", "`review` of the casual player's lost games (`bench_analyze.casual_play`, which sees only face-up "
      "cards) on fresh deals, 920000 on at 4 suits and 930000 on at 2 (the review's constants were chosen on "
      "910000-910023 and 911000-911011), 2 worker processes. Targets: a median review of a 4-suit game at most "
@@ -185,11 +200,12 @@ def gather(spec: Table) -> tuple[dict[str, Any], list[dict[str, Any]], list[tupl
         tab = record["tables"].get(spec.table)
         if tab is None:
             continue
-        columns = columns or [c for c in tab["columns"] if not spec.keys or c[0] in spec.keys]
+        columns = columns or [*([["_deals", "deals", ""]] if spec.deals else []),
+                              *(c for c in tab["columns"] if not spec.keys or c[0] in spec.keys)]
         commit = record.get("commit")
         for row in tab["rows"]:
             rows.append(row | {"_date": record["date"][:10], "_commit": commit[:7] if commit else None,
-                               "_machine": machine_label(record["machine"])})
+                               "_machine": machine_label(record["machine"]), "_deals": record.get("deals")})
         used.append((path, record))
     if columns is None:
         raise SystemExit(f"no result file {spec.files} has a table {spec.table!r}")
