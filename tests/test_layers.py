@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "spider_solver"
 
 #: The layers, bottom first; a module may import its own layer and those below.
 LAYERS = [
-    {"budget", "errors", "outcomes", "stops", "terminal", "version"},
+    {"budget", "errors", "outcomes", "signtest", "stops", "terminal", "version"},
     {"rules"},
     {"limits", "record", "games"},
     {"catalog"},

@@ -30,7 +30,6 @@ mean: docs/engine.md, "Fair hints" and "Reviews".
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -58,6 +57,7 @@ from spider_solver.limits import (
 from spider_solver.record import Field, to_plain
 from spider_solver.rules import Board, Deal, GameCode
 from spider_solver.rules.replay import ReplayResult
+from spider_solver.signtest import clearness
 from spider_solver.stops import held, ignore
 from spider_solver.verify import coerce_deal
 
@@ -314,12 +314,6 @@ def is_clear(further: int, behind: int) -> bool:
     return clearness(further, behind) >= CLEAR_Z
 
 
-def clearness(further: int, behind: int) -> float:
-    """The sign test's statistic: ``(further - behind) / sqrt(further + behind)`` (0 when
-    the layouts show no difference)."""
-    return (further - behind) / math.sqrt(further + behind) if further + behind else 0.0
-
-
 def review(deal: Deal | GameCode | str, actions: str | Iterable[str] = (),
            options: ReviewOptions = DEFAULT_REVIEW_OPTIONS, *, workers: int = 1,
            on_progress: Callable[[str, int, int], object] | None = None, **changes: Any) -> Review:
@@ -550,9 +544,7 @@ def _costliest(confirmed: Sequence[tuple[Job, Judged]]) -> tuple[Mistake, ...]:
     got clearly further (:func:`is_clear`). The costliest first (by the chances), then the
     clearest (a decision that cost no chance the layouts can show, as when neither action
     won any, but whose games clearly got less far), then the earlier."""
-    found = [m for m in _measured(confirmed) if m.clear]
-    return tuple(sorted(found, key=lambda m: (-m.cost, -clearness(m.better_further, m.played_further), m.index))
-                 [:REVIEW_COSTLIEST])
+    return tuple([m for m in _measured(confirmed) if m.clear][:REVIEW_COSTLIEST])
 
 
 def _closest(confirmed: Sequence[tuple[Job, Judged]]) -> tuple[Mistake, ...]:
@@ -562,22 +554,23 @@ def _closest(confirmed: Sequence[tuple[Job, Judged]]) -> tuple[Mistake, ...]:
     most, then the clearest, then the earlier; none if there is no such decision. What the
     fresh layouts measured, which their luck can explain: a player asks which decision came
     closest to costing the game, and the words say that it is not clearly a mistake."""
-    found = [m for m in _measured(confirmed)
-             if m.cost > 0 or m.better_further > m.played_further]
-    found.sort(key=lambda m: (-m.cost, -clearness(m.better_further, m.played_further), m.index))
+    found = [m for m in _measured(confirmed) if m.cost > 0 or m.better_further > m.played_further]
     return tuple(replace(m, clear=False) for m in found[:1])
 
 
-def _measured(confirmed: Sequence[tuple[Job, Judged]]) -> Iterator[Mistake]:
+def _measured(confirmed: Sequence[tuple[Job, Judged]]) -> list[Mistake]:
     """The decisions judged again where the other action's chance was not lower than the
-    action played's, each with whether its games clearly got further (:func:`is_clear`)."""
+    action played's, each with whether its games clearly got further (:func:`is_clear`):
+    the costliest first (by the chances), then the clearest, then the earlier."""
+    found = []
     for job, judged in confirmed:
         played, other, better_further, played_further = judged.versus(job.extra[0])
         if other is None or other.chance < played.chance:
             continue
-        yield Mistake(job.index, played.action, judged.choices[0].chance, played.chance, played.wins,
-                      other.action, other.chance, other.wins, better_further, played_further,
-                      other.chance - played.chance, job.layouts, is_clear(better_further, played_further))
+        found.append(Mistake(job.index, played.action, judged.choices[0].chance, played.chance, played.wins,
+                             other.action, other.chance, other.wins, better_further, played_further,
+                             other.chance - played.chance, job.layouts, is_clear(better_further, played_further)))
+    return sorted(found, key=lambda m: (-m.cost, -clearness(m.better_further, m.played_further), m.index))
 
 
 class _Stretches:

@@ -25,6 +25,7 @@ from spider_solver.engine.position import key_from_scratch, new_position, pack
 from spider_solver.engine.types import H_DEALT, H_REMOVED, MAX_COLUMNS, STATE_BYTES
 from spider_solver.rules import Board, Card
 from spider_solver.rules.notation import Action
+from spider_solver.signtest import clearness
 
 #: The chance model by suit count: logistic regression coefficients (intercept first) over
 #: :func:`chance_features`, fitted by benchmarks/fit_chance.py on hint games (how and on which
@@ -206,14 +207,10 @@ def ranked(scored: Sequence[Scored]) -> list[Scored]:
 
 
 def overrules(other: Scored, planned: Scored) -> bool:
-    """Whether ``other`` won clearly more of the layouts than ``planned`` (:data:`OVERRULE_Z`),
-    layout by layout (their ``ends``; without them, as when each won or lost them all, the
-    counts of layouts won)."""
+    """Whether ``other`` won clearly more of the same layouts than ``planned``, layout by
+    layout (their ``ends``): the sign test's :func:`~spider_solver.signtest.clearness`
+    of the layouts only one of them won, at least :data:`OVERRULE_Z`."""
     if other is planned or other.wins <= planned.wins:
         return False
-    if other.ends and planned.ends:
-        more = sum(1 for a, b in zip(other.ends, planned.ends, strict=True) if a[0] > b[0])
-        fewer = sum(1 for a, b in zip(other.ends, planned.ends, strict=True) if a[0] < b[0])
-    else:
-        more, fewer = other.wins - planned.wins, 0
-    return more - fewer >= OVERRULE_Z * math.sqrt(more + fewer)
+    won = [a[0] - b[0] for a, b in zip(other.ends, planned.ends, strict=True)]
+    return clearness(won.count(1), won.count(-1)) >= OVERRULE_Z
