@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/fit_chance.py benchmarks/results/fair-tune-s4-games.jsonl [more.jsonl ...] [--suits 4]
-        [--only FIRST-LAST] [--cross]
+        [--only FIRST-LAST] [--cross] [--labels chance-labels-s4.jsonl]
 
 Reads the ``hint`` games of ``bench_fair.py`` game files (``--games``) (each hint's rollout figures and
 the position's, and whether its game went on to win), fits a logistic regression of the
@@ -13,6 +13,11 @@ paste into ``CHANCE_MODELS`` with the calibration table of the fit (positions gr
 predicted chance, tenths; the share of their games won). ``--cross`` adds the table of a
 leave-one-game-out fit: each game's positions predicted by the model fitted on the other
 games, a held-out estimate when the games are too few to set some aside.
+
+``--labels LABELS.jsonl`` (``label_chance.py``): the target of each labelled position is
+instead the share of fresh layouts its player went on to win from it (an unbiased estimate
+of the chance, one per position), not its game's one outcome; only labelled positions are
+fitted, and the table compares the fit with the labels' shares.
 """
 
 from __future__ import annotations
@@ -73,26 +78,36 @@ def main() -> None:
     parser.add_argument("--share", type=float,
                         help="hold the coefficient of the layouts won at this value (at least 0, so that the "
                              "actions' chances rank as their wins do) and fit the others")
+    parser.add_argument("--labels", nargs="+",
+                        help="label_chance.py files: fit each labelled position on the share of layouts its player "
+                             "won from it, not on its game's outcome")
     args = parser.parse_args()
     if args.share is not None and args.share < 0:
         parser.error(f"--share: expected at least 0 (the chances must rank as the wins do); got {args.share}")
     from spider_solver.rules import GameCode
 
     low, high = args.only or (0, 2**35)
+    labels = ({(row["code"], row["at"]): row["won"] / row["layouts"] for name in args.labels
+               for row in read_games(Path(name))} if args.labels else None)
     rows, outcomes, games, numbers = [], [], [], []  # by position: its features, outcome, game and deal number
     read = [game for name in args.files for game in read_games(Path(name))
             if game["player"] == "hint" and low <= GameCode.parse(game["code"]).number <= high]
     for number, game in enumerate(read):
         deal = GameCode.parse(game["code"]).number
         for h in game["hints"]:
+            if labels is not None and (game["code"], h["at"]) not in labels:
+                continue
             rows.append(chance_features(h["wins"], h["layouts"], h["roll_removed"], h["roll_down"], h["down"],
                                         h["dealt"], h["runs"], args.suits))
-            outcomes.append(1.0 if game["won"] else 0.0)
+            outcomes.append(labels[game["code"], h["at"]] if labels is not None else 1.0 if game["won"] else 0.0)
             games.append(number)
             numbers.append(deal)
     x, y = np.array(rows), np.array(outcomes)
     beta = fit(x, y, share=args.share)
-    print(f"{len(y)} positions, {int(y.sum())} of them in won games")
+    if labels is not None:
+        print(f"{len(y)} labelled positions, mean share won {y.mean():.3f}")
+    else:
+        print(f"{len(y)} positions, {int(y.sum())} of them in won games")
     print("coefficients:", [round(float(b), 4) for b in beta])
     p = 1 / (1 + np.exp(-(np.hstack([np.ones((len(y), 1)), x]) @ beta)))
     print("the fit's own positions:")

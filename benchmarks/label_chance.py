@@ -1,0 +1,119 @@
+"""Label recorded hint positions with the hint's own player's chance, for fitting the chance model.
+
+Usage::
+
+    python benchmarks/label_chance.py benchmarks/results/fair-s2-sign-games.jsonl [more.jsonl ...]
+        --out benchmarks/results/chance-labels-s2.jsonl [--only FIRST-LAST] [--every 6] [--layouts 4]
+        [--seed 1] [--workers 2]
+
+The hint's chance should be the chance that its player (the planner, which the hint follows
+but at about 1% of positions) wins from the position. Its own rollouts cannot measure that
+in a hint's time: they are played by a small planner (``ROLLOUT_PARAMS``), much weaker
+(2-suit tuning deals 3000-3099: 37 of 100 won, against 67 for the hint's 64x20 planner).
+A real game's outcome measures it, but once for a hundred positions of one game: too few
+games to fit on. This script measures it at each position directly: it lays the unseen
+cards out ``--layouts`` times (fresh layouts, drawn from what the player has seen and
+``--seed`` only) and plays the action the hint gave, then the hint's own planner
+(``PLAN_PARAMS``) to the end of each, seeing only what a player sees. The share won is an
+unbiased estimate of that player's chance from the position (every layout consistent with
+what was seen is equally likely), one for each position, independent across positions.
+
+Every ``--every``-th hint of each ``hint`` game of the files (``--only``: of these deal
+numbers) is labelled; each labelled
+position is appended to ``--out`` as a JSON line as it is done (``code``, ``at``, ``won``
+of ``layouts``), so an interrupted run keeps its work; a new run skips the positions the
+file holds. ``fit_chance.py --labels`` fits the chance model on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import resultfile  # noqa: E402
+from bench_fair import read_games  # noqa: E402
+
+
+def label_game(args: tuple) -> list[dict]:
+    """The labels of the chosen positions of one game: ``(code, log, ats, layouts, seed)``."""
+    import numpy as np
+
+    from spider_solver.engine.fair_hint import knowledge_of, layout_seed, view_of
+    from spider_solver.engine.fair_plan import MAX_DEPTH, PLAN_PARAMS, PLAN_WEIGHTS
+    from spider_solver.engine.fair_sample import Candidates, Outcomes, rollouts
+    from spider_solver.engine.game import move_code, variant_params
+    from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
+    from spider_solver.engine.types import MAX_COLUMNS
+    from spider_solver.rules import Board, Deal
+
+    code, log, ats, layouts, seed = args
+    board = Board(Deal.from_code(code), undo_limit=0)
+    suits = board.variant.suits
+    tables = (variant_params(board.deal, board.deal_on_empty), ZOBRIST, DEALT_KEYS)
+    history: list[int] = []
+    labels = []
+    wanted = set(ats)
+    for at, action in enumerate(log):
+        if at in wanted:
+            knowledge = knowledge_of(board, history)
+            blocks = np.zeros((1, MAX_DEPTH + MAX_COLUMNS + 1), dtype=np.int64)
+            blocks[0, 0] = move_code(board.check(board.parse_action(action)))
+            outcomes = Outcomes(*(np.zeros((1, layouts), dtype=np.int64) for _ in range(3)))
+            clock = time.process_time()
+            rollouts(knowledge, Candidates(blocks, np.ones(1, dtype=np.int64)), tables,
+                     (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]), layout_seed(seed, knowledge), outcomes)
+            labels.append({"code": code, "at": at, "won": int(outcomes.wins[0].sum()), "layouts": layouts,
+                           "removed": float(outcomes.removed[0].mean()), "down": float(outcomes.down[0].mean()),
+                           "seconds": round(time.process_time() - clock, 3)})
+        history.append(view_of(board)[1])
+        board.push_notation(action)
+    return labels
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="+")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--only", type=resultfile.deal_range, help="FIRST-LAST: only the games of these deal numbers")
+    parser.add_argument("--every", type=int, default=6)
+    parser.add_argument("--layouts", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if args.every < 1 or args.layouts < 1:
+        parser.error("--every and --layouts: expected at least 1")
+    from spider_solver.rules import GameCode
+
+    low, high = args.only or (0, 2**35)
+    out = Path(args.out)
+    done = {(row["code"], row["at"]) for row in read_games(out)} if out.exists() else set()
+    jobs = []
+    for name in args.files:
+        for game in read_games(Path(name)):
+            if game["player"] != "hint" or not low <= GameCode.parse(game["code"]).number <= high:
+                continue
+            ats = [h["at"] for h in game["hints"][:: args.every] if (game["code"], h["at"]) not in done]
+            if ats:
+                jobs.append((game["code"], game["log"], ats, args.layouts, args.seed))
+    total = sum(len(job[2]) for job in jobs)
+    print(f"{total} positions of {len(jobs)} games to label ({len(done)} already in {out})", flush=True)
+    started, count = time.time(), 0
+    with ProcessPoolExecutor(args.workers) as pool, out.open("a") as sink:
+        for future in as_completed([pool.submit(label_game, job) for job in jobs]):
+            rows = future.result()
+            for row in rows:
+                sink.write(json.dumps(row) + "\n")
+            sink.flush()
+            count += len(rows)
+            print(f"{count}/{total} positions, {time.time() - started:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
