@@ -22,7 +22,9 @@ and writes them with the calibration table to the result file ``--out`` as they 
 each game (its log, and each hint's time, chance and figures) is appended to ``--games``
 as it ends, so an interrupted run keeps what it played. ``--calibration GAMES.jsonl``
 prints the calibration table of such a file (``--rechance``: each hint's chance
-computed again by this checkout's chance model, from the hint's recorded figures).
+computed again by this checkout's chance model, from the hint's recorded figures;
+``--only FIRST-LAST``: of these deals' games; ``--calibration-out FILE``: the table written to
+a result file, the games file left as it was played).
 ``--resume`` keeps the games of an interrupted run found in the ``--games`` file (the same
 options and deals; the result file then counts them with the new ones) and plays the rest.
 ``--cpu GAMES.jsonl --sample N --out FILE``: the hint's CPU seconds at N positions of those
@@ -290,7 +292,11 @@ def main() -> None:
     parser.add_argument("--calibration", help="print the calibration table of a --games file and exit")
     parser.add_argument("--rechance", action="store_true",
                         help="with --calibration: each hint's chance computed again from its recorded figures by "
-                             "the chance model of this checkout (a model fitted after the run), written back")
+                             "the chance model of this checkout (a model fitted after the run), written back to the "
+                             "games file (not with --calibration-out: the games file then stays as it was played)")
+    parser.add_argument("--calibration-out",
+                        help="with --calibration: also write the table to this result file (its deals: --only's), "
+                             "the calibration of a chance model on games it was not fitted on")
     parser.add_argument("--cpu", help="GAMES.jsonl: the CPU seconds of the hint at --sample positions of these "
                                        "games, each made again (one core, whatever the load), and exit")
     parser.add_argument("--sample", type=int, default=200)
@@ -317,11 +323,20 @@ def main() -> None:
         rows = read_games(path)
         if args.rechance:
             rows = rechance(rows)
-            path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+            if not args.calibration_out:
+                path.write_text("".join(json.dumps(row) + "\n" for row in rows))
         low, high = args.only or (0, 2**35)
-        held = [r for r in rows if low <= GameCode.parse(r["code"]).number <= high]
-        print(f"{sum(r['player'] == 'hint' for r in held)} hint games")
-        print(resultfile.markdown(resultfile.table(CALIBRATION, calibration(held))))
+        held = [r for r in rows if low <= GameCode.parse(r["code"]).number <= high and r["player"] == "hint"]
+        print(f"{len(held)} hint games")
+        tab = resultfile.table(CALIBRATION, calibration(held))
+        print(resultfile.markdown(tab))
+        if args.calibration_out and held:
+            numbers = sorted(GameCode.parse(r["code"]).number for r in held)
+            code = GameCode.parse(held[0]["code"])
+            args.out = args.calibration_out
+            deals = f"{code.suits} suits {code.rule} {numbers[0]}-{numbers[-1]} ({len(held)} hint games)"
+            resultfile.write(args, "bench_fair", {"calibration": tab}, rechance=args.rechance, deals=deals,
+                             games_file=os.path.relpath(path.resolve(), resultfile.ROOT))
         return
     from spider_solver.analysis.fair import FAIR_ALTERNATIVES, FAIR_LAYOUTS
 

@@ -28,14 +28,16 @@ from spider_solver.rules.notation import Action
 from spider_solver.signtest import clearness
 
 #: The chance model by suit count: logistic regression coefficients (intercept first) over
-#: :func:`chance_features`, fitted by benchmarks/fit_chance.py on hint games (how and on which
-#: games: benchmarks/HISTORY.md, "Fair hints"). 1 and 2 suits: not fitted, the smoothed share
-#: of the layouts won (which understates the chance: the rollouts' planner is weaker than the
-#: hint's).
+#: :func:`chance_features`, fitted by benchmarks/fit_chance.py ``--labels`` on recorded hint
+#: positions, each labelled with the share of fresh layouts of its unseen cards that the
+#: hint's own planner (``PLAN_PARAMS``) won from it after the hint's action
+#: (benchmarks/label_chance.py): an estimate of the chance of the player the hint follows,
+#: which the share won by the rollouts' small planner understates. Which positions, and how
+#: the models do on games they were not fitted on: benchmarks/HISTORY.md, "Fair hints".
 CHANCE_MODELS: dict[int, tuple[float, ...]] = {
-    1: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
-    2: (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
-    4: (0.5306, 0.1285, 4.1599, -3.0652, -2.4875, 1.5562, -0.8654),
+    1: (7.4327, 0.8641, -8.0213, -9.9117, 0.7558, 0.5336, 3.0071),
+    2: (2.793, 0.6939, -1.4469, -2.1654, -1.8846, 1.3224, 1.5111),
+    4: (0.323, 0.1201, 2.0576, -5.3192, -0.775, 1.4694, 1.1291),
 }
 
 
