@@ -130,7 +130,10 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
      "80% at 2 suits, 97% at 1; a hint in at most 1 s median and 3 s p90 on one core. Files without a suffix "
      "are the first hint (another action overruled the planner's decision by 2 more layouts won; `-fresh`: "
      "hints only, on the next 30 deals); `-sign` the hint of the sign test (it overrules only when the layouts "
-     "show it clearly). The hint times are wall seconds with 2 workers on 2 cores, some of them shared.",
+     "show it clearly); `-900150` and `-900260` the same hint on the next fresh deals, its chances by the models "
+     "fitted on labelled positions (`label_chance.py`); `-sign-heldout` those models' calibration over the "
+     "`-sign` games they were not fitted on. The hint times are wall seconds with 2 workers on 2 cores, some of "
+     "them shared.",
      [Table("fair_players", "fair-s[124]*.json", "players", "", deals=True),
       Table("fair_calibration", "fair-s[124]*.json", "calibration", "Is the chance calibrated? The hint "
             "players' positions grouped by the chance the hint gave (tenths), against the share of them whose "
