@@ -265,6 +265,13 @@ def hint_cpu(rows: list[dict], sample: int, layouts: int, alternatives: int, see
     return times
 
 
+def write(args: argparse.Namespace, rows: list[dict], layouts: int, alternatives: int, games: Path | None) -> None:
+    """Write the result file of the games played so far (``rows``)."""
+    resultfile.write(args, "bench_fair", tables(rows), layouts=layouts, alternatives=alternatives,
+                     deals=f"{args.suits} suits {args.rule} {args.first}-{args.first + args.count - 1}",
+                     games_file=os.path.relpath(games, resultfile.ROOT) if games else None)
+
+
 def read_games(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
@@ -367,9 +374,9 @@ def main() -> None:
             if games is not None:
                 with games.open("a") as f:
                     f.write(json.dumps(row) + "\n")
-            resultfile.write(args, "bench_fair", tables(rows), layouts=layouts, alternatives=alternatives,
-                             deals=f"{args.suits} suits {args.rule} {args.first}-{args.first + args.count - 1}",
-                             games_file=os.path.relpath(games, resultfile.ROOT) if games else None)
+            write(args, rows, layouts, alternatives, games)
+    if rows and not futures:  # everything was kept (--resume): the file written from the kept games
+        write(args, rows, layouts, alternatives, games)
     for tab in tables(rows).values():
         print(resultfile.markdown(tab))
 
