@@ -64,17 +64,15 @@ def planner_action(board, history: list[int]):
     """The first action of the hint planner's decision at ``board`` (no rollouts), or None."""
     import numpy as np
 
-    from spider_solver.engine.fair_hint import knowledge_of
+    from spider_solver.engine.fair_hint import knowledge_of, tables_of
     from spider_solver.engine.fair_plan import MAX_DEPTH, PLAN_PARAMS, PLAN_WEIGHTS
     from spider_solver.engine.fair_sample import decision
-    from spider_solver.engine.game import action_of, variant_params
-    from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
+    from spider_solver.engine.game import action_of
     from spider_solver.engine.types import MAX_COLUMNS
 
     suits = board.variant.suits
     block = np.zeros(MAX_DEPTH + MAX_COLUMNS + 1, dtype=np.int64)
-    count = decision(knowledge_of(board, history), (variant_params(board.deal, board.deal_on_empty), ZOBRIST,
-                     DEALT_KEYS), (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]), block)
+    count = decision(knowledge_of(board, history), tables_of(board), (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]), block)
     return board.check(action_of(int(block[0]))) if count else None
 
 
@@ -333,13 +331,14 @@ def main() -> None:
             if not args.calibration_out:
                 path.write_text("".join(json.dumps(row) + "\n" for row in rows))
         low, high = args.only or (0, 2**35)
-        held = [r for r in rows if low <= GameCode.parse(r["code"]).number <= high and r["player"] == "hint"]
+        codes = {r["code"]: GameCode.parse(r["code"]) for r in rows}
+        held = [r for r in rows if low <= codes[r["code"]].number <= high and r["player"] == "hint"]
         print(f"{len(held)} hint games")
         tab = resultfile.table(CALIBRATION, calibration(held))
         print(resultfile.markdown(tab))
         if args.calibration_out and held:
-            numbers = sorted(GameCode.parse(r["code"]).number for r in held)
-            code = GameCode.parse(held[0]["code"])
+            numbers = sorted(codes[r["code"]].number for r in held)
+            code = codes[held[0]["code"]]
             args.out = args.calibration_out
             deals = f"{code.suits} suits {code.rule} {numbers[0]}-{numbers[-1]} ({len(held)} hint games)"
             resultfile.write(args, "bench_fair", {"calibration": tab}, rechance=args.rechance, deals=deals,

@@ -102,7 +102,7 @@ def main() -> None:
                 continue
             rows.append(chance_features(h["wins"], h["layouts"], h["roll_removed"], h["roll_down"], h["down"],
                                         h["dealt"], h["runs"], args.suits))
-            outcomes.append(labels[game["code"], h["at"]] if labels is not None else 1.0 if game["won"] else 0.0)
+            outcomes.append(labels[game["code"], h["at"]] if labels is not None else float(game["won"]))
             games.append(number)
             numbers.append(deal)
     x, y = np.array(rows), np.array(outcomes)

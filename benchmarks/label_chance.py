@@ -45,30 +45,23 @@ def label_game(args: tuple) -> list[dict]:
     """The labels of the chosen positions of one game: ``(code, log, ats, layouts, seed)``."""
     import numpy as np
 
-    from spider_solver.engine.fair_hint import knowledge_of, layout_seed, view_of
-    from spider_solver.engine.fair_plan import MAX_DEPTH, PLAN_PARAMS, PLAN_WEIGHTS
-    from spider_solver.engine.fair_sample import Candidates, Outcomes, rollouts
-    from spider_solver.engine.game import move_code, variant_params
-    from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
-    from spider_solver.engine.types import MAX_COLUMNS
+    from spider_solver.engine.fair_hint import knowledge_of, played_out, tables_of, view_of
+    from spider_solver.engine.fair_plan import PLAN_PARAMS, PLAN_WEIGHTS
+    from spider_solver.engine.game import move_code
     from spider_solver.rules import Board, Deal
 
     code, log, ats, layouts, seed = args
     board = Board(Deal.from_code(code), undo_limit=0)
-    suits = board.variant.suits
-    tables = (variant_params(board.deal, board.deal_on_empty), ZOBRIST, DEALT_KEYS)
+    player = (PLAN_WEIGHTS[board.variant.suits], PLAN_PARAMS[board.variant.suits])
+    tables = tables_of(board)
     history: list[int] = []
     labels = []
     wanted = set(ats)
     for at, action in enumerate(log):
         if at in wanted:
-            knowledge = knowledge_of(board, history)
-            blocks = np.zeros((1, MAX_DEPTH + MAX_COLUMNS + 1), dtype=np.int64)
-            blocks[0, 0] = move_code(board.check(board.parse_action(action)))
-            outcomes = Outcomes(*(np.zeros((1, layouts), dtype=np.int64) for _ in range(3)))
             clock = time.process_time()
-            rollouts(knowledge, Candidates(blocks, np.ones(1, dtype=np.int64)), tables,
-                     (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]), layout_seed(seed, knowledge), outcomes)
+            played = np.array([move_code(board.check(board.parse_action(action)))], dtype=np.int64)
+            outcomes = played_out(knowledge_of(board, history), tables, [played], layouts, player, seed)
             labels.append({"code": code, "at": at, "won": int(outcomes.wins[0].sum()), "layouts": layouts,
                            "removed": float(outcomes.removed[0].mean()), "down": float(outcomes.down[0].mean()),
                            "seconds": round(time.process_time() - clock, 3)})

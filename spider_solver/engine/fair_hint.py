@@ -157,7 +157,7 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
     left): the player is stuck, as far as what is seen shows; the game stops there."""
     knowledge = knowledge_of(board, history)
     suits = board.variant.suits
-    tables = (variant_params(board.deal, board.deal_on_empty), ZOBRIST, DEALT_KEYS)  # the variant only
+    tables = tables_of(board)  # the variant only
     block = np.zeros(MAX_DEPTH + MAX_COLUMNS + 1, dtype=np.int64)
     count = decision(knowledge, tables, (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]), block)
     if count == 0:  # stuck: no action helps, and comparing wandering moves would not end a game
@@ -172,15 +172,8 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
     for code in others[:found]:
         if not any(row[0] == code for row in rows):
             rows.append(np.array([code], dtype=np.int64))
-    blocks = np.zeros((len(rows), block.shape[0]), dtype=np.int64)
-    lengths = np.array([len(row) for row in rows], dtype=np.int64)
-    for r, row in enumerate(rows):
-        blocks[r, : len(row)] = row
+    outcomes = played_out(knowledge, tables, rows, layouts, (PLAN_WEIGHTS[suits], ROLLOUT_PARAMS[suits]), seed)
     k = len(rows)
-    outcomes = Outcomes(np.zeros((k, layouts), dtype=np.int64), np.zeros((k, layouts), dtype=np.int64),
-                        np.zeros((k, layouts), dtype=np.int64))
-    rollouts(knowledge, Candidates(blocks, lengths), tables, (PLAN_WEIGHTS[suits], ROLLOUT_PARAMS[suits]),
-             layout_seed(seed, knowledge), outcomes)
     variant = board.variant
     position = (float(outcomes.removed[0].mean()), float(outcomes.down[0].mean()))  # the planner's decision's
     scored = []
@@ -189,12 +182,32 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
         features = chance_features(wins, layouts, *position, sum(board.down), board.dealt, board.runs_removed,
                                    suits, total_runs=variant.runs, deals=variant.deals,
                                    start_down=max(1, variant.layout - variant.columns))
-        scored.append(Scored(board.check(action_of(int(blocks[i, 0]))), wins, layouts,
+        scored.append(Scored(board.check(action_of(int(rows[i][0]))), wins, layouts,
                              float(outcomes.removed[i].mean()), float(outcomes.down[i].mean()),
                              chance_of(features, suits), i == 0,
                              tuple(zip(outcomes.wins[i].tolist(), outcomes.removed[i].tolist(),
                                        outcomes.down[i].tolist(), strict=True))))
     return ranked(scored)
+
+
+def played_out(knowledge: Knowledge, tables: tuple, rows: Sequence[np.ndarray], layouts: int,
+               player: tuple[np.ndarray, np.ndarray], seed: int) -> Outcomes:
+    """How the games ended on ``layouts`` layouts of the unseen cards (drawn from ``seed``
+    and ``knowledge`` only, :func:`layout_seed`) after each block of actions of ``rows``
+    (move codes, legal at the view of ``knowledge``), the ``player`` (weights, params)
+    playing on to the end: the same layouts for every row. ``tables``: :func:`tables_of`."""
+    blocks = np.zeros((len(rows), MAX_DEPTH + MAX_COLUMNS + 1), dtype=np.int64)
+    lengths = np.array([len(row) for row in rows], dtype=np.int64)
+    for r, row in enumerate(rows):
+        blocks[r, : len(row)] = row
+    outcomes = Outcomes(*(np.zeros((len(rows), layouts), dtype=np.int64) for _ in range(3)))
+    rollouts(knowledge, Candidates(blocks, lengths), tables, player, layout_seed(seed, knowledge), outcomes)
+    return outcomes
+
+
+def tables_of(board: Board) -> tuple:
+    """The fair kernels' tables of ``board``'s variant: (variant params, Zobrist keys, dealt keys)."""
+    return (variant_params(board.deal, board.deal_on_empty), ZOBRIST, DEALT_KEYS)
 
 
 def ranked(scored: Sequence[Scored]) -> list[Scored]:
