@@ -20,8 +20,8 @@ Each deal is played once by each player, no undo, seeing only what a player sees
 Prints the win rates with their 95% intervals (Wilson) and the hint times (median, p90),
 and writes them with the calibration table to the result file ``--out`` as they come;
 each game (its log, and each hint's time, chance and figures) is appended to ``--games``
-as it ends, so an interrupted run keeps what it played. ``--calibration GAMES.jsonl``
-prints the calibration table of such a file (``--rechance``: each hint's chance
+as it ends, so an interrupted run keeps what it played. ``--calibration GAMES.jsonl ...``
+prints the calibration table of such files, their positions pooled (``--rechance``: each hint's chance
 computed again by this checkout's chance model, from the hint's recorded figures;
 ``--only FIRST-LAST``: of these deals' games; ``--calibration-out FILE``: the table written to
 a result file, the games file left as it was played).
@@ -294,7 +294,9 @@ def main() -> None:
     parser.add_argument("--resume", action="store_true",
                         help="keep the games already in the --games file (an interrupted run with the same options "
                              "and deals) and play only the others")
-    parser.add_argument("--calibration", help="print the calibration table of a --games file and exit")
+    parser.add_argument("--calibration", nargs="+", metavar="GAMES",
+                        help="print the calibration table of --games files (pooled: the positions of all their "
+                             "hint games) and exit")
     parser.add_argument("--rechance", action="store_true",
                         help="with --calibration: each hint's chance computed again from its recorded figures by "
                              "the chance model of this checkout (a model fitted after the run), written back to the "
@@ -324,15 +326,26 @@ def main() -> None:
         print(resultfile.markdown(tab))
         return
     if args.calibration:
-        path = Path(args.calibration)
-        rows = read_games(path)
-        if args.rechance:
-            rows = rechance(rows)
-            if not args.calibration_out:
-                path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+        paths = [Path(name) for name in args.calibration]
+        missing = [str(path) for path in paths if not path.is_file()]
+        if missing:
+            parser.error(f"no such games file: {', '.join(missing)}")
+        rows = []
+        for path in paths:
+            read = read_games(path)
+            if args.rechance:
+                read = rechance(read)
+                if not args.calibration_out:
+                    path.write_text("".join(json.dumps(row) + "\n" for row in read))
+            rows += read
         low, high = args.only or (0, 2**35)
         codes = {r["code"]: GameCode.parse(r["code"]) for r in rows}
         held = [r for r in rows if low <= codes[r["code"]].number <= high and r["player"] == "hint"]
+        twice = sorted({r["code"] for r in held if sum(h["code"] == r["code"] for h in held) > 1})
+        if twice:
+            parser.error(f"the hint games of {len(twice)} deals are in the files more than once "
+                         f"(a file given twice, or deals played again?): {', '.join(twice[:5])}"
+                         f"{' ...' if len(twice) > 5 else ''}")
         print(f"{len(held)} hint games")
         tab = resultfile.table(CALIBRATION, calibration(held))
         print(resultfile.markdown(tab))
@@ -342,7 +355,7 @@ def main() -> None:
             args.out = args.calibration_out
             deals = f"{code.suits} suits {code.rule} {numbers[0]}-{numbers[-1]} ({len(held)} hint games)"
             resultfile.write(args, "bench_fair", {"calibration": tab}, rechance=args.rechance, deals=deals,
-                             games_file=os.path.relpath(path.resolve(), resultfile.ROOT))
+                             games_file=", ".join(os.path.relpath(path.resolve(), resultfile.ROOT) for path in paths))
         return
     from spider_solver.analysis.fair import FAIR_ALTERNATIVES, FAIR_LAYOUTS
 
