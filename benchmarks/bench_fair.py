@@ -44,6 +44,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -207,18 +209,33 @@ def rechance(rows: list[dict]) -> list[dict]:
     return rows
 
 
-def calibration(rows: list[dict], groups: int = 10) -> list[dict]:
-    """Positions grouped by predicted chance (tenths): the share whose game went on to win."""
+def calibration(rows: list[dict], groups: int = 10, resamples: int = 1000) -> list[dict]:
+    """Positions grouped by predicted chance (tenths): the share whose game went on to win,
+    how many games they come from, and the share's 95% interval by resampling the games
+    (``resamples`` times, a fixed seed): the positions of one game share its one outcome, so
+    the games, not the positions, are the independent draws."""
+    hinted = [r for r in rows if r["player"] == "hint"]
+    counts = np.zeros((len(hinted), groups))  # positions of game i in group g
+    sums = np.zeros((len(hinted), groups))  # their predicted chances
+    for i, r in enumerate(hinted):
+        for h in r.get("hints", []):
+            g = max(k for k in range(groups) if k / groups <= h["chance"])  # [k/groups, (k+1)/groups)
+            counts[i, g] += 1
+            sums[i, g] += h["chance"]
+    won = np.array([float(r["won"]) for r in hinted])
+    picks = np.random.default_rng(0).integers(0, len(hinted), size=(resamples, len(hinted)))
     table = []
     for g in range(groups):
-        low, high = g / groups, (g + 1) / groups
-        inside = [(h["chance"], r["won"]) for r in rows if r["player"] == "hint" for h in r.get("hints", [])
-                  if low <= h["chance"] < high or (g == groups - 1 and h["chance"] == 1.0)]
-        if not inside:
+        n = counts[:, g]
+        if n.sum() == 0:
             continue
-        table.append({"group": f"{low:.1f}-{high:.1f}", "positions": len(inside),
-                      "predicted": round(statistics.mean(c for c, _ in inside), 3),
-                      "won": round(statistics.mean(w for _, w in inside), 3)})
+        drawn = n[picks].sum(axis=1)
+        shares = np.sort(((n * won)[picks].sum(axis=1))[drawn > 0] / drawn[drawn > 0])
+        table.append({"group": f"{g / groups:.1f}-{(g + 1) / groups:.1f}", "positions": int(n.sum()),
+                      "games": int((n > 0).sum()), "predicted": round(float(sums[:, g].sum() / n.sum()), 3),
+                      "won": round(float((n * won).sum() / n.sum()), 3),
+                      "interval95": [round(float(np.quantile(shares, 0.025)), 3),
+                                     round(float(np.quantile(shares, 0.975)), 3)]})
     return table
 
 
@@ -228,8 +245,9 @@ PLAYERS = [("player", "player", ""), ("games", "games", "int"), ("wins", "won", 
            ("hints", "hints", "int")]
 CPU = [("positions", "positions", "int"), ("median", "hint CPU s median", ".3f"), ("p90", "p90", ".3f"),
        ("max", "max", ".3f")]
-CALIBRATION = [("group", "predicted chance", ""), ("positions", "positions", "int"),
-               ("predicted", "mean predicted", ".3f"), ("won", "share won", ".3f")]
+CALIBRATION = [("group", "predicted chance", ""), ("positions", "positions", "int"), ("games", "games", "int"),
+               ("predicted", "mean predicted", ".3f"), ("won", "share won", ".3f"),
+               ("interval95", "95% interval (games resampled)", ".3f")]
 
 
 def tables(rows: list[dict]) -> dict:

@@ -130,10 +130,11 @@ SECTIONS: list[tuple[str, str, list[Table], list[str]]] = [
      "80% at 2 suits, 97% at 1; a hint in at most 1 s median and 3 s p90 on one core. Files without a suffix "
      "are the first hint (another action overruled the planner's decision by 2 more layouts won; `-fresh`: "
      "hints only, on the next 30 deals); `-sign` the hint of the sign test (it overrules only when the layouts "
-     "show it clearly); `-900150` and `-900260` the same hint on the next fresh deals, its chances by the models "
-     "fitted on labelled positions (`label_chance.py`); `-sign-heldout` those models' calibration over the "
-     "`-sign` games they were not fitted on. The hint times are wall seconds with 2 workers on 2 cores, some of "
-     "them shared.",
+     "show it clearly); `-900150`, `-900210`, `-900260` and `-900320` the same hint on the next fresh deals, its "
+     "chances by the models fitted on labelled positions (`label_chance.py`); `-sign-heldout` those models' "
+     "calibration over the `-sign` games they were not fitted on; `-pooled-heldout` over all the games they were "
+     "not fitted on, their positions pooled (each run alone swings with its few lost or won games). The hint "
+     "times are wall seconds with 2 workers on 2 cores, some of them shared.",
      [Table("fair_players", "fair-s[124]*.json", "players", "", deals=True),
       Table("fair_calibration", "fair-s[124]*.json", "calibration", "Is the chance calibrated? The hint "
             "players' positions grouped by the chance the hint gave (tenths), against the share of them whose "
@@ -203,8 +204,10 @@ def gather(spec: Table) -> tuple[dict[str, Any], list[dict[str, Any]], list[tupl
         tab = record["tables"].get(spec.table)
         if tab is None:
             continue
-        columns = columns or [*([["_deals", "deals", ""]] if spec.deals else []),
-                              *(c for c in tab["columns"] if not spec.keys or c[0] in spec.keys)]
+        if columns is None:
+            columns = [["_deals", "deals", ""]] if spec.deals else []
+        columns += [c for c in tab["columns"] if (not spec.keys or c[0] in spec.keys)
+                    and all(c[0] != known[0] for known in columns)]  # a column added later: a dash in older files
         commit = record.get("commit")
         for row in tab["rows"]:
             rows.append(row | {"_date": record["date"][:10], "_commit": commit[:7] if commit else None,

@@ -83,3 +83,19 @@ def test_every_result_file_says_where_and_when_it_was_measured(path):
         assert all(len(column) == 3 for column in table["columns"])
         for row in table["rows"]:
             assert keys & set(row), "a row holds some of its table's columns"
+
+
+def test_a_column_added_to_later_files_shows_a_dash_in_older_ones(report, tmp_path, monkeypatch):
+    def record(columns, row):
+        return {"date": "2026-12-07T00:00:00Z", "commit": "0" * 40, "machine": {"cpu": "c", "cores": 2},
+                "tables": {"t": {"columns": columns, "rows": [row]}}}
+
+    old = [["group", "group", ""], ["won", "won", ".3f"]]
+    new = [["group", "group", ""], ["games", "games", "int"], ["won", "won", ".3f"]]
+    (tmp_path / "a.json").write_text(json.dumps(record(old, {"group": "0.1", "won": 0.25})))
+    (tmp_path / "b.json").write_text(json.dumps(record(new, {"group": "0.2", "games": 7, "won": 0.5})))
+    monkeypatch.setattr(report, "files", lambda pattern: sorted(tmp_path.glob(pattern)))
+    text = report.table_text(report.Table("x", "*.json", "t", ""))
+    lines = text.splitlines()
+    assert lines[0].startswith("| group | won | games |")
+    assert lines[2].startswith("| 0.1 | 0.250 | - |") and lines[3].startswith("| 0.2 | 0.500 | 7 |")
