@@ -21,9 +21,10 @@ fitted, and the table compares the fit with the labels' shares.
 
 ``--recalibrate``: keep the model of this checkout (``CHANCE_MODELS``) and fit one number
 on the games' outcomes, a shift of its log-odds, printed folded into the model's
-intercept. For a model fitted on labels of a player other than the hint (the labels
-measure the planner alone, which the hint's overrules beat at 2 suits): one number needs
-far fewer games than the model's seven (a slope as well was less stable on held-out games).
+intercept: for a model fitted on labels of a player other than the hint (the labels
+measure the planner alone). One number needs far fewer games than the model's seven, but
+tried at 2 suits it fitted the luck of the games it was fitted on and failed on the next
+fresh deals (benchmarks/HISTORY.md, "Fair hints"): test it on games it never read.
 """
 
 from __future__ import annotations
