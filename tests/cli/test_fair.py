@@ -268,9 +268,12 @@ def test_hint_fair_in_a_process_of_its_own_gives_the_same_answer(tmp_path):
 def test_sigterm_ends_play_with_what_was_played(tmp_path):
     """SIGTERM (as Ctrl-C) while a game is played: status 130, the actions played so far on
     standard output, and a log that replays; never a crash (a KeyboardInterrupt raised as
-    numba boxes a kernel's answer killed the process before the hint waited for it)."""
+    numba boxes a kernel's answer killed the process before the hint waited for it). The
+    default 16 layouts: a game of about a minute here, so that the signal comes mid-game even
+    on a machine several times faster (with 3 layouts an idle machine finished the game in
+    10 s, before the second signal)."""
     for wait in (8.0, 11.0):
-        process = spider_solve("play", "SP1-S4C-AAAAAAD", *FEW, cwd=tmp_path)
+        process = spider_solve("play", "SP1-S4C-AAAAAAD", cwd=tmp_path)
         time.sleep(wait)
         process.send_signal(signal.SIGTERM)
         out, err = process.communicate(timeout=120)
