@@ -275,6 +275,7 @@ def test_sigterm_ends_play_with_what_was_played(tmp_path):
     for wait in (8.0, 11.0):
         process = spider_solve("play", "SP1-S4C-AAAAAAD", cwd=tmp_path)
         time.sleep(wait)
+        assert process.poll() is None, "the game ended before it could be stopped"
         process.send_signal(signal.SIGTERM)
         out, err = process.communicate(timeout=120)
         assert process.returncode == 130, err
