@@ -41,6 +41,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
@@ -64,8 +65,6 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 
 def planner_action(board, history: list[int]):
     """The first action of the hint planner's decision at ``board`` (no rollouts), or None."""
-    import numpy as np
-
     from spider_solver.engine.fair_hint import knowledge_of, tables_of
     from spider_solver.engine.fair_plan import MAX_DEPTH, PLAN_PARAMS, PLAN_WEIGHTS
     from spider_solver.engine.fair_sample import decision
@@ -119,8 +118,6 @@ def play_hint(code: str, layouts: int, alternatives: int, seed: int, stride: int
 
 
 def play_planner(code: str) -> dict:
-    import numpy as np
-
     from spider_solver.engine.fair_plan import PLAN_PARAMS, PLAN_WEIGHTS
     from spider_solver.engine.fair_sample import play_worlds
     from spider_solver.engine.game import Game
@@ -137,8 +134,6 @@ def play_planner(code: str) -> dict:
 
 
 def play_grader(code: str) -> dict:
-    import numpy as np
-
     from spider_solver.engine.fair import G_ACTIONS, G_WON, GAME_FIELDS, play_fair
     from spider_solver.engine.game import Game
     from spider_solver.grading import player_of
@@ -344,10 +339,7 @@ def main() -> None:
         print(resultfile.markdown(tab))
         return
     if args.calibration:
-        paths = [Path(name) for name in args.calibration]
-        missing = [str(path) for path in paths if not path.is_file()]
-        if missing:
-            parser.error(f"no such games file: {', '.join(missing)}")
+        paths = resultfile.need_files(parser, args.calibration, "games file")
         rows = []
         for path in paths:
             read = read_games(path)
@@ -359,7 +351,7 @@ def main() -> None:
         low, high = args.only or (0, 2**35)
         codes = {r["code"]: GameCode.parse(r["code"]) for r in rows}
         held = [r for r in rows if low <= codes[r["code"]].number <= high and r["player"] == "hint"]
-        twice = sorted({r["code"] for r in held if sum(h["code"] == r["code"] for h in held) > 1})
+        twice = sorted(code for code, count in Counter(r["code"] for r in held).items() if count > 1)
         if twice:
             parser.error(f"the hint games of {len(twice)} deals are in the files more than once "
                          f"(a file given twice, or deals played again?): {', '.join(twice[:5])}"

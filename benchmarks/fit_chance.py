@@ -96,9 +96,7 @@ def main() -> None:
         parser.error("--recalibrate fits one shift on the games' outcomes: not with --labels, --share or --cross")
     if args.share is not None and args.share < 0:
         parser.error(f"--share: expected at least 0 (the chances must rank as the wins do); got {args.share}")
-    missing = [name for name in [*args.files, *(args.labels or [])] if not Path(name).is_file()]
-    if missing:
-        parser.error(f"no such file: {', '.join(missing)}")
+    resultfile.need_files(parser, [*args.files, *(args.labels or [])])
     from spider_solver.rules import GameCode
 
     low, high = args.only or (0, 2**35)

@@ -82,9 +82,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.every < 1 or args.layouts < 1:
         parser.error("--every and --layouts: expected at least 1")
-    missing = [name for name in args.files if not Path(name).is_file()]
-    if missing:
-        parser.error(f"no such games file: {', '.join(missing)}")
+    resultfile.need_files(parser, args.files, "games file")
     from spider_solver.rules import GameCode
 
     low, high = args.only or (0, 2**35)

@@ -85,6 +85,14 @@ def deal_range(text: str) -> tuple[int, int]:
     return int(first), int(last)
 
 
+def need_files(parser: argparse.ArgumentParser, names: list[str], what: str = "file") -> list[Path]:
+    """The paths of ``names``; an argparse error naming those that are not files."""
+    missing = [name for name in names if not Path(name).is_file()]
+    if missing:
+        parser.error(f"no such {what}: {', '.join(missing)}")
+    return [Path(name) for name in names]
+
+
 def out_path(args: argparse.Namespace) -> Path | None:
     """The result file that ``args.out`` names, its ``{fields}`` filled from the arguments."""
     if args.out == "-":
