@@ -14,13 +14,19 @@ on and exited 0), and loading the compiled kernels from numba's cache (llvmlite'
 callbacks lose it, or leave the process to crash: a segmentation fault was seen).
 Both take about a second; :func:`held` lets them finish and then hands the signal on.
 
+A process that must not outlive its parent (a worker, a compiling child) says so with
+:func:`die_with_parent`.
+
 This module depends on nothing, so that every layer (the engine included) can use it.
 """
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -143,5 +149,29 @@ def _too_late(signum: int, frame: Any) -> None:
     """A Ctrl-C or SIGTERM that came once the work was done."""
 
 
-__all__ = ["STOPS", "Handler", "ctrl_c_ignored", "held", "hold_for_good", "ignore", "install", "on_main_thread",
-           "restore", "routed", "sigterm_as_interrupt"]
+def die_with_parent(parent: int, signum: int = signal.SIGKILL) -> None:
+    """End this process when process ``parent`` ends: on Linux the kernel sends it ``signum``
+    (prctl), else a watcher thread ends it."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            if libc.prctl(pr_set_pdeathsig, signum, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # the parent died before prctl
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+__all__ = ["STOPS", "Handler", "ctrl_c_ignored", "die_with_parent", "held", "hold_for_good", "ignore", "install",
+           "on_main_thread", "restore", "routed", "sigterm_as_interrupt"]

@@ -11,6 +11,7 @@ import random
 import re
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +29,7 @@ from spider_solver.verify import (
     improve,
     solve,
 )
+from tests.processes import alive, children
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -351,6 +353,38 @@ def test_a_ctrl_c_while_the_engine_compiles_apart_stops_at_once_and_ends_the_chi
         waiter.join()
     assert started.exists() and stopped - sent[0] < 5  # the child was compiling; the stop came at once
     assert set(_children()) <= children_before  # terminated, not left compiling
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the child by /proc")
+def test_a_kill_9_of_the_command_while_it_compiles_apart_ends_the_compiling_child_too(tmp_path):
+    """The child holds the command's stderr: left compiling, it kept a caller that reads the
+    command's output waiting for a minute after the command was gone (seen in a test of a
+    batch killed during its first compile)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    started = tmp_path / "started"
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); from tests.test_verify import compiles_for_ever; "
+              "from spider_solver.engine import compile_apart; compile_apart(compiles_for_ever)")
+    command = subprocess.Popen([sys.executable, "-c", script, str(Path(__file__).parent.parent)],
+                               env={**os.environ, "SPIDER_TEST_STARTED": str(started)})
+    try:
+        deadline = time.monotonic() + 60
+        while not started.exists() and command.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert started.exists(), "the child never started compiling"
+        compiling = children(command.pid)
+        assert compiling
+        command.send_signal(signal.SIGKILL)
+        command.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in compiling) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(pid) for pid in compiling), "the compiling child outlived the command"
+    finally:
+        command.kill()
 
 
 def test_a_compile_that_fails_apart_says_so_for_the_caller_to_meet_the_error_in_place(capfd):

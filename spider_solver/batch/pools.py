@@ -14,10 +14,8 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing
 import os
-import signal
 import socket
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
@@ -29,7 +27,7 @@ from spider_solver.batch.events import JobFailed, Tell
 from spider_solver.batch.inflight import Slots, attach
 from spider_solver.batch.signals import StopRequest
 from spider_solver.errors import SchedulerError, plural
-from spider_solver.stops import ignore
+from spider_solver.stops import die_with_parent, ignore
 
 #: Seconds to wait for a Dask scheduler to answer.
 SCHEDULER_TIMEOUT = 10.0
@@ -173,30 +171,6 @@ def init_worker(parent: int, warm: Callable[[], None] | None, meters: Slots | No
         warm()
 
 
-def die_with_parent(parent: int, signum: int = signal.SIGKILL) -> None:
-    """End this process when process ``parent`` ends: on Linux the kernel sends it ``signum``
-    (prctl), else a watcher thread ends it."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            pr_set_pdeathsig = 1
-            if libc.prctl(pr_set_pdeathsig, signum, 0, 0, 0) == 0:
-                if os.getppid() != parent:  # the parent died before prctl
-                    os._exit(1)
-                return
-        except (OSError, AttributeError):
-            pass
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
 def local_pool(workers: int, *, warm: Callable[[], None] | None = None, meters: bool = False) -> Pool:
     """``workers`` fresh (``spawn``) processes: no SQLite connection or thread is inherited.
     With ``meters``, each worker reports what it does in a shared slot (``Pool.meters``)."""
@@ -299,5 +273,5 @@ def _first_bytes(connection: socket.socket, count: int, seconds: float) -> bytes
     return data
 
 
-__all__ = ["LATER", "Pool", "cluster_pool", "die_with_parent", "init_worker", "job_result", "keep_busy", "local_pool",
+__all__ = ["LATER", "Pool", "cluster_pool", "init_worker", "job_result", "keep_busy", "local_pool",
            "probe"]

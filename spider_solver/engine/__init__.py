@@ -256,7 +256,7 @@ def _compile_children(targets: Sequence[Callable[[], None]], progress: CompilePr
     try:
         for i, target in enumerate(targets):
             receive, send = context.Pipe(duplex=False)
-            child = context.Process(target=_compile_in_child, args=(target, send), daemon=True)
+            child = context.Process(target=_compile_in_child, args=(target, send, os.getpid()), daemon=True)
             child.start()
             send.close()
             children.append((first + i, child, receive))
@@ -299,12 +299,14 @@ def _stop(child) -> None:
         child.join()
 
 
-def _compile_in_child(target: Callable[[], None], send=None) -> None:
+def _compile_in_child(target: Callable[[], None], send=None, parent: int | None = None) -> None:
     import signal
 
-    from spider_solver.stops import ignore
+    from spider_solver.stops import die_with_parent, ignore
 
     ignore((signal.SIGINT,))  # a Ctrl-C reaches the whole terminal's group: the parent decides
+    if parent is not None:  # a kill -9 of the command ends its compile too (it holds the command's stderr)
+        die_with_parent(parent, signal.SIGTERM)
     if send is not None:
         from numba.core import event
 

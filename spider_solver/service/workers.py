@@ -34,10 +34,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from spider_solver.batch.pools import die_with_parent
 from spider_solver.service import state
 from spider_solver.service.server import listen_beside, serve_one, shares_port
-from spider_solver.stops import ctrl_c_ignored
+from spider_solver.stops import ctrl_c_ignored, die_with_parent
 
 #: Seconds a helper gets to stop after the primary (its graceful wait, and some).
 HELPER_STOP_SECONDS = 15
@@ -49,7 +48,7 @@ HELPER_NAME = "spider-serve"
 
 def _as_helper(parent: int) -> None:
     """End with the primary ``parent`` (SIGTERM, a stop like any other:
-    :func:`~spider_solver.batch.pools.die_with_parent`), and name this process
+    :func:`~spider_solver.stops.die_with_parent`), and name this process
     :data:`HELPER_NAME` (Linux; elsewhere it keeps its name)."""
     die_with_parent(parent, signal.SIGTERM)
     with contextlib.suppress(Exception):
