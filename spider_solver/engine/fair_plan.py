@@ -110,7 +110,7 @@ PLAN_WEIGHTS = {
 PLAN_PARAMS = {
     1: np.array([64, 20, 1, 600, 1], dtype=np.int64),
     2: np.array([64, 20, 1, 600, 1], dtype=np.int64),
-    4: np.array([64, 20, 1, 600, 1], dtype=np.int64),
+    4: np.array([256, 20, 1, 600, 1], dtype=np.int64),
 }
 #: The rollouts' planner by suit count: small, so that a hint plays many games in a second.
 ROLLOUT_PARAMS = {
@@ -123,8 +123,10 @@ ROLLOUT_PARAMS = {
 MAX_DEPTH = 48
 #: Candidates a position of the beam may add to the next level at most (its moves).
 CANDIDATES_PER_POSITION = 96
-#: Slots of the plan's set of positions (a power of two, over twice the nodes of a plan).
-PLAN_SET_BITS = 17
+#: Slots of the plan's set of positions: a power of two, over twice the positions the widest
+#: plan of ``PLAN_PARAMS`` adds (width x depth x 90 moves a position at most, but into empty
+#: columns), so that probing stays short; a plan stops adding at half full (``_set_add``).
+PLAN_SET_BITS = 20
 
 
 class PlanWork(NamedTuple):
@@ -145,7 +147,7 @@ class PlanWork(NamedTuple):
     infos: np.ndarray  # int64[MAX_DEPTH]: undo information along a line
     set_keys: np.ndarray  # uint64[2**PLAN_SET_BITS]: the positions of this plan
     set_tags: np.ndarray  # int64[2**PLAN_SET_BITS]: the plan a slot belongs to
-    tag: np.ndarray  # int64[1]: this plan's tag
+    tag: np.ndarray  # int64[2]: this plan's tag, and the positions its set holds
     block: np.ndarray  # int64[MAX_DEPTH + MAX_COLUMNS + 1]: the decision's actions
 
 
@@ -161,7 +163,7 @@ def new_plan_work(width):
                     np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(MAX_DEPTH, dtype=np.int64),
                     np.zeros(MAX_DEPTH, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
                     np.zeros(MAX_DEPTH, dtype=np.int64), np.zeros(size, dtype=np.uint64),
-                    np.zeros(size, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                    np.zeros(size, dtype=np.int64), np.zeros(2, dtype=np.int64),
                     np.zeros(MAX_DEPTH + MAX_COLUMNS + 1, dtype=np.int64))
 
 
@@ -231,7 +233,9 @@ def make_view(real, view, tables):
 
 @njit(**KERNEL)
 def _set_add(work, key):
-    """Add ``key`` to this plan's set of positions; False if it was there already."""
+    """Add ``key`` to this plan's set of positions; False if it was there already, or if
+    the set is half full (the position is then not kept: a plan too wide for the set is
+    cut short, never wrong, and the probing always ends)."""
     keys = work.set_keys
     tags = work.set_tags
     tag = work.tag[0]
@@ -241,8 +245,11 @@ def _set_add(work, key):
         if keys[i] == key:
             return False
         i = (i + 1) & mask
+    if 2 * work.tag[1] >= keys.shape[0]:
+        return False
     tags[i] = tag
     keys[i] = key
+    work.tag[1] += 1
     return True
 
 
@@ -266,6 +273,7 @@ def plan(view, vtables, w, q, work, seen):
     cols, lens, down, hdr = view.cols, view.lens, view.down, view.hdr
     room = cand_move.shape[0]
     work.tag[0] += 1
+    work.tag[1] = 0
     _set_add(work, view.key[0])
     root = evaluate_view(view, ncols, w)
     best_value = root
