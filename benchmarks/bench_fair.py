@@ -22,9 +22,10 @@ and writes them with the calibration table to the result file ``--out`` as they 
 each game (its log, and each hint's time, chance and figures) is appended to ``--games``
 as it ends, so an interrupted run keeps what it played. ``--calibration GAMES.jsonl ...``
 prints the calibration table of such files, their positions pooled (``--rechance``: each hint's chance
-computed again by this checkout's chance model, from the hint's recorded figures;
+computed again by this checkout's chance model, from the hint's recorded figures, and with
+``--write-back`` written into the games files, which otherwise stay as they were played;
 ``--only FIRST-LAST``: of these deals' games; ``--calibration-out FILE``: the table written to
-a result file, the games file left as it was played).
+a result file).
 ``--resume`` keeps the games of an interrupted run found in the ``--games`` file (the same
 options and deals; the result file then counts them with the new ones) and plays the rest.
 ``--cpu GAMES.jsonl --sample N --out FILE``: the hint's CPU seconds at N positions of those
@@ -312,8 +313,11 @@ def main() -> None:
                              "hint games) and exit")
     parser.add_argument("--rechance", action="store_true",
                         help="with --calibration: each hint's chance computed again from its recorded figures by "
-                             "the chance model of this checkout (a model fitted after the run), written back to the "
-                             "games file (not with --calibration-out: the games file then stays as it was played)")
+                             "the chance model of this checkout (a model fitted after the run); the games files stay "
+                             "as they were played unless --write-back")
+    parser.add_argument("--write-back", action="store_true",
+                        help="with --rechance: write the chances computed again into the games files (not with "
+                             "--calibration-out)")
     parser.add_argument("--calibration-out",
                         help="with --calibration: also write the table to this result file (its deals: --only's), "
                              "the calibration of a chance model on games it was not fitted on")
@@ -338,6 +342,8 @@ def main() -> None:
         resultfile.write(args, "bench_fair", {"hint_cpu": tab}, games_file=os.path.relpath(args.cpu, resultfile.ROOT))
         print(resultfile.markdown(tab))
         return
+    if args.write_back and (not (args.calibration and args.rechance) or args.calibration_out):
+        parser.error("--write-back goes with --calibration and --rechance, not with --calibration-out")
     if args.calibration:
         paths = resultfile.need_files(parser, args.calibration, "games file")
         rows = []
@@ -345,7 +351,7 @@ def main() -> None:
             read = read_games(path)
             if args.rechance:
                 read = rechance(read)
-                if not args.calibration_out:
+                if args.write_back:
                     path.write_text("".join(json.dumps(row) + "\n" for row in read))
             rows += read
         low, high = args.only or (0, 2**35)
