@@ -106,9 +106,18 @@ def _fill_closed_descriptors() -> None:
                     os.close(null)
 
 
+#: The warnings of the standard library's resource tracker (a process of its own, started
+#: with the first worker pool, that writes to this standard error). A command stopped by
+#: Ctrl-C or SIGTERM kills its workers, and the tracker then reports the semaphores they
+#: held ("leaked semaphore objects to clean up at shutdown", or the one it found already
+#: gone) after the command's own last line, which it cleans up itself: not the user's concern.
+TRACKER_WARNINGS = "ignore:resource_tracker:UserWarning"
+
+
 def main() -> None:
     _fill_closed_descriptors()
     sys.stderr = _Messages(sys.stderr)
+    sys.warnoptions.append(TRACKER_WARNINGS)  # the tracker starts with the interpreter's -W options
     from spider_solver import stops
 
     handler = _Signals()

@@ -57,3 +57,23 @@ def test_each_outcome_has_the_status_of_the_table():
     assert exits.of_improve(ImproveReport(failed=["x"])) is ExitStatus.NOT_WON
     assert exits.of_improve(ImproveReport(interrupted=True)) is ExitStatus.INTERRUPTED
     assert exits.of_improve(ImproveReport()) is ExitStatus.OK
+
+
+def test_the_resource_trackers_report_of_killed_workers_stays_off_standard_error():
+    """A command stopped by Ctrl-C or SIGTERM kills its workers; the standard library's
+    resource tracker then warned, after the command's last line ("interrupted"), of the
+    semaphores they held, which it cleans up itself (seen once in the review's SIGTERM
+    test). The command starts the tracker with its warnings off; without that, the same
+    leak is reported."""
+    import subprocess
+    import sys
+
+    from spider_solver._console import TRACKER_WARNINGS
+
+    leak = ("import multiprocessing, os, sys; {}lock = multiprocessing.get_context('spawn').Lock(); "
+            "os._exit(0)")  # no finalizer runs: the tracker finds the semaphore left
+    loud = subprocess.run([sys.executable, "-c", leak.format("")], capture_output=True, text=True, timeout=60)
+    assert "leaked semaphore" in loud.stderr
+    quiet = subprocess.run([sys.executable, "-c", leak.format(f"sys.warnoptions.append({TRACKER_WARNINGS!r}); ")],
+                           capture_output=True, text=True, timeout=60)
+    assert quiet.stderr == ""
