@@ -123,10 +123,11 @@ ROLLOUT_PARAMS = {
 MAX_DEPTH = 48
 #: Candidates a position of the beam may add to the next level at most (its moves).
 CANDIDATES_PER_POSITION = 96
-#: Slots of the plan's set of positions: a power of two, over twice the positions the widest
-#: plan of ``PLAN_PARAMS`` adds (width x depth x 90 moves a position at most, but into empty
-#: columns), so that probing stays short; a plan stops adding at half full (``_set_add``).
-PLAN_SET_BITS = 20
+#: Moves of a position a plan may add at most: a group of each column onto each other
+#: column (90 at 10 columns; more only into empty columns, where the beam's values cut).
+MOVES_PER_POSITION = MAX_COLUMNS * (MAX_COLUMNS - 1)
+#: The fewest slots of a plan's set of positions.
+MIN_SET_SLOTS = 1 << 10
 
 
 class PlanWork(NamedTuple):
@@ -145,17 +146,31 @@ class PlanWork(NamedTuple):
     reveal: np.ndarray  # int64[MAX_DEPTH]: the best line that turns a card up
     moves: np.ndarray  # int64[MAX_MOVES]
     infos: np.ndarray  # int64[MAX_DEPTH]: undo information along a line
-    set_keys: np.ndarray  # uint64[2**PLAN_SET_BITS]: the positions of this plan
-    set_tags: np.ndarray  # int64[2**PLAN_SET_BITS]: the plan a slot belongs to
+    set_keys: np.ndarray  # uint64[set_slots(width, depth)]: the positions of this plan
+    set_tags: np.ndarray  # int64[set_slots(width, depth)]: the plan a slot belongs to
     tag: np.ndarray  # int64[2]: this plan's tag, and the positions its set holds
     block: np.ndarray  # int64[MAX_DEPTH + MAX_COLUMNS + 1]: the decision's actions
 
 
 @njit(cache=True)
-def new_plan_work(width):
-    """The planner's working arrays for beams of at most ``width`` positions."""
+def set_slots(width, depth):
+    """The slots of the set of a plan ``width`` positions wide and ``depth`` moves deep: the
+    least power of two over twice the positions it can add (width x depth x
+    ``MOVES_PER_POSITION``), so that probing stays short; a plan stops adding at half full
+    (``_set_add``)."""
+    need = 2 * max(width, 1) * max(min(depth, MAX_DEPTH), 1) * MOVES_PER_POSITION
+    size = MIN_SET_SLOTS
+    while size <= need:
+        size *= 2
+    return size
+
+
+@njit(cache=True)
+def new_plan_work(width, depth):
+    """The planner's working arrays for beams of at most ``width`` positions and plans of at
+    most ``depth`` moves."""
     cands = width * CANDIDATES_PER_POSITION
-    size = 1 << PLAN_SET_BITS
+    size = set_slots(width, depth)
     return PlanWork(np.zeros((width, MAX_DEPTH), dtype=np.int64), np.zeros((width, MAX_DEPTH), dtype=np.int64),
                     np.zeros(width, dtype=np.bool_), np.zeros(width, dtype=np.bool_),
                     np.zeros(cands, dtype=np.int64), np.zeros(cands, dtype=np.int64),

@@ -21,7 +21,16 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from spider_solver.engine.fair_plan import Q_REPLAN, Q_WIDTH, UNKNOWN, decide, evaluate_view, new_plan_work, play_on
+from spider_solver.engine.fair_plan import (
+    Q_DEPTH,
+    Q_REPLAN,
+    Q_WIDTH,
+    UNKNOWN,
+    decide,
+    evaluate_view,
+    new_plan_work,
+    play_on,
+)
 from spider_solver.engine.movegen import gen_moves
 from spider_solver.engine.position import do_move, key_from_scratch, new_position, undo_move, unpack
 from spider_solver.engine.rng import below
@@ -114,7 +123,7 @@ def rollouts(knowledge, candidates, tables, player, seed, outcomes):
     vtables = Tables(vp, zob, zdealt, view_stock)
     world = new_position()
     view = new_position()
-    work = new_plan_work(max(q[0], 1))
+    work = new_plan_work(max(q[Q_WIDTH], 1), q[Q_DEPTH])
     seen = seen_new()
     trace = np.zeros(0, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
@@ -152,7 +161,7 @@ def play_worlds(starts, stocks, tables, player, results):
     vtables = Tables(vp, zob, zdealt, view_stock)
     world = new_position()
     view = new_position()
-    work = new_plan_work(max(q[0], 1))
+    work = new_plan_work(max(q[Q_WIDTH], 1), q[Q_DEPTH])
     seen = seen_new()
     trace = np.zeros(0, dtype=np.int64)
     for i in range(starts.shape[0]):
@@ -196,7 +205,7 @@ def decision(knowledge, tables, player, block):
     plays only the first, unless the block fills columns to deal."""
     w, q = player
     view, vtables, seen = _view_and_seen(knowledge, tables)
-    work = new_plan_work(max(q[Q_WIDTH], 1))
+    work = new_plan_work(max(q[Q_WIDTH], 1), q[Q_DEPTH])
     count = decide(view, vtables, w, q, work, seen)
     if count > 0 and q[Q_REPLAN] != 0 and work.block[count - 1] != MOVE_DEAL:
         count = 1

@@ -6,17 +6,18 @@ import numpy as np
 
 from spider_solver.engine.fair_hint import knowledge_of, tables_of
 from spider_solver.engine.fair_plan import (
+    MOVES_PER_POSITION,
     PLAN_PARAMS,
-    PLAN_SET_BITS,
     PLAN_WEIGHTS,
     Q_DEPTH,
     Q_WIDTH,
+    ROLLOUT_PARAMS,
     new_plan_work,
     plan,
+    set_slots,
 )
 from spider_solver.engine.fair_sample import _view_and_seen
 from spider_solver.engine.game import action_of
-from spider_solver.engine.types import MAX_COLUMNS
 from spider_solver.rules import Board, GameCode
 
 
@@ -32,7 +33,7 @@ def test_a_plan_too_wide_for_its_set_stops_adding_at_half_full_and_still_plans_a
     wrong one)."""
     board, tables, (view, vtables, seen) = _start()
     params = PLAN_PARAMS[4]
-    work = new_plan_work(params[Q_WIDTH])._replace(set_keys=np.zeros(64, dtype=np.uint64),
+    work = new_plan_work(params[Q_WIDTH], params[Q_DEPTH])._replace(set_keys=np.zeros(64, dtype=np.uint64),
                                                    set_tags=np.zeros(64, dtype=np.int64))
     length, gain, _ = plan(view, vtables, PLAN_WEIGHTS[4], params, work, seen)
     assert 2 * work.tag[1] <= 64  # never over half full
@@ -42,15 +43,25 @@ def test_a_plan_too_wide_for_its_set_stops_adding_at_half_full_and_still_plans_a
         board.push(board.check(action_of(int(move))))
 
 
+def test_a_plans_set_is_sized_by_its_width_and_depth():
+    """A plan adds at most width x depth x ``MOVES_PER_POSITION`` positions (a group of each
+    column onto each other column; more only into empty columns): its set has the least
+    power of two of slots over twice that, so the rollouts' small plans get a small set and
+    the hint's wide plan a large one."""
+    for params in (*PLAN_PARAMS.values(), *ROLLOUT_PARAMS.values()):
+        width, depth = int(params[Q_WIDTH]), int(params[Q_DEPTH])
+        slots = set_slots(width, depth)
+        need = 2 * width * depth * MOVES_PER_POSITION
+        assert slots & (slots - 1) == 0 and need < slots <= max(2 * need, 1 << 10)
+        assert new_plan_work(width, depth).set_keys.shape == (slots,)
+    assert set_slots(8, 8) == 1 << 14 and set_slots(256, 20) == 1 << 20 and set_slots(512, 20) == 1 << 21
+
+
 def test_the_hint_planners_set_holds_every_position_of_its_plans():
-    """``PLAN_SET_BITS`` leaves room: a plan adds at most width x depth x the moves of a
-    position (a group of each column onto each other column: 90 at 10 columns, more only
-    into empty columns), under half the slots; the hint's plan from a deal's start is never
-    cut."""
-    widest = max(int(params[Q_WIDTH]) * int(params[Q_DEPTH]) for params in PLAN_PARAMS.values())
-    assert 2 * widest * MAX_COLUMNS * (MAX_COLUMNS - 1) < (1 << PLAN_SET_BITS)
+    """The hint's plan from a deal's start is never cut: it fills under half its set."""
     for number in (3000, 3001, 3002):
         board, tables, (view, vtables, seen) = _start(number)
-        work = new_plan_work(int(PLAN_PARAMS[4][Q_WIDTH]))
-        plan(view, vtables, PLAN_WEIGHTS[4], PLAN_PARAMS[4], work, seen)
-        assert 0 < 2 * work.tag[1] < (1 << PLAN_SET_BITS)
+        params = PLAN_PARAMS[4]
+        work = new_plan_work(int(params[Q_WIDTH]), int(params[Q_DEPTH]))
+        plan(view, vtables, PLAN_WEIGHTS[4], params, work, seen)
+        assert 0 < 2 * work.tag[1] < work.set_keys.shape[0]
