@@ -109,7 +109,7 @@ PLAN_WEIGHTS = {
 #: The hint's planner by suit count: width, depth, margin, actions a game, plan again after each action.
 PLAN_PARAMS = {
     1: np.array([64, 20, 1, 600, 1], dtype=np.int64),
-    2: np.array([64, 20, 1, 600, 1], dtype=np.int64),
+    2: np.array([256, 20, 1, 600, 1], dtype=np.int64),
     4: np.array([256, 20, 1, 600, 1], dtype=np.int64),
 }
 #: The rollouts' planner by suit count: small, so that a hint plays many games in a second.
