@@ -110,7 +110,7 @@ PLAN_WEIGHTS = {
 PLAN_PARAMS = {
     1: np.array([64, 20, 1, 600, 1], dtype=np.int64),
     2: np.array([256, 20, 1, 600, 1], dtype=np.int64),
-    4: np.array([256, 20, 1, 600, 1], dtype=np.int64),
+    4: np.array([1024, 20, 1, 600, 1], dtype=np.int64),
 }
 #: The rollouts' planner by suit count: small, so that a hint plays many games in a second.
 ROLLOUT_PARAMS = {
