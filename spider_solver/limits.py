@@ -100,8 +100,8 @@ REVIEW_CONFIRM_ROUNDS = 2
 #: The costliest decisions a review names at most.
 REVIEW_COSTLIEST = 3
 #: Worker processes a review starts by default: the cores, at most this many (each holds
-#: the fair hint's kernels, about 150 MB; a game's few dozen judged decisions keep more
-#: than a few busy only at the start).
+#: the fair hint's kernels, about 150 MB, and 64 MB more while a 4-suit plan is made; a
+#: game's few dozen judged decisions keep more than a few busy only at the start).
 REVIEW_WORKERS = 4
 #: The most actions in effect the service reviews in one request (``POST /v1/review``): a
 #: review runs in one solver process for as long as its decisions take, with no seconds to
