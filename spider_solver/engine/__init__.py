@@ -74,7 +74,7 @@ WARM_UP_CODE = "SP1-S1C-AAAAAAB"
 #: tests/test_cli_verify.py checks them on a fresh compile.
 ENGINE_KERNELS = 105
 FAIR_KERNELS = 25
-HINT_KERNELS = 61
+HINT_KERNELS = 62
 
 
 @dataclass(frozen=True)
