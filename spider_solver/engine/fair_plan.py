@@ -37,7 +37,7 @@ from numba import njit
 
 from spider_solver.engine.movegen import gen_moves
 from spider_solver.engine.position import do_move, key_from_scratch, undo_move
-from spider_solver.engine.seen import seen_add, seen_contains
+from spider_solver.engine.seen import seen_add, seen_contains, seen_sized, seen_slots, seen_start
 from spider_solver.engine.types import (
     H_DEALT,
     H_REMOVED,
@@ -126,8 +126,6 @@ CANDIDATES_PER_POSITION = 96
 #: Moves of a position a plan may add at most: a group of each column onto each other
 #: column (90 at 10 columns; more only into empty columns, where the beam's values cut).
 MOVES_PER_POSITION = MAX_COLUMNS * (MAX_COLUMNS - 1)
-#: The fewest slots of a plan's set of positions.
-MIN_SET_SLOTS = 1 << 10
 
 
 class PlanWork(NamedTuple):
@@ -146,23 +144,16 @@ class PlanWork(NamedTuple):
     reveal: np.ndarray  # int64[MAX_DEPTH]: the best line that turns a card up
     moves: np.ndarray  # int64[MAX_MOVES]
     infos: np.ndarray  # int64[MAX_DEPTH]: undo information along a line
-    set_keys: np.ndarray  # uint64[set_slots(width, depth)]: the positions of this plan
-    set_tags: np.ndarray  # int64[set_slots(width, depth)]: the plan a slot belongs to
-    tag: np.ndarray  # int64[2]: this plan's tag, and the positions its set holds
+    positions: tuple  # Seen (engine/seen.py) of set_slots(width, depth) slots: this plan's positions, a tag a plan
     block: np.ndarray  # int64[MAX_DEPTH + MAX_COLUMNS + 1]: the decision's actions
 
 
 @njit(cache=True)
 def set_slots(width, depth):
-    """The slots of the set of a plan ``width`` positions wide and ``depth`` moves deep: the
-    least power of two over twice the positions it can add (width x depth x
-    ``MOVES_PER_POSITION``), so that probing stays short; a plan stops adding at half full
-    (``_set_add``)."""
-    need = 2 * max(width, 1) * max(min(depth, MAX_DEPTH), 1) * MOVES_PER_POSITION
-    size = MIN_SET_SLOTS
-    while size <= need:
-        size *= 2
-    return size
+    """The slots of the set of a plan ``width`` positions wide and ``depth`` moves deep: room
+    for every position it can add (width x depth x ``MOVES_PER_POSITION``); a plan too wide
+    for its set is cut short, never wrong (``seen_add`` keeps no more at half full)."""
+    return seen_slots(max(width, 1) * max(min(depth, MAX_DEPTH), 1) * MOVES_PER_POSITION)
 
 
 @njit(cache=True)
@@ -177,8 +168,7 @@ def new_plan_work(width, depth):
                     np.zeros(cands, dtype=np.int64), np.zeros(cands, dtype=np.bool_),
                     np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(MAX_DEPTH, dtype=np.int64),
                     np.zeros(MAX_DEPTH, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
-                    np.zeros(MAX_DEPTH, dtype=np.int64), np.zeros(size, dtype=np.uint64),
-                    np.zeros(size, dtype=np.int64), np.zeros(2, dtype=np.int64),
+                    np.zeros(MAX_DEPTH, dtype=np.int64), seen_sized(size),
                     np.zeros(MAX_DEPTH + MAX_COLUMNS + 1, dtype=np.int64))
 
 
@@ -246,28 +236,6 @@ def make_view(real, view, tables):
     view.key[0] = key_from_scratch(view, tables[1], tables[2])
 
 
-@njit(**KERNEL)
-def _set_add(work, key):
-    """Add ``key`` to this plan's set of positions; False if it was there already, or if
-    the set is half full (the position is then not kept: a plan too wide for the set is
-    cut short, never wrong, and the probing always ends)."""
-    keys = work.set_keys
-    tags = work.set_tags
-    tag = work.tag[0]
-    mask = keys.shape[0] - 1
-    i = np.int64(key & np.uint64(mask))
-    while tags[i] == tag:
-        if keys[i] == key:
-            return False
-        i = (i + 1) & mask
-    if 2 * work.tag[1] >= keys.shape[0]:
-        return False
-    tags[i] = tag
-    keys[i] = key
-    work.tag[1] += 1
-    return True
-
-
 @njit(cache=True)
 def plan(view, vtables, w, q, work, seen):
     """The beam over the view's moves (see the module's docstring). The best line goes to
@@ -287,9 +255,9 @@ def plan(view, vtables, w, q, work, seen):
     columns, moves, infos = work.columns, work.moves, work.infos
     cols, lens, down, hdr = view.cols, view.lens, view.down, view.hdr
     room = cand_move.shape[0]
-    work.tag[0] += 1
-    work.tag[1] = 0
-    _set_add(work, view.key[0])
+    positions = work.positions
+    seen_start(positions, positions.tag[0] + 1)
+    seen_add(positions, view.key[0])
     root = evaluate_view(view, ncols, w)
     best_value = root
     best_len = 0
@@ -315,7 +283,7 @@ def plan(view, vtables, w, q, work, seen):
                 base = here - columns[src] - columns[dst]
                 info = do_move(view, vtables, m)
                 key = view.key[0]
-                if not seen_contains(seen, key) and _set_add(work, key):
+                if not seen_contains(seen, key) and seen_add(positions, key):
                     value = base + column_value(cols, lens, down, src, w) + column_value(cols, lens, down, dst, w)
                     if (info & UNDO_REMOVED_MASK) != 0:  # a run left column dst
                         value -= w[E_RUN]

@@ -22,7 +22,9 @@ import numpy as np
 from numba import njit
 
 from spider_solver.engine.fair_plan import (
+    MAX_DEPTH,
     Q_DEPTH,
+    Q_MAX_ACTIONS,
     Q_REPLAN,
     Q_WIDTH,
     UNKNOWN,
@@ -34,7 +36,7 @@ from spider_solver.engine.fair_plan import (
 from spider_solver.engine.movegen import gen_moves
 from spider_solver.engine.position import do_move, key_from_scratch, new_position, undo_move, unpack
 from spider_solver.engine.rng import below
-from spider_solver.engine.seen import seen_add, seen_contains, seen_new, seen_start
+from spider_solver.engine.seen import seen_add, seen_contains, seen_new, seen_sized, seen_slots, seen_start
 from spider_solver.engine.types import (
     H_DEALT,
     H_REMOVED,
@@ -124,7 +126,7 @@ def rollouts(knowledge, candidates, tables, player, seed, outcomes):
     world = new_position()
     view = new_position()
     work = new_plan_work(max(q[Q_WIDTH], 1), q[Q_DEPTH])
-    seen = seen_new()
+    seen = seen_sized(seen_slots(knowledge.history.shape[0] + MAX_DEPTH + MAX_COLUMNS + 1 + q[Q_MAX_ACTIONS]))
     trace = np.zeros(0, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = seed
@@ -190,7 +192,7 @@ def _view_and_seen(knowledge, tables):
     view = new_position()
     unpack(knowledge.state, view)
     view.key[0] = key_from_scratch(view, zob, zdealt)
-    seen = seen_new()
+    seen = seen_sized(seen_slots(knowledge.history.shape[0] + 1))
     seen_start(seen, 1)
     for h in range(knowledge.history.shape[0]):
         seen_add(seen, knowledge.history[h])

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from spider_solver.engine.fair_hint import knowledge_of, tables_of
 from spider_solver.engine.fair_plan import (
     MOVES_PER_POSITION,
@@ -18,6 +16,7 @@ from spider_solver.engine.fair_plan import (
 )
 from spider_solver.engine.fair_sample import _view_and_seen
 from spider_solver.engine.game import action_of
+from spider_solver.engine.seen import seen_sized
 from spider_solver.rules import Board, GameCode
 
 
@@ -33,11 +32,10 @@ def test_a_plan_too_wide_for_its_set_stops_adding_at_half_full_and_still_plans_a
     wrong one)."""
     board, tables, (view, vtables, seen) = _start()
     params = PLAN_PARAMS[4]
-    work = new_plan_work(params[Q_WIDTH], params[Q_DEPTH])._replace(set_keys=np.zeros(64, dtype=np.uint64),
-                                                   set_tags=np.zeros(64, dtype=np.int64))
+    work = new_plan_work(params[Q_WIDTH], params[Q_DEPTH])._replace(positions=seen_sized(64))
     length, gain, _ = plan(view, vtables, PLAN_WEIGHTS[4], params, work, seen)
-    assert 2 * work.tag[1] <= 64  # never over half full
-    assert work.tag[1] == 32  # this opening reaches more than 32 positions: the guard acted
+    assert 2 * work.positions.tag[1] <= 64  # never over half full
+    assert work.positions.tag[1] == 32  # this opening reaches more than 32 positions: the guard acted
     assert length > 0 and gain > 0
     for move in work.best[:length]:  # a line of legal actions from the real position
         board.push(board.check(action_of(int(move))))
@@ -53,7 +51,7 @@ def test_a_plans_set_is_sized_by_its_width_and_depth():
         slots = set_slots(width, depth)
         need = 2 * width * depth * MOVES_PER_POSITION
         assert slots & (slots - 1) == 0 and need < slots <= max(2 * need, 1 << 10)
-        assert new_plan_work(width, depth).set_keys.shape == (slots,)
+        assert new_plan_work(width, depth).positions.keys.shape == (slots,)
     assert set_slots(8, 8) == 1 << 14 and set_slots(256, 20) == 1 << 20 and set_slots(512, 20) == 1 << 21
 
 
@@ -64,4 +62,4 @@ def test_the_hint_planners_set_holds_every_position_of_its_plans():
         params = PLAN_PARAMS[4]
         work = new_plan_work(int(params[Q_WIDTH]), int(params[Q_DEPTH]))
         plan(view, vtables, PLAN_WEIGHTS[4], params, work, seen)
-        assert 0 < 2 * work.tag[1] < work.set_keys.shape[0]
+        assert 0 < 2 * work.positions.tag[1] < work.positions.keys.shape[0]
