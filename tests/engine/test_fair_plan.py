@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from spider_solver.engine.fair_hint import knowledge_of, tables_of
 from spider_solver.engine.fair_plan import (
     MOVES_PER_POSITION,
@@ -63,3 +65,21 @@ def test_the_hint_planners_set_holds_every_position_of_its_plans():
         work = new_plan_work(int(params[Q_WIDTH]), int(params[Q_DEPTH]))
         plan(view, vtables, PLAN_WEIGHTS[4], params, work, seen)
         assert 0 < 2 * work.positions.tag[1] < work.positions.keys.shape[0]
+
+
+def test_a_set_of_positions_keeps_no_more_than_half_its_slots_and_says_so():
+    """``seen_add`` on a set of 16 slots: new keys are kept (True) up to 8, a key held is not
+    added again (False), and past half full nothing more is kept (False), so probing for a
+    free slot always ends; ``seen_slots`` gives room for the keys a set must hold."""
+    from spider_solver.engine.seen import seen_add, seen_contains, seen_slots, seen_start
+
+    seen = seen_sized(16)
+    seen_start(seen, 1)
+    assert [seen_add(seen, np.uint64(k)) for k in range(1, 9)] == [True] * 8
+    assert not seen_add(seen, np.uint64(3))
+    assert not any(seen_add(seen, np.uint64(k)) for k in range(9, 100))
+    assert seen.tag[1] == 8 and all(seen_contains(seen, np.uint64(k)) for k in range(1, 9))
+    assert not seen_contains(seen, np.uint64(50))
+    seen_start(seen, 2)  # a new game: empty again
+    assert seen_add(seen, np.uint64(50)) and seen.tag[1] == 1
+    assert seen_slots(3000) == 1 << 13 and seen_slots(10) == 1 << 10
