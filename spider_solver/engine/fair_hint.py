@@ -32,12 +32,16 @@ from spider_solver.signtest import clearness
 #: positions, each labelled with the share of fresh layouts of its unseen cards that the
 #: hint's own planner (``PLAN_PARAMS``) won from it after the hint's action
 #: (benchmarks/label_chance.py): an estimate of the chance of the player the hint follows,
-#: which the share won by the rollouts' small planner understates. Which positions, and how
-#: the models do on games they were not fitted on: benchmarks/HISTORY.md, "Fair hints".
+#: which the share won by the rollouts' small planner understates. A model belongs to its
+#: planner: when ``PLAN_PARAMS`` changes, its suit count's model is fitted again on labels
+#: made by the new planner. The weight of the layouts won is held at least 0 (fitted freely
+#: it can come out below, the rollouts' figures saying the same), so that the actions'
+#: chances rank as their wins do. Which positions, and how the models do on games they were
+#: not fitted on: benchmarks/HISTORY.md, "Fair hints".
 CHANCE_MODELS: dict[int, tuple[float, ...]] = {
     1: (7.4327, 0.8641, -8.0213, -9.9117, 0.7558, 0.5336, 3.0071),
     2: (2.793, 0.6939, -1.4469, -2.1654, -1.8846, 1.3224, 1.5111),
-    4: (0.323, 0.1201, 2.0576, -5.3192, -0.775, 1.4694, 1.1291),
+    4: (1.1529, 0.1201, 0.4755, -6.8165, -0.2092, 1.7641, 4.2448),
 }
 
 
