@@ -29,15 +29,16 @@ from spider_solver.signtest import clearness
 
 #: The chance model by suit count: logistic regression coefficients (intercept first) over
 #: :func:`chance_features`, fitted by benchmarks/fit_chance.py ``--labels`` on recorded hint
-#: positions, each labelled with the share of fresh layouts of its unseen cards that the
-#: hint's own planner (``PLAN_PARAMS``) won from it after the hint's action
+#: positions, each labelled with the share of fresh layouts of its unseen cards that the hint's
+#: own planner (``PLAN_PARAMS``) won from it after the hint's action
 #: (benchmarks/label_chance.py): an estimate of the chance of the player the hint follows,
 #: which the share won by the rollouts' small planner understates. A model belongs to its
-#: planner: when ``PLAN_PARAMS`` changes, its suit count's model is fitted again on labels
-#: made by the new planner. The weight of the layouts won is held at least 0 (fitted freely
-#: it can come out below, the rollouts' figures saying the same), so that the actions'
-#: chances rank as their wins do. Which positions, and how the models do on games they were
-#: not fitted on: benchmarks/HISTORY.md, "Fair hints".
+#: planner: when ``PLAN_PARAMS`` changes, its suit count's model is checked on games of the new
+#: planner and fitted again on labels made by it when it is off (the 4-suit model at 1024 wide;
+#: the 2-suit one, labelled at 64 wide, stayed within 10 points at 256). The weight of the
+#: layouts won is held at least 0 (fitted freely it can come out below, the rollouts' figures
+#: saying the same), so that the actions' chances rank as their wins do. Which positions, and
+#: how the models do on games they were not fitted on: benchmarks/HISTORY.md, "Fair hints".
 CHANCE_MODELS: dict[int, tuple[float, ...]] = {
     1: (7.4327, 0.8641, -8.0213, -9.9117, 0.7558, 0.5336, 3.0071),
     2: (2.793, 0.6939, -1.4469, -2.1654, -1.8846, 1.3224, 1.5111),
