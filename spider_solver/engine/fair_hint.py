@@ -16,13 +16,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from spider_solver.engine.fair_plan import MAX_DEPTH, PLAN_PARAMS, PLAN_WEIGHTS, ROLLOUT_PARAMS, UNKNOWN
+from spider_solver.engine.fair_plan import MAX_BLOCK, PLAN_PARAMS, PLAN_WEIGHTS, ROLLOUT_PARAMS, UNKNOWN
 from spider_solver.engine.fair_sample import Candidates, Knowledge, Outcomes, decision, rollouts
 from spider_solver.engine.fair_sample import alternatives as alternatives_of
 from spider_solver.engine.game import action_of, card_byte, move_code, variant_params
 from spider_solver.engine.keys import DEALT_KEYS, ZOBRIST
 from spider_solver.engine.position import key_from_scratch, new_position, pack
-from spider_solver.engine.types import H_DEALT, H_REMOVED, MAX_COLUMNS, STATE_BYTES
+from spider_solver.engine.types import H_DEALT, H_REMOVED, STATE_BYTES
 from spider_solver.rules import Board, Card
 from spider_solver.rules.notation import Action
 from spider_solver.signtest import clearness
@@ -163,7 +163,7 @@ def fair_candidates(board: Board, history: Sequence[int], *, layouts: int, alter
     knowledge = knowledge_of(board, history)
     suits = board.variant.suits
     tables = tables_of(board)  # the variant only
-    block = np.zeros(MAX_DEPTH + MAX_COLUMNS + 1, dtype=np.int64)
+    block = np.zeros(MAX_BLOCK, dtype=np.int64)
     count = decision(knowledge, tables, (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits]), block)
     if count == 0:  # stuck: no action helps, and comparing wandering moves would not end a game
         return []
@@ -201,7 +201,7 @@ def played_out(knowledge: Knowledge, tables: tuple, rows: Sequence[np.ndarray], 
     and ``knowledge`` only, :func:`layout_seed`) after each block of actions of ``rows``
     (move codes, legal at the view of ``knowledge``), the ``player`` (weights, params)
     playing on to the end: the same layouts for every row. ``tables``: :func:`tables_of`."""
-    blocks = np.zeros((len(rows), MAX_DEPTH + MAX_COLUMNS + 1), dtype=np.int64)
+    blocks = np.zeros((len(rows), MAX_BLOCK), dtype=np.int64)
     lengths = np.array([len(row) for row in rows], dtype=np.int64)
     for r, row in enumerate(rows):
         blocks[r, : len(row)] = row

@@ -121,6 +121,9 @@ ROLLOUT_PARAMS = {
 
 #: A plan holds at most this many moves (``Q_DEPTH`` <= MAX_DEPTH).
 MAX_DEPTH = 48
+#: Actions of a decision at most (its block): a line of up to ``MAX_DEPTH`` moves, or a
+#: move into each column the deal needs filled and the deal.
+MAX_BLOCK = MAX_DEPTH + MAX_COLUMNS + 1
 #: Candidates a position of the beam may add to the next level at most (its moves).
 CANDIDATES_PER_POSITION = 96
 #: Moves of a position a plan may add at most: a group of each column onto each other
@@ -145,7 +148,7 @@ class PlanWork(NamedTuple):
     moves: np.ndarray  # int64[MAX_MOVES]
     infos: np.ndarray  # int64[MAX_DEPTH]: undo information along a line
     positions: tuple  # Seen (engine/seen.py) of set_slots(width, depth) slots: this plan's positions, a tag a plan
-    block: np.ndarray  # int64[MAX_DEPTH + MAX_COLUMNS + 1]: the decision's actions
+    block: np.ndarray  # int64[MAX_BLOCK]: the decision's actions
 
 
 @njit(cache=True)
@@ -169,7 +172,7 @@ def new_plan_work(width, depth):
                     np.zeros(MAX_COLUMNS, dtype=np.int64), np.zeros(MAX_DEPTH, dtype=np.int64),
                     np.zeros(MAX_DEPTH, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
                     np.zeros(MAX_DEPTH, dtype=np.int64), seen_sized(size),
-                    np.zeros(MAX_DEPTH + MAX_COLUMNS + 1, dtype=np.int64))
+                    np.zeros(MAX_BLOCK, dtype=np.int64))
 
 
 @njit(**KERNEL)

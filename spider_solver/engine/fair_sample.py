@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from spider_solver.engine.fair_plan import (
-    MAX_DEPTH,
+    MAX_BLOCK,
     Q_DEPTH,
     Q_MAX_ACTIONS,
     Q_REPLAN,
@@ -126,7 +126,8 @@ def rollouts(knowledge, candidates, tables, player, seed, outcomes):
     world = new_position()
     view = new_position()
     work = new_plan_work(max(q[Q_WIDTH], 1), q[Q_DEPTH])
-    seen = seen_sized(seen_slots(knowledge.history.shape[0] + MAX_DEPTH + MAX_COLUMNS + 1 + q[Q_MAX_ACTIONS]))
+    # The game's positions: its history, then up to Q_MAX_ACTIONS actions and the block that passes them.
+    seen = seen_sized(seen_slots(knowledge.history.shape[0] + q[Q_MAX_ACTIONS] + MAX_BLOCK))
     trace = np.zeros(0, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = seed

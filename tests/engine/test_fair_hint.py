@@ -14,7 +14,7 @@ def test_the_chances_of_a_positions_actions_rank_as_their_layouts_won(suits):
         chances = [chance_of(chance_features(wins, 16, *position, suits), suits) for wins in range(17)]
         assert all(0 < c < 1 for c in chances)
         assert chances == sorted(chances)
-        assert CHANCE_MODELS[suits][1] >= 0
+    assert CHANCE_MODELS[suits][1] >= 0
 
 
 def test_every_suit_count_has_a_model_of_the_features_read():
