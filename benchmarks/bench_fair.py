@@ -103,19 +103,25 @@ def play_hint(code: str, layouts: int, alternatives: int, seed: int, stride: int
         seconds = time.perf_counter() - clock
         if not found:
             break
-        best = found[0]
-        planned = next(c for c in found if c.planned)  # its rollouts describe the position
-        hints.append({"at": len(log), "seconds": round(seconds, 4), "chance": round(best.chance, 4),
-                      "share": best.wins / best.layouts,
-                      "wins": best.wins, "layouts": best.layouts, "roll_removed": planned.removed,
-                      "roll_down": planned.down, "down": sum(board.down), "dealt": board.dealt,
-                      "runs": board.runs_removed, "empty": sum(1 for c in board.columns if not c),
-                      "planned": str(planned.action), "choices": [[str(c.action), c.wins] for c in found]})
-        log.append(board.play(best.action))
+        hints.append(hint_record(board, len(log), found, seconds))
+        log.append(board.play(found[0].action))
     won = board.is_won()
     if won:  # replayed by the rules engine from the deal's initial layout
         assert replay(deal, log).won, f"{code}: a won game that does not replay to a win"
     return {"code": code, "player": "hint", "won": won, "actions": len(log), "log": log, "hints": hints}
+
+
+def hint_record(board, at: int, found: list, seconds: float) -> dict:
+    """What a game file keeps of the hint ``found`` (:func:`fair_candidates`, best first) at
+    ``board``, position ``at`` of its game: the figures the chance model reads, and the choices."""
+    best = found[0]
+    planned = next(c for c in found if c.planned)  # its rollouts describe the position
+    return {"at": at, "seconds": round(seconds, 4), "chance": round(best.chance, 4),
+            "share": best.wins / best.layouts,
+            "wins": best.wins, "layouts": best.layouts, "roll_removed": planned.removed,
+            "roll_down": planned.down, "down": sum(board.down), "dealt": board.dealt,
+            "runs": board.runs_removed, "empty": sum(1 for c in board.columns if not c),
+            "planned": str(planned.action), "choices": [[str(c.action), c.wins] for c in found]}
 
 
 def play_planner(code: str) -> dict:

@@ -5,6 +5,7 @@ Usage::
     python benchmarks/label_chance.py benchmarks/results/fair-s2-sign-games.jsonl [more.jsonl ...]
         --out benchmarks/results/chance-labels-s2.jsonl [--only FIRST-LAST] [--every 6] [--layouts 4]
         [--seed 1] [--workers 2]
+    python benchmarks/label_chance.py GAMES.jsonl [...] --figures LABELS.jsonl --out FIGURES.jsonl
 
 The hint's chance should be the chance that its player (the planner, which the hint follows
 but at about 1% of positions) wins from the position. Its own rollouts cannot measure that
@@ -23,6 +24,13 @@ numbers) is labelled; each labelled
 position is appended to ``--out`` as a JSON line as it is done (``code``, ``at``, ``won``
 of ``layouts``), so an interrupted run keeps its work; a new run skips the positions the
 file holds. ``fit_chance.py --labels`` fits the chance model on them.
+
+``--figures LABELS.jsonl`` labels nothing: it makes this checkout's hint again at each
+position of LABELS and writes its game to ``--out`` as a hint game holding those hints
+only (the figures the chance model reads), for ``fit_chance.py OUT --labels LABELS`` after
+a change of the rollouts, whose figures the model reads (the labels measure the hint's
+planner and stay true). A position where this checkout's hint is not the action played
+there is left out: its label measures that action. A new run skips the games OUT holds.
 """
 
 from __future__ import annotations
@@ -70,6 +78,56 @@ def label_game(args: tuple) -> list[dict]:
     return labels
 
 
+def figure_game(args: tuple) -> tuple[dict, int]:
+    """This checkout's hints at the labelled positions of one game: ``(game, ats)``. Returns
+    the game with those hints, and how many positions were left out (another action now)."""
+    from bench_fair import hint_record
+
+    from spider_solver.analysis.fair import FAIR_ALTERNATIVES, FAIR_LAYOUTS
+    from spider_solver.engine.fair_hint import fair_candidates, view_of
+    from spider_solver.rules import Board, Deal
+
+    game, ats = args
+    board = Board(Deal.from_code(game["code"]), undo_limit=0)
+    history: list[int] = []
+    hints, left_out = [], 0
+    wanted = set(ats)
+    for at, action in enumerate(game["log"]):
+        if at in wanted:
+            clock = time.process_time()
+            found = fair_candidates(board, history, layouts=FAIR_LAYOUTS, alternatives=FAIR_ALTERNATIVES, seed=0)
+            if found and found[0].action == board.check(board.parse_action(action)):
+                hints.append(hint_record(board, at, found, time.process_time() - clock))
+            else:
+                left_out += 1
+        history.append(view_of(board)[1])
+        board.push_notation(action)
+    return {key: game[key] for key in ("code", "player", "won", "actions", "log")} | {"hints": hints}, left_out
+
+
+def figures(args: argparse.Namespace) -> None:
+    """``--figures``: see the module's docstring."""
+    out = Path(args.out)
+    done = {row["code"] for row in read_games(out)} if out.exists() else set()
+    wanted: dict[str, list[int]] = {}
+    for row in read_games(Path(args.figures)):
+        wanted.setdefault(row["code"], []).append(row["at"])
+    jobs = [(game, wanted[game["code"]]) for name in args.files for game in read_games(Path(name))
+            if game["player"] == "hint" and game["code"] in wanted and game["code"] not in done]
+    total = sum(len(ats) for _, ats in jobs)
+    print(f"{total} positions of {len(jobs)} games ({len(done)} games already in {out})", flush=True)
+    started, count, left_out = time.time(), 0, 0
+    with ProcessPoolExecutor(args.workers) as pool, out.open("a") as sink:
+        for future in as_completed([pool.submit(figure_game, job) for job in jobs]):
+            game, skipped = future.result()
+            sink.write(json.dumps(game) + "\n")
+            sink.flush()
+            count += len(game["hints"]) + skipped
+            left_out += skipped
+            print(f"{count}/{total} positions ({left_out} left out: another action now), "
+                  f"{time.time() - started:.0f} s", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+")
@@ -79,10 +137,17 @@ def main() -> None:
     parser.add_argument("--layouts", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--figures", metavar="LABELS",
+                        help="label nothing: this checkout's hints again at the positions of this labels file "
+                             "(see above)")
     args = parser.parse_args()
     if args.every < 1 or args.layouts < 1:
         parser.error("--every and --layouts: expected at least 1")
     resultfile.need_files(parser, args.files, "games file")
+    if args.figures:
+        resultfile.need_files(parser, [args.figures], "labels file")
+        figures(args)
+        return
     from spider_solver.rules import GameCode
 
     low, high = args.only or (0, 2**35)
