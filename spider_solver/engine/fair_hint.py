@@ -35,14 +35,16 @@ from spider_solver.signtest import clearness
 #: which the share won by the rollouts' small planner understates. A model belongs to its
 #: planner: when ``PLAN_PARAMS`` changes, its suit count's model is checked on games of the new
 #: planner and fitted again on labels made by it when it is off (the 4-suit model at 1024 wide;
-#: the 2-suit one, labelled at 64 wide, stayed within 10 points at 256). The weight of the
+#: the 2-suit one, labelled at 64 wide, stayed within 10 points at 256). It also reads the
+#: rollouts' figures: when ``ROLLOUT_PARAMS`` changes, it is fitted again on the same labels with
+#: the new rollouts' figures (label_chance.py ``--figures``). The weight of the
 #: layouts won is held at least 0 (fitted freely it can come out below, the rollouts' figures
 #: saying the same), so that the actions' chances rank as their wins do. Which positions, and
 #: how the models do on games they were not fitted on: benchmarks/HISTORY.md, "Fair hints".
 CHANCE_MODELS: dict[int, tuple[float, ...]] = {
     1: (7.4327, 0.8641, -8.0213, -9.9117, 0.7558, 0.5336, 3.0071),
     2: (2.793, 0.6939, -1.4469, -2.1654, -1.8846, 1.3224, 1.5111),
-    4: (1.1529, 0.1201, 0.4755, -6.8165, -0.2092, 1.7641, 4.2448),
+    4: (0.7024, 0.1201, 1.156, -6.1367, -0.2286, 1.6047, 4.0665),
 }
 
 
