@@ -43,7 +43,7 @@ from spider_solver.signtest import clearness
 #: how the models do on games they were not fitted on: benchmarks/HISTORY.md, "Fair hints".
 CHANCE_MODELS: dict[int, tuple[float, ...]] = {
     1: (7.4327, 0.8641, -8.0213, -9.9117, 0.7558, 0.5336, 3.0071),
-    2: (2.793, 0.6939, -1.4469, -2.1654, -1.8846, 1.3224, 1.5111),
+    2: (4.8147, 1.1344, -4.899, -5.5196, -0.9521, 0.8815, 1.5409),
     4: (0.7024, 0.1201, 1.156, -6.1367, -0.2286, 1.6047, 4.0665),
 }
 
