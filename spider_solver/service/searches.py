@@ -149,6 +149,8 @@ class Flight:
     max_nodes: int | None
     max_seconds: float | None
     started: float | None = None
+    #: Called with the answer as the flight ends (see :meth:`Searches.run`).
+    then: Callable[[Any], None] | None = None
 
 
 def _effort(result: Any) -> tuple[int, float] | None:
@@ -216,6 +218,8 @@ class Searches:
             waiting.started = now
         if flight is None or future.cancelled() or future.exception() is not None:
             return
+        if flight.then is not None:  # in the step that ends the flight: no request comes between
+            flight.then(future.result())
         if flight.started is not None:
             took = now - flight.started
             self.typical = took if self.typical is None else RATE_WEIGHT * took + (1 - RATE_WEIGHT) * self.typical
@@ -226,11 +230,15 @@ class Searches:
                 RATE_WEIGHT * rate + (1 - RATE_WEIGHT) * self.node_rate)
 
     async def run(self, key: Hashable, job: Callable[..., Any], *args: Any,
-                  budget: tuple[int | None, float | None] | None = None) -> Any:
+                  budget: tuple[int | None, float | None] | None = None,
+                  then: Callable[[Any], None] | None = None) -> Any:
         """The answer of ``job(*args)`` in a solver process; a request with the same ``key``
         in flight shares its search. ``budget``: its nodes and seconds, for
         :meth:`retry_after` (None: the server's seconds cap alone; nodes None: none, a fair
-        hint, expected to take what searches have taken lately)."""
+        hint, expected to take what searches have taken lately). ``then``: called once with
+        the answer in the event-loop step in which the flight ends, before any request can
+        find the key no longer in flight (the service remembers the lines found there, so
+        that a request coming as the search ends is answered from them, not searched again)."""
         if self.stopping:
             raise Stopping
         flight = self._flights.get(key)
@@ -241,7 +249,7 @@ class Searches:
             future = self._submit(pool, job, *args)
             nodes, seconds = budget if budget is not None else (0, self._max_seconds)
             busy = sum(other.started is not None for other in self._flights.values())
-            flight = Flight(future, nodes, seconds, time.monotonic() if busy < self.solvers else None)
+            flight = Flight(future, nodes, seconds, time.monotonic() if busy < self.solvers else None, then)
             self._flights[key] = flight
             self.started += 1
             future.add_done_callback(lambda done: self._measured(key, done))

@@ -72,6 +72,35 @@ def test_a_player_who_leaves_the_line_gets_a_search_and_then_its_line(client):
     assert searches.started <= before + 1
 
 
+def test_a_line_found_while_a_request_looked_for_one_answers_it_without_a_search(client, monkeypatch):
+    """A request that found no line at its first look, while a search of its deal ended and
+    left its lines (a burst of identical requests on a loaded machine), looks again before
+    it searches, and is answered from them."""
+    from spider_solver.service.routes import games
+
+    code, app = "SP1-S1C-AAAAAAM", client.app
+    kept: list = []
+    remember = RememberedLines.remember
+    monkeypatch.setattr(RememberedLines, "remember", lambda self, deal, analysis: (
+        kept.append((deal, analysis)), remember(self, deal, analysis)))
+    assert hint(client, code, ["D"])["source"] == "search" and len(kept) == 1
+    app.state.lines = RememberedLines()  # forgotten: the next request's first look finds nothing
+    look = games.answer_without_search
+    looks: list = []
+
+    def looking(deal, tokens, options, known):
+        looks.append(list(known))
+        if len(looks) == 1:  # the search of another request ends while this look runs
+            app.state.lines.remember(*kept[0])
+        return look(deal, tokens, options, known)
+
+    monkeypatch.setattr(games, "answer_without_search", looking)
+    before = app.state.searches.started
+    answer = hint(client, code, ["D"])
+    assert answer["source"] == "known-line" and app.state.searches.started == before
+    assert looks[0] == [] and len(looks) == 2 and looks[1]
+
+
 def test_identical_hint_requests_in_flight_share_one_search(client):
     searches = client.app.state.searches
     before = searches.started

@@ -117,20 +117,26 @@ async def analyze_log(body: AnalyzeRequest, settings: Annotated[state.Settings, 
         return await fair_answer(deal, spec, tokens, body, settings, searches)
     entry = catalog.get(spec.code) if catalog is not None and spec.code is not None else None
     catalog_line = [entry.solution] if entry is not None and entry.status is Status.VERIFIED else []
-    # The catalog's line, then those found for this deal before, latest first.
-    known: list[tuple[str, ...]] = catalog_line + lines.of((spec, body.deal_on_empty))
+    deal_key = (spec, body.deal_on_empty)
     max_nodes, max_seconds = settings.budget(body)
-    options = AnalysisOptions(deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit, max_nodes=max_nodes,
-                              max_seconds=max_seconds, known_line=known[0] if known else None,
-                              find_lost_at=body.lost_at)
-    # Without a search: a refused action (422), a log that wins, a position on a known line.
-    answer = await run_in_threadpool(answer_without_search, deal, tokens, options, known)
+    answer, known = None, None
+    # Without a search: a refused action (422), a log that wins, a position on a known line (the
+    # catalog's, then those found for this deal before, latest first). Looked at again until no
+    # line came while the last look ran: a search that ended meanwhile left its lines, and
+    # between this last look and ``run`` nothing else runs.
+    while answer is None and known != (fresh := catalog_line + lines.of(deal_key)):
+        known = fresh
+        options = AnalysisOptions(deal_on_empty=body.deal_on_empty, undo_limit=body.undo_limit, max_nodes=max_nodes,
+                                  max_seconds=max_seconds, known_line=known[0] if known else None,
+                                  find_lost_at=body.lost_at)
+        answer = await run_in_threadpool(answer_without_search, deal, tokens, options, known)
     if answer is not None:
         refuse_at_error(answer.replay)
     else:
-        answer = await state.require_searches(searches).run(("analyze", spec, tokens, options), analyze_job, spec,
-                                                            tokens, options, budget=(max_nodes, max_seconds))
-        lines.remember((spec, body.deal_on_empty), answer)  # the next hint on its line needs no search
+        # The lines found are remembered as the search ends: the next hint on its line needs no search.
+        answer = await state.require_searches(searches).run(
+            ("analyze", spec, tokens, options), analyze_job, spec, tokens, options, budget=(max_nodes, max_seconds),
+            then=lambda found: lines.remember(deal_key, found))
     return analysis_body(answer)
 
 
