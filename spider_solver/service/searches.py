@@ -218,8 +218,6 @@ class Searches:
             waiting.started = now
         if flight is None or future.cancelled() or future.exception() is not None:
             return
-        if flight.then is not None:  # in the step that ends the flight: no request comes between
-            flight.then(future.result())
         if flight.started is not None:
             took = now - flight.started
             self.typical = took if self.typical is None else RATE_WEIGHT * took + (1 - RATE_WEIGHT) * self.typical
@@ -228,6 +226,8 @@ class Searches:
             rate = effort[0] / effort[1]
             self.node_rate = rate if self.node_rate is None else (
                 RATE_WEIGHT * rate + (1 - RATE_WEIGHT) * self.node_rate)
+        if flight.then is not None:  # in the step that ends the flight: no request comes between
+            flight.then(future.result())
 
     async def run(self, key: Hashable, job: Callable[..., Any], *args: Any,
                   budget: tuple[int | None, float | None] | None = None,
