@@ -43,6 +43,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
@@ -264,23 +265,39 @@ def tables(rows: list[dict]) -> dict:
 def hint_cpu(rows: list[dict], sample: int, layouts: int, alternatives: int, seed: int) -> list[float]:
     """CPU seconds of the fair hint (one core, whatever else the machine does) at ``sample``
     positions spread evenly over the hint games' positions, each made again from its log."""
-    from spider_solver.engine.fair_hint import fair_candidates, view_of
-    from spider_solver.rules import Board, Deal
+    from spider_solver.engine.fair_hint import fair_candidates
 
     positions = [(r["code"], h["at"]) for r in rows if r["player"] == "hint" for h in r["hints"]]
     step = max(1, len(positions) // sample)
+    chosen: dict[str, list[int]] = {}
+    for code, at in positions[::step][:sample]:
+        chosen.setdefault(code, []).append(at)
     logs = {r["code"]: r["log"] for r in rows if r["player"] == "hint"}
     times = []
-    for code, at in positions[::step][:sample]:
-        board = Board(Deal.from_code(code), undo_limit=0)
-        history = []
-        for action in logs[code][:at]:
-            history.append(view_of(board)[1])
-            board.push_notation(action)
-        clock = time.process_time()
-        fair_candidates(board, history, layouts=layouts, alternatives=alternatives, seed=seed)
-        times.append(time.process_time() - clock)
+    for code, ats in chosen.items():
+        for _, board, history, _ in positions_of(code, logs[code], ats):
+            clock = time.process_time()
+            fair_candidates(board, history, layouts=layouts, alternatives=alternatives, seed=seed)
+            times.append(time.process_time() - clock)
     return times
+
+
+def positions_of(code: str, log: list[str], ats: Iterable[int]) -> Iterator[tuple]:
+    """The positions ``ats`` of a recorded game, in order, its log replayed once: ``(at, board,
+    history, action)``, the board at position ``at`` (read it before the next), the view keys
+    of the positions before it (:func:`~spider_solver.engine.fair_hint.view_of`) and the
+    action played there."""
+    from spider_solver.engine.fair_hint import view_of
+    from spider_solver.rules import Board, Deal
+
+    board = Board(Deal.from_code(code), undo_limit=0)
+    history: list[int] = []
+    wanted = set(ats)
+    for at, action in enumerate(log):
+        if at in wanted:
+            yield at, board, history, action
+        history.append(view_of(board)[1])
+        board.push_notation(action)
 
 
 def write(args: argparse.Namespace, rows: list[dict], layouts: int, alternatives: int, games: Path | None) -> None:

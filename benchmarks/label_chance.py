@@ -47,62 +47,48 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import resultfile  # noqa: E402
-from bench_fair import read_games  # noqa: E402
+from bench_fair import hint_record, positions_of, read_games  # noqa: E402
 
 
 def label_game(args: tuple) -> list[dict]:
     """The labels of the chosen positions of one game: ``(code, log, ats, layouts, seed)``."""
     import numpy as np
 
-    from spider_solver.engine.fair_hint import knowledge_of, played_out, tables_of, view_of
+    from spider_solver.engine.fair_hint import knowledge_of, played_out, tables_of
     from spider_solver.engine.fair_plan import PLAN_PARAMS, PLAN_WEIGHTS
     from spider_solver.engine.game import move_code
-    from spider_solver.rules import Board, Deal
+    from spider_solver.rules import Deal
 
     code, log, ats, layouts, seed = args
-    board = Board(Deal.from_code(code), undo_limit=0)
-    player = (PLAN_WEIGHTS[board.variant.suits], PLAN_PARAMS[board.variant.suits])
-    tables = tables_of(board)
-    history: list[int] = []
-    labels = []
-    wanted = set(ats)
-    for at, action in enumerate(log):
-        if at in wanted:
-            clock = time.process_time()
-            played = np.array([move_code(board.check(board.parse_action(action)))], dtype=np.int64)
-            outcomes = played_out(knowledge_of(board, history), tables, [played], layouts, player, seed)
-            labels.append({"code": code, "at": at, "won": int(outcomes.wins[0].sum()), "layouts": layouts,
-                           "removed": float(outcomes.removed[0].mean()), "down": float(outcomes.down[0].mean()),
-                           "seconds": round(time.process_time() - clock, 3)})
-        history.append(view_of(board)[1])
-        board.push_notation(action)
+    suits = Deal.from_code(code).variant.suits
+    player = (PLAN_WEIGHTS[suits], PLAN_PARAMS[suits])
+    labels, tables = [], None
+    for at, board, history, action in positions_of(code, log, ats):
+        clock = time.process_time()
+        tables = tables or tables_of(board)  # the variant's: once a game
+        played = np.array([move_code(board.check(board.parse_action(action)))], dtype=np.int64)
+        outcomes = played_out(knowledge_of(board, history), tables, [played], layouts, player, seed)
+        labels.append({"code": code, "at": at, "won": int(outcomes.wins[0].sum()), "layouts": layouts,
+                       "removed": float(outcomes.removed[0].mean()), "down": float(outcomes.down[0].mean()),
+                       "seconds": round(time.process_time() - clock, 3)})
     return labels
 
 
 def figure_game(args: tuple) -> tuple[dict, int]:
     """This checkout's hints at the labelled positions of one game: ``(game, ats)``. Returns
     the game with those hints, and how many positions were left out (another action now)."""
-    from bench_fair import hint_record
-
     from spider_solver.analysis.fair import FAIR_ALTERNATIVES, FAIR_LAYOUTS
-    from spider_solver.engine.fair_hint import fair_candidates, view_of
-    from spider_solver.rules import Board, Deal
+    from spider_solver.engine.fair_hint import fair_candidates
 
     game, ats = args
-    board = Board(Deal.from_code(game["code"]), undo_limit=0)
-    history: list[int] = []
     hints, left_out = [], 0
-    wanted = set(ats)
-    for at, action in enumerate(game["log"]):
-        if at in wanted:
-            clock = time.process_time()
-            found = fair_candidates(board, history, layouts=FAIR_LAYOUTS, alternatives=FAIR_ALTERNATIVES, seed=0)
-            if found and found[0].action == board.check(board.parse_action(action)):
-                hints.append(hint_record(board, at, found, time.process_time() - clock))
-            else:
-                left_out += 1
-        history.append(view_of(board)[1])
-        board.push_notation(action)
+    for at, board, history, action in positions_of(game["code"], game["log"], ats):
+        clock = time.process_time()
+        found = fair_candidates(board, history, layouts=FAIR_LAYOUTS, alternatives=FAIR_ALTERNATIVES, seed=0)
+        if found and found[0].action == board.check(board.parse_action(action)):
+            hints.append(hint_record(board, at, found, time.process_time() - clock))
+        else:
+            left_out += 1
     return {key: game[key] for key in ("code", "player", "won", "actions", "log")} | {"hints": hints}, left_out
 
 
