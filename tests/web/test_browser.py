@@ -547,6 +547,62 @@ def test_no_answer_names_a_face_down_card_or_a_winning_line_before_the_player_as
 FAIR_REQUEST = {"code", "actions", "undo_limit", "deal_on_empty", "fair"}
 
 
+class FairRequests:
+    """The page's fair hint requests, collected; while ``deck`` is set, each goes to the
+    server with that explicit deck (of ``suits`` suits) in place of the game's code, as a
+    frontend holding the deal's cards would send it."""
+
+    def __init__(self, desktop: Page) -> None:
+        self.page = desktop.page
+        self.sent: list[dict] = []
+        self.deck: str | None = None
+        self.suits = 1
+        self.page.route("**/v1/analyze", self._route)
+
+    def _route(self, route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        if body.get("fair"):
+            self.sent.append(body)
+            if self.deck is not None:
+                body = {key: value for key, value in body.items() if key != "code"} | {"deck": self.deck,
+                                                                                    "suits": self.suits}
+                route.continue_(post_data=json.dumps(body))
+                return
+        route.continue_()
+
+    def ask(self) -> str:
+        """Click Hint; the words the page shows for the fair hint."""
+        self.page.evaluate("document.body.removeAttribute('data-hint-kind')")
+        self.page.click("#hint")
+        self.page.wait_for_selector("body[data-hint-kind=fair]", state="attached", timeout=60_000)
+        return self.page.inner_text("#message")
+
+    def twins_answer(self, deal: Deal, twin_deal: Deal) -> list[str]:
+        """The words of the fair hint asked for with each deal sent as its explicit deck."""
+        answers = []
+        self.suits = deal.variant.suits
+        for explicit in (deal, twin_deal):
+            self.deck = explicit.text()
+            answers.append(self.ask())
+        self.deck = None
+        return answers
+
+    def close(self) -> None:
+        self.page.unroute("**/v1/analyze")
+
+
+def swapped(deal: Deal, first: int, second: int) -> Deal:
+    """The twin of ``deal`` with the unseen cards at deck places ``first`` and ``second``
+    swapped (:func:`~tests.fair_pairs.twin`); it must differ from ``deal``."""
+    places = unseen_places(deal)
+    order = list(range(len(places)))
+    i, j = places.index(first), places.index(second)
+    order[i], order[j] = order[j], order[i]
+    other = twin(deal, order)
+    assert other.cards != deal.cards
+    return other
+
+
 def test_hint_gives_the_fair_hint_with_its_chance_and_sends_nothing_the_player_has_not_seen(desktop, artefacts):
     """Issue 50: Hint is the fair hint. The page shows the hint's cards and its chance in the
     answer's words (as the Python function gives them), and its request carries the game
@@ -561,58 +617,48 @@ def test_hint_gives_the_fair_hint_with_its_chance_and_sends_nothing_the_player_h
     move = next(action for action in board.legal_moves() if isinstance(action, Move))
     desktop.open(f"{code}/{board.notation(move)}")
     log = desktop.log()
-    sent: list[dict] = []
-    deck: list[str | None] = [None]  # the explicit deal the route sends instead of the code, if any
-
-    def fair_requests(route) -> None:
-        body = json.loads(route.request.post_data or "{}")
-        if body.get("fair"):
-            sent.append(body)
-            if deck[0] is not None:
-                body = {key: value for key, value in body.items() if key != "code"} | {"deck": deck[0], "suits": 1}
-                route.continue_(post_data=json.dumps(body))
-                return
-        route.continue_()
-
-    page.route("**/v1/analyze", fair_requests)
-
-    def ask_hint() -> str:
-        page.evaluate("document.body.removeAttribute('data-hint-kind')")
-        page.click("#hint")
-        page.wait_for_selector("body[data-hint-kind=fair]", state="attached", timeout=60_000)
-        return desktop.message()
-
-    shown = ask_hint()
+    fair = FairRequests(desktop)
+    shown = fair.ask()
     expected = fair_hint(code, log)
     assert shown == expected.summary
     assert page.get_attribute("body", "data-hint") == expected.hint
     assert float(page.get_attribute("body", "data-chance")) == pytest.approx(expected.chance)
     assert page.locator(".hint-src").count() >= 1  # the hint's cards (or the stock) drawn as the hint
     page.screenshot(path=str(artefacts / "desktop-fair-hint.png"))
+    sent = fair.sent
     assert set(sent[0]) == FAIR_REQUEST and sent[0]["actions"] == log and sent[0]["fair"] is True
     # A winning line seen, then Hint again: the same request, the same words.
     page.click("#line")
     page.wait_for_selector("body[data-hint-kind=line]", state="attached")
     assert desktop.message().startswith("A winning line, found knowing the face-down cards: ")
     assert page.get_attribute("body", "data-chance") is None  # the fair hint's chance went with it
-    assert ask_hint() == shown and sent[-1] == sent[0]
-    # Twins through the page: the deal as an explicit deck, and its twin.
+    assert fair.ask() == shown and sent[-1] == sent[0]
+    # Twins through the page: the deal as an explicit deck, and its twin (two stock cards swapped).
     deal = Deal.from_code(code)
     stock = [place for place in unseen_places(deal) if place >= deal.variant.layout]
-    last = stock[-1]
-    other = next(place for place in stock if deal.cards[place] != deal.cards[last])
+    other = next(place for place in stock if deal.cards[place] != deal.cards[stock[-1]])
+    assert fair.twins_answer(deal, swapped(deal, stock[-1], other)) == [shown, shown]
+    fair.close()
+
+
+def test_four_suit_twins_get_the_same_fair_hint_through_the_page(desktop):
+    """Issue 50's never-peeks contract through the page at 4 suits: the start of a 4-suit
+    deal, sent as its explicit deck, and its twin with a face-down card and a stock card of
+    another card swapped (a player cannot tell them apart) get the same words, those of the
+    Python function for the deal's code."""
+    from spider_solver.analysis import fair_hint
+
+    code = "SP1-S4C-AAA3PLB"
+    desktop.open(code)
+    fair = FairRequests(desktop)
+    shown = fair.ask()
+    assert shown == fair_hint(code, []).summary
+    deal = Deal.from_code(code)
     places = unseen_places(deal)
-    order = list(range(len(places)))
-    i, j = places.index(last), places.index(other)
-    order[i], order[j] = order[j], order[i]
-    twin_deal = twin(deal, order)
-    assert twin_deal.cards != deal.cards
-    answers = []
-    for explicit in (deal, twin_deal):
-        deck[0] = explicit.text()
-        answers.append(ask_hint())
-    assert answers == [shown, shown]
-    page.unroute("**/v1/analyze")
+    down = places[0]  # the deepest card of the first column
+    other = next(place for place in places if place >= deal.variant.layout and deal.cards[place] != deal.cards[down])
+    assert fair.twins_answer(deal, swapped(deal, down, other)) == [shown, shown]
+    fair.close()
 
 
 #: The fields of the page's review request: the game and its rules; nothing else.
