@@ -553,6 +553,7 @@ class FairRequests:
     frontend holding the deal's cards would send it."""
 
     def __init__(self, desktop: Page) -> None:
+        self.desktop = desktop
         self.page = desktop.page
         self.sent: list[dict] = []
         self.deck: str | None = None
@@ -575,7 +576,7 @@ class FairRequests:
         self.page.evaluate("document.body.removeAttribute('data-hint-kind')")
         self.page.click("#hint")
         self.page.wait_for_selector("body[data-hint-kind=fair]", state="attached", timeout=60_000)
-        return self.page.inner_text("#message")
+        return self.desktop.message()
 
     def twins_answer(self, deal: Deal, twin_deal: Deal) -> list[str]:
         """The words of the fair hint asked for with each deal sent as its explicit deck."""
