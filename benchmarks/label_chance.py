@@ -77,14 +77,14 @@ def label_game(args: tuple) -> list[dict]:
 def figure_game(args: tuple) -> tuple[dict, int]:
     """This checkout's hints at the labelled positions of one game: ``(game, ats)``. Returns
     the game with those hints, and how many positions were left out (another action now)."""
-    from spider_solver.analysis.fair import FAIR_ALTERNATIVES, FAIR_LAYOUTS
     from spider_solver.engine.fair_hint import fair_candidates
+    from spider_solver.limits import FAIR_ALTERNATIVES, FAIR_LAYOUTS, FAIR_SEED
 
     game, ats = args
     hints, left_out = [], 0
     for at, board, history, action in positions_of(game["code"], game["log"], ats):
         clock = time.process_time()
-        found = fair_candidates(board, history, layouts=FAIR_LAYOUTS, alternatives=FAIR_ALTERNATIVES, seed=0)
+        found = fair_candidates(board, history, layouts=FAIR_LAYOUTS, alternatives=FAIR_ALTERNATIVES, seed=FAIR_SEED)
         if found and found[0].action == board.check(board.parse_action(action)):
             hints.append(hint_record(board, at, found, time.process_time() - clock))
         else:
