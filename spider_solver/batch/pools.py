@@ -61,11 +61,19 @@ class Pool:
             self.client.close()
             return
         processes = self.workers()
+        # The executor's manager thread, which shutdown(wait=False) lets go on: it notices the
+        # workers killed, then closes its wake-up pipe. Python 3.11's exit writes to that pipe
+        # without the lock its close holds, and a close at that moment prints an OSError's
+        # traceback (Bad file descriptor) on a stopped command's way out; so stop returns
+        # once the thread has ended.
+        manager = getattr(self.executor, "_executor_manager_thread", None)
         self.executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.kill()  # they ignore SIGTERM (init_worker); a search holds nothing to clean up
         for process in processes:
             process.join(STOP_TIMEOUT)
+        if manager is not None:
+            manager.join(STOP_TIMEOUT)
 
     def end(self, *, clean: bool) -> None:
         """:meth:`close` after a run that ended cleanly (no stop, no broken pool, no
