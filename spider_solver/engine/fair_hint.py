@@ -34,8 +34,8 @@ from spider_solver.signtest import clearness
 #: (benchmarks/label_chance.py): an estimate of the chance of the player the hint follows,
 #: which the share won by the rollouts' small planner understates. A model belongs to its
 #: planner: when ``PLAN_PARAMS`` changes, its suit count's model is checked on games of the new
-#: planner and fitted again on labels made by it when it is off (the 4-suit model at 1024 wide;
-#: the 2-suit one, labelled at 64 wide, stayed within 10 points at 256). It also reads the
+#: planner and fitted again on labels made by it when it is off (the 4-suit model at 1024 wide,
+#: the 2-suit one at 256 wide). It also reads the
 #: rollouts' figures: when ``ROLLOUT_PARAMS`` changes, it is fitted again on the same labels with
 #: the new rollouts' figures (label_chance.py ``--figures``). The weight of the
 #: layouts won is held at least 0 (fitted freely it can come out below, the rollouts' figures
@@ -43,7 +43,7 @@ from spider_solver.signtest import clearness
 #: how the models do on games they were not fitted on: benchmarks/HISTORY.md, "Fair hints".
 CHANCE_MODELS: dict[int, tuple[float, ...]] = {
     1: (7.4327, 0.8641, -8.0213, -9.9117, 0.7558, 0.5336, 3.0071),
-    2: (4.8147, 1.1344, -4.899, -5.5196, -0.9521, 0.8815, 1.5409),
+    2: (3.3213, 0.9528, -2.2891, -2.0939, -2.3921, 1.7325, 3.0962),
     4: (0.7024, 0.1201, 1.156, -6.1367, -0.2286, 1.6047, 4.0665),
 }
 
