@@ -549,15 +549,14 @@ FAIR_REQUEST = {"code", "actions", "undo_limit", "deal_on_empty", "fair"}
 
 class FairRequests:
     """The page's fair hint requests, collected; while ``deck`` is set, each goes to the
-    server with that explicit deck (of ``suits`` suits) in place of the game's code, as a
-    frontend holding the deal's cards would send it."""
+    server with that deal as an explicit deck in place of the game's code, as a frontend
+    holding the deal's cards would send it."""
 
     def __init__(self, desktop: Page) -> None:
         self.desktop = desktop
         self.page = desktop.page
         self.sent: list[dict] = []
-        self.deck: str | None = None
-        self.suits = 1
+        self.deck: Deal | None = None
         self.page.route("**/v1/analyze", self._route)
 
     def _route(self, route) -> None:
@@ -565,8 +564,8 @@ class FairRequests:
         if body.get("fair"):
             self.sent.append(body)
             if self.deck is not None:
-                body = {key: value for key, value in body.items() if key != "code"} | {"deck": self.deck,
-                                                                                    "suits": self.suits}
+                body = {key: value for key, value in body.items() if key != "code"} | {
+                    "deck": self.deck.text(), "suits": self.deck.variant.suits}
                 route.continue_(post_data=json.dumps(body))
                 return
         route.continue_()
@@ -581,9 +580,8 @@ class FairRequests:
     def twins_answer(self, deal: Deal, twin_deal: Deal) -> list[str]:
         """The words of the fair hint asked for with each deal sent as its explicit deck."""
         answers = []
-        self.suits = deal.variant.suits
         for explicit in (deal, twin_deal):
-            self.deck = explicit.text()
+            self.deck = explicit
             answers.append(self.ask())
         self.deck = None
         return answers
